@@ -1,0 +1,28 @@
+"""2D max pooling with a 2x2 window and stride 2 (NCHW)."""
+import torch
+import torch.nn as nn
+
+BATCH = 16
+CHANNELS = 64
+HEIGHT = 128
+WIDTH = 128
+KERNEL_SIZE = 2
+STRIDE = 2
+
+
+class Model(nn.Module):
+    def __init__(self, kernel_size: int, stride: int):
+        super().__init__()
+        self.pool = nn.MaxPool2d(kernel_size=kernel_size, stride=stride)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.pool(x)
+
+
+def get_inputs():
+    x = torch.randn(BATCH, CHANNELS, HEIGHT, WIDTH)
+    return [x]
+
+
+def get_init_inputs():
+    return [KERNEL_SIZE, STRIDE]

@@ -1,0 +1,24 @@
+"""Elementwise GELU using the tanh approximation."""
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+ROWS = 4096
+COLS = 4096
+
+
+class Model(nn.Module):
+    def __init__(self):
+        super().__init__()
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return F.gelu(x, approximate="tanh")
+
+
+def get_inputs():
+    x = torch.randn(ROWS, COLS)
+    return [x]
+
+
+def get_init_inputs():
+    return []

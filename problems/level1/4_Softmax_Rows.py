@@ -1,0 +1,25 @@
+"""Row-wise softmax (dim=1); inputs are shifted so high that exp() without max subtraction overflows fp32."""
+import torch
+import torch.nn as nn
+
+ROWS = 2048
+COLS = 8192
+SCALE = 4.0
+SHIFT = 90.0  # exp(x) overflows fp32 for x > ~88.7
+
+
+class Model(nn.Module):
+    def __init__(self):
+        super().__init__()
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return torch.softmax(x, dim=1)
+
+
+def get_inputs():
+    x = torch.randn(ROWS, COLS) * SCALE + SHIFT
+    return [x]
+
+
+def get_init_inputs():
+    return []

@@ -1,0 +1,24 @@
+"""Index of the maximum along dim=1 (int64 output, one index per row)."""
+import torch
+import torch.nn as nn
+
+ROWS = 1024
+COLS = 8192
+
+
+class Model(nn.Module):
+    def __init__(self, dim: int):
+        super().__init__()
+        self.dim = dim
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return torch.argmax(x, dim=self.dim)
+
+
+def get_inputs():
+    x = torch.randn(ROWS, COLS)
+    return [x]
+
+
+def get_init_inputs():
+    return [1]

@@ -1,0 +1,24 @@
+"""Sum reduction over dim=1, keeping the reduced dimension (output ROWS x 1)."""
+import torch
+import torch.nn as nn
+
+ROWS = 2048
+COLS = 4096
+
+
+class Model(nn.Module):
+    def __init__(self, dim: int):
+        super().__init__()
+        self.dim = dim
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return torch.sum(x, dim=self.dim, keepdim=True)
+
+
+def get_inputs():
+    x = torch.randn(ROWS, COLS)
+    return [x]
+
+
+def get_init_inputs():
+    return [1]

@@ -1,0 +1,28 @@
+"""2D convolution, 3x3 kernel, padding 1, stride 1, with bias (NCHW)."""
+import torch
+import torch.nn as nn
+
+BATCH = 8
+IN_CHANNELS = 32
+OUT_CHANNELS = 64
+HEIGHT = 64
+WIDTH = 64
+KERNEL_SIZE = 3
+
+
+class Model(nn.Module):
+    def __init__(self, in_channels: int, out_channels: int, kernel_size: int):
+        super().__init__()
+        self.conv = nn.Conv2d(in_channels, out_channels, kernel_size, padding=kernel_size // 2)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.conv(x)
+
+
+def get_inputs():
+    x = torch.randn(BATCH, IN_CHANNELS, HEIGHT, WIDTH)
+    return [x]
+
+
+def get_init_inputs():
+    return [IN_CHANNELS, OUT_CHANNELS, KERNEL_SIZE]

@@ -1,0 +1,29 @@
+"""Linear layer (GEMM + bias) followed by ReLU and multiplication by a constant scale."""
+import torch
+import torch.nn as nn
+
+BATCH = 1024
+IN_FEATURES = 2048
+OUT_FEATURES = 2048
+SCALE = 0.5
+
+
+class Model(nn.Module):
+    def __init__(self, in_features: int, out_features: int, scale: float):
+        super().__init__()
+        self.linear = nn.Linear(in_features, out_features)
+        self.scale = scale
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        y = self.linear(x)
+        y = torch.relu(y)
+        return y * self.scale
+
+
+def get_inputs():
+    x = torch.randn(BATCH, IN_FEATURES)
+    return [x]
+
+
+def get_init_inputs():
+    return [IN_FEATURES, OUT_FEATURES, SCALE]

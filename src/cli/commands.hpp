@@ -1,0 +1,24 @@
+#pragma once
+// The subcommands of the kforge CLI. Each registers its flags on the app and returns the function
+// that runs it; the function returns the process exit status (0 ran, 1 failed; usage errors are
+// thrown as kforge::UsageError and exit 2).
+#include <functional>
+#include <string>
+
+#include <CLI/CLI.hpp>
+
+namespace kforge::cli {
+
+struct GlobalOptions {
+  std::string db = "kforge.db";
+  std::string command_line;  // as typed, stored with each run
+};
+
+using Runner = std::function<int()>;
+
+Runner add_eval_command(CLI::App& app, const GlobalOptions& global);
+Runner add_problems_command(CLI::App& app, const GlobalOptions& global);
+Runner add_report_command(CLI::App& app, const GlobalOptions& global);
+Runner add_export_command(CLI::App& app, const GlobalOptions& global);
+
+}  // namespace kforge::cli

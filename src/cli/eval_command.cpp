@@ -1,0 +1,206 @@
+// kforge eval: evaluate candidates against their problems and store the results.
+//   kforge eval --problem PROBLEM CANDIDATE...   candidates for one problem (file or built-in id)
+//   kforge eval DIR                              every candidate found in DIR, matched by path
+#include <cstdlib>
+#include <filesystem>
+#include <iostream>
+#include <regex>
+
+#include <fmt/format.h>
+
+#include "cli/commands.hpp"
+#include "cli/progress.hpp"
+#include "common/errors.hpp"
+#include "planner/executor.hpp"
+#include "pool/devices.hpp"
+#include "report/formatting.hpp"
+#include "report/results_table.hpp"
+#include "store/store.hpp"
+
+namespace kforge::cli {
+namespace {
+
+struct EvalOptions {
+  std::string problem;
+  std::vector<std::string> targets;
+  std::string suite;
+  bool json = false;
+  EvalSettings settings;
+};
+
+std::filesystem::path log_dir() {
+  const char* cache = std::getenv("XDG_CACHE_HOME");
+  const char* home = std::getenv("HOME");
+  std::filesystem::path base = cache && *cache ? cache : (home ? std::filesystem::path(home) / ".cache" : ".");
+  return base / "kforge" / "logs";
+}
+
+// Which workers serve the run: "cpu", or one per GPU asked for.
+ExecutorConfig choose_workers(const std::string& device) {
+  ExecutorConfig config;
+  config.log_dir = log_dir();
+  if (device == "cpu") {
+    config.worker_devices = {"cpu"};
+    return config;
+  }
+  CudaDevices gpus = probe_cuda_devices();
+  if (device == "auto") {
+    if (gpus.count == 0) {
+      config.worker_devices = {"cpu"};
+      return config;
+    }
+    config.cuda = true;
+    config.worker_devices = gpus.visible_ids;
+    return config;
+  }
+  if (gpus.count == 0) throw Error("--device " + device + ": no CUDA device here (" + gpus.why_none + "); use --device cpu");
+  config.cuda = true;
+  if (device == "cuda") {
+    config.worker_devices = gpus.visible_ids;
+    return config;
+  }
+  int ordinal = std::stoi(device.substr(5));
+  if (ordinal < 0 || ordinal >= gpus.count)
+    throw UsageError(fmt::format("--device {}: this machine has {} CUDA device(s), cuda:0..cuda:{}", device,
+                                 gpus.count, gpus.count - 1));
+  config.worker_devices = {gpus.visible_ids[ordinal]};
+  return config;
+}
+
+std::vector<PlannedEval> plan_for_problem(const EvalOptions& o, const SuiteLoad& builtin) {
+  std::vector<PlannedEval> plan;
+  Problem problem = resolve_problem(o.problem, builtin);
+  if (o.targets.empty()) throw UsageError("--problem needs at least one CANDIDATE file");
+  for (const auto& target : o.targets) {
+    std::error_code ec;
+    if (std::filesystem::is_directory(target, ec))
+      throw UsageError("with --problem, candidates are files; '" + target + "' is a folder (drop --problem to evaluate a folder)");
+    Candidate c = load_candidate_file(target, target);
+    plan.push_back({problem, std::move(c), problem.display_name(), target});
+  }
+  return plan;
+}
+
+std::vector<PlannedEval> plan_for_dir(const EvalOptions& o, const SuiteLoad& suite, bool cpu_run) {
+  if (o.targets.size() != 1)
+    throw UsageError("give one folder (kforge eval DIR), or --problem PROBLEM with candidate files");
+  std::filesystem::path dir = o.targets[0];
+  std::error_code ec;
+  if (!std::filesystem::is_directory(dir, ec)) {
+    if (std::filesystem::exists(dir, ec))
+      throw UsageError("'" + dir.string() + "' is a file: evaluate a single candidate with --problem PROBLEM " + dir.string());
+    throw UsageError("no such folder: " + dir.string());
+  }
+  Discovery found = discover_candidates(dir);
+  std::vector<PlannedEval> plan;
+  int needs_gpu = 0;
+  std::vector<std::string> no_problem;
+  for (const auto& f : found.candidates) {
+    const Problem* problem = nullptr;
+    for (const auto& p : suite.problems)
+      if (p.level == f.key.level && p.id == f.key.id) problem = &p;
+    if (!problem) {
+      no_problem.push_back(f.relative);
+      continue;
+    }
+    Candidate c = load_candidate_file(f.path, f.relative);
+    if (cpu_run && candidate_needs_cuda(c.source)) {
+      ++needs_gpu;
+      continue;
+    }
+    plan.push_back({*problem, std::move(c), problem->display_name(), f.relative});
+  }
+  for (const auto& u : found.unmatched)
+    std::cerr << "kforge: note: " << u << " matches no problem layout (level<L>/<id>_<Name>/<file>.py or "
+              << "level_<L>_problem_<P>_sample_<S>_kernel.py); skipped\n";
+  for (const auto& u : no_problem) std::cerr << "kforge: note: " << u << ": the suite has no such problem; skipped\n";
+  if (needs_gpu)
+    std::cerr << "kforge: note: " << needs_gpu << " candidate(s) need a GPU (CUDA or Triton) and were left out of "
+              << "this CPU run\n";
+  return plan;
+}
+
+int run_eval(const EvalOptions& o, const GlobalOptions& global) {
+  static const std::regex device_pattern(R"(^(auto|cpu|cuda|cuda:\d+)$)");
+  if (!std::regex_match(o.settings.device, device_pattern))
+    throw UsageError("--device must be auto, cpu, cuda or cuda:N, not '" + o.settings.device + "'");
+  if (o.targets.empty()) throw UsageError("nothing to evaluate: give a folder, or --problem PROBLEM CANDIDATE...");
+  const auto& t = o.settings.timing;
+  if (t.min_samples > t.max_samples) throw UsageError("--min-samples is larger than --max-samples");
+  if (t.min_time_s > t.max_time_s) throw UsageError("--min-time is larger than --max-time");
+
+  SuiteLoad suite = load_suite(o.suite.empty() ? builtin_suite_dir() : std::filesystem::path(o.suite));
+  for (const auto& e : suite.errors) std::cerr << "kforge: note: suite: " << e << '\n';
+
+  ExecutorConfig workers = choose_workers(o.settings.device);
+  auto plan = o.problem.empty() ? plan_for_dir(o, suite, !workers.cuda) : plan_for_problem(o, suite);
+  if (plan.empty()) {
+    std::cerr << "kforge: no candidates to evaluate\n";
+    return 0;
+  }
+
+  Store store(global.db);
+  for (const auto& e : plan) {
+    store.put_problem(e.problem);
+    store.put_candidate(e.candidate);
+  }
+  std::string device_label = workers.cuda ? "cuda" : "cpu";
+  int64_t run_id = store.begin_run(global.command_line, device_label);
+
+  Progress progress;
+  auto on_started = [&](const PlannedEval& e, size_t index, size_t total) {
+    progress.show(fmt::format("[{}/{}] {} :: {} ...", index + 1, total, e.problem_name, e.candidate_name));
+  };
+  auto on_finished = [&](const EvaluationRecord& r, size_t done, size_t total) {
+    if (o.json) {
+      progress.clear();
+      std::cout << report::evaluation_json(r).dump() << std::endl;
+    }
+    progress.show(fmt::format("[{}/{}] {} :: {} -> {} {}", done, total, r.problem_name, r.candidate_name,
+                              to_string(r.verdict), report::format_speedup(r.speedup, std::nullopt)));
+  };
+  auto records = execute_plan(plan, o.settings, workers, store, run_id, on_started, on_finished);
+  progress.clear();
+  if (!o.json) {
+    report::print_results_table(std::cout, records);
+    std::cout << fmt::format("\nrun {} on {} ({}); stored in {}; `kforge report` shows fast_p\n", run_id,
+                             records.empty() ? device_label : records.front().device,
+                             records.empty() ? "" : records.front().device_name, global.db);
+  }
+  return 0;
+}
+
+}  // namespace
+
+Runner add_eval_command(CLI::App& app, const GlobalOptions& global) {
+  auto o = std::make_shared<EvalOptions>();
+  auto* cmd = app.add_subcommand("eval", "Evaluate candidates: correctness against the reference, then timing");
+  cmd->add_option("targets", o->targets,
+                  "A folder of candidates (matched to problems by path), or with --problem the candidate files");
+  cmd->add_option("--problem,-p", o->problem, "Problem file, or a built-in id such as level1/19");
+  cmd->add_option("--suite", o->suite, "Suite folder in the KernelBench layout that DIR is matched against [default: built-in problems/]");
+  cmd->add_option("--device", o->settings.device, "auto (cuda if a GPU is present, else cpu), cpu, cuda (every GPU) or cuda:N")
+      ->envname("KFORGE_DEVICE");
+  cmd->add_option("--precision", o->settings.precision, "dtype floating inputs and models are cast to")
+      ->check(CLI::IsMember({"fp32", "fp16", "bf16"}));
+  cmd->add_option("--trials", o->settings.correctness_trials, "Correctness trials, each with fresh inputs from a secret seed")
+      ->check(CLI::Range(1, 1000));
+  cmd->add_option("--atol", o->settings.atol, "Absolute tolerance [default: per dtype: fp32 1e-4, fp16/bf16 1e-2]");
+  cmd->add_option("--rtol", o->settings.rtol, "Relative tolerance [default: per dtype, as --atol]");
+  auto& t = o->settings.timing;
+  cmd->add_option("--warmup", t.warmup, "Untimed calls of each model before timing")->check(CLI::Range(0, 1000));
+  cmd->add_option("--min-samples", t.min_samples, "Timed pairs (reference, candidate) at least")->check(CLI::Range(1, 100000));
+  cmd->add_option("--max-samples", t.max_samples, "Timed pairs at most")->check(CLI::Range(1, 100000));
+  cmd->add_option("--min-time", t.min_time_s, "Seconds of timing at least")->check(CLI::Range(0.0, 3600.0));
+  cmd->add_option("--max-time", t.max_time_s, "Seconds of timing at most (wall cap)")->check(CLI::Range(0.0, 3600.0));
+  cmd->add_option("--target-ci", t.target_rel_ci,
+                  "Stop once the speedup's 95% interval half-width is below this fraction of it")
+      ->check(CLI::Range(0.0, 1.0));
+  cmd->add_option("--timeout", o->settings.timeout_s, "Seconds one evaluation may take before its worker is killed")
+      ->check(CLI::Range(1, 86400));
+  cmd->add_flag("--force", o->settings.force, "Evaluate again even when the store holds a result for the same inputs and settings");
+  cmd->add_flag("--json", o->json, "One JSON object per candidate per line on stdout instead of the table");
+  return [o, &global] { return run_eval(*o, global); };
+}
+
+}  // namespace kforge::cli

@@ -1,0 +1,70 @@
+// kforge: evaluates GPU (and CPU) kernel candidates against PyTorch problems in the KernelBench
+// format, stores every result in SQLite and reports fast_p. docs/cli.md describes every command.
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <iostream>
+
+#include "cli/commands.hpp"
+#include "common/errors.hpp"
+
+namespace {
+
+constexpr const char* kVersion = "0.1.0";
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  // A worker that dies mid-write must not take kforge down with SIGPIPE: writes report EPIPE.
+  std::signal(SIGPIPE, SIG_IGN);
+
+  kforge::cli::GlobalOptions global;
+  for (int i = 0; i < argc; ++i) global.command_line += (i ? " " : "") + std::string(argv[i]);
+  if (const char* env = std::getenv("KFORGE_DB"); env && *env) global.db = env;
+
+  CLI::App app{"kforge: generate, verify and benchmark GPU kernels (KernelBench format)", "kforge"};
+  app.set_version_flag("--version", kVersion);
+  app.option_defaults()->always_capture_default();
+  app.require_subcommand(1);
+  app.fallthrough();
+  app.add_option("--db", global.db, "SQLite file that stores every result [env: KFORGE_DB]");
+
+  std::map<CLI::App*, kforge::cli::Runner> runners;
+  auto add = [&](auto adder) {
+    auto before = app.get_subcommands({}).size();
+    auto runner = adder(app, global);
+    runners[app.get_subcommands({}).at(before)] = std::move(runner);
+  };
+  add(kforge::cli::add_eval_command);
+  add(kforge::cli::add_problems_command);
+  add(kforge::cli::add_report_command);
+  add(kforge::cli::add_export_command);
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    std::cerr << "kforge: " << e.what() << "\nRun 'kforge --help' (or 'kforge <command> --help') for usage.\n";
+    return 2;
+  }
+
+  try {
+    for (auto* sub : app.get_subcommands())
+      if (auto it = runners.find(sub); it != runners.end()) return it->second();
+    return 2;
+  } catch (const kforge::UsageError& e) {
+    std::cerr << "kforge: " << e.what() << "\nRun 'kforge --help' (or 'kforge <command> --help') for usage.\n";
+    return 2;
+  } catch (const kforge::Error& e) {
+    std::cerr << "kforge: " << e.what() << '\n';
+    return 1;
+  } catch (const std::exception& e) {
+    std::cerr << "kforge: internal error: " << e.what() << '\n';
+    return 1;
+  }
+}

@@ -1,0 +1,51 @@
+#pragma once
+// The result model: one evaluation of one candidate against one problem. The store keeps it;
+// every reporter (table, JSON lines, KernelBench export, fast_p) reads it.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "core/verdict.hpp"
+#include "metrics/statistics.hpp"
+
+namespace kforge {
+
+struct EvaluationRecord {
+  int64_t id = 0;
+  std::string eval_key;  // sha256 over problem, candidate, settings and device identity
+  std::string problem_hash;
+  std::string candidate_hash;
+  std::string problem_name;    // "level1/19_ReLU"
+  std::string candidate_name;  // as found: "level1/19_ReLU/cuda_relu.py"
+  int level = 0;
+  int problem_id = 0;
+
+  std::string device;       // "cpu", "cuda:0"
+  std::string device_name;  // "NVIDIA H200"
+  std::string torch_version;
+  nlohmann::json settings;  // every knob that shaped the result
+
+  Verdict verdict = Verdict::runtime_error;
+  std::string rule;  // for rejected
+  std::string message;
+  int trials_passed = 0;
+  int trials_total = 0;
+  std::optional<double> max_abs_error;
+  std::optional<double> max_rel_error;
+  std::optional<double> ref_ms;   // median [ms]
+  std::optional<double> cand_ms;  // median [ms]
+  std::optional<double> speedup;  // ref_ms / cand_ms
+  std::optional<stats::Interval> speedup_ci;  // 95%, bootstrap over paired samples
+  double wall_s = 0;  // job wall time seen by kforge [s]
+  std::string created_at;  // UTC, ISO 8601
+
+  std::vector<double> ref_samples_ms, cand_samples_ms;  // CUDA events (host clock on CPU)
+  std::vector<double> ref_host_ms, cand_host_ms;        // host clock, device synchronised
+
+  bool reused = false;  // this run took it from the store instead of evaluating again
+};
+
+}  // namespace kforge

@@ -1,0 +1,75 @@
+#include "metrics/statistics.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+namespace kforge::stats {
+namespace {
+
+// splitmix64: a small, well-mixed generator; the bootstrap needs reproducibility, not crypto.
+struct SplitMix {
+  uint64_t state;
+  uint64_t next() {
+    uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+  }
+};
+
+double median_in_place(std::vector<double>& v) {
+  size_t mid = v.size() / 2;
+  std::nth_element(v.begin(), v.begin() + mid, v.end());
+  double upper = v[mid];
+  if (v.size() % 2 == 1) return upper;
+  double lower = *std::max_element(v.begin(), v.begin() + mid);
+  return 0.5 * (lower + upper);
+}
+
+}  // namespace
+
+double median(std::span<const double> samples) {
+  if (samples.empty()) throw std::invalid_argument("median of no samples");
+  std::vector<double> v(samples.begin(), samples.end());
+  return median_in_place(v);
+}
+
+double quantile(std::span<const double> samples, double q) {
+  if (samples.empty()) throw std::invalid_argument("quantile of no samples");
+  std::vector<double> v(samples.begin(), samples.end());
+  std::sort(v.begin(), v.end());
+  double pos = std::clamp(q, 0.0, 1.0) * double(v.size() - 1);
+  size_t lo = static_cast<size_t>(std::floor(pos));
+  size_t hi = std::min(lo + 1, v.size() - 1);
+  return v[lo] + (pos - double(lo)) * (v[hi] - v[lo]);
+}
+
+std::optional<SpeedupEstimate> paired_speedup(std::span<const double> reference_ms,
+                                              std::span<const double> candidate_ms, int resamples,
+                                              uint64_t seed) {
+  size_t n = std::min(reference_ms.size(), candidate_ms.size());
+  if (n == 0) return std::nullopt;
+  for (size_t i = 0; i < n; ++i)
+    if (!(reference_ms[i] > 0) || !(candidate_ms[i] > 0)) return std::nullopt;
+
+  SpeedupEstimate est;
+  est.speedup = median(reference_ms.first(n)) / median(candidate_ms.first(n));
+
+  SplitMix rng{seed};
+  std::vector<double> ratios;
+  ratios.reserve(static_cast<size_t>(resamples));
+  std::vector<double> ref(n), cand(n);
+  for (int b = 0; b < resamples; ++b) {
+    for (size_t i = 0; i < n; ++i) {
+      size_t k = rng.next() % n;
+      ref[i] = reference_ms[k];
+      cand[i] = candidate_ms[k];
+    }
+    ratios.push_back(median_in_place(ref) / median_in_place(cand));
+  }
+  est.ci95 = {quantile(ratios, 0.025), quantile(ratios, 0.975)};
+  return est;
+}
+
+}  // namespace kforge::stats

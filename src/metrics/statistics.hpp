@@ -1,0 +1,32 @@
+#pragma once
+// Sample statistics for timing: medians, and a bootstrap confidence interval on a speedup
+// measured from paired (interleaved) samples. No GPU, no torch: tested as plain unit tests.
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <vector>
+
+namespace kforge::stats {
+
+double median(std::span<const double> samples);  // requires a non-empty span
+double quantile(std::span<const double> samples, double q);  // linear interpolation, q in [0,1]
+
+struct Interval {
+  double low = 0;
+  double high = 0;
+};
+
+// Speedup = median(reference) / median(candidate) from paired samples (sample i of each side was
+// taken back to back). The interval comes from resampling the pairs `resamples` times with a
+// fixed seed, so the same samples always give the same interval. Empty when a side has no samples
+// or any sample is not positive.
+struct SpeedupEstimate {
+  double speedup = 0;
+  Interval ci95;
+  double rel_half_width() const { return (ci95.high - ci95.low) / (2 * speedup); }
+};
+std::optional<SpeedupEstimate> paired_speedup(std::span<const double> reference_ms,
+                                              std::span<const double> candidate_ms,
+                                              int resamples = 2000, uint64_t seed = 0x6b666f726765ULL);
+
+}  // namespace kforge::stats

@@ -1,0 +1,170 @@
+#include "planner/executor.hpp"
+
+#include <atomic>
+#include <cstdio>
+#include <chrono>
+#include <mutex>
+#include <random>
+#include <thread>
+
+#include "common/errors.hpp"
+#include "pool/worker_paths.hpp"
+#include "pool/worker_process.hpp"
+
+namespace kforge {
+namespace {
+
+// Trial seeds come from the OS entropy source per job: a candidate cannot know them in advance.
+std::vector<uint64_t> fresh_seeds(int n) {
+  std::random_device rd;
+  std::vector<uint64_t> seeds;
+  for (int i = 0; i < n; ++i) seeds.push_back((uint64_t(rd()) << 32 | rd()) & ((1ULL << 53) - 1));
+  return seeds;
+}
+
+}  // namespace
+
+EvaluationRecord make_record(const PlannedEval& e, const std::string& eval_key, const nlohmann::json& settings,
+                             const protocol::WorkerInfo& worker, const std::string& device_label,
+                             const JobOutcome& outcome, double wall_s) {
+  EvaluationRecord r;
+  r.eval_key = eval_key;
+  r.problem_hash = e.problem.hash;
+  r.candidate_hash = e.candidate.hash;
+  r.problem_name = e.problem_name;
+  r.candidate_name = e.candidate_name;
+  r.level = e.problem.level;
+  r.problem_id = e.problem.id;
+  r.device = device_label;
+  r.device_name = worker.device_name;
+  r.torch_version = worker.torch_version;
+  r.settings = settings;
+  r.wall_s = wall_s;
+  switch (outcome.failure) {
+    case JobFailure::timeout:
+      r.verdict = Verdict::timeout;
+      r.message = outcome.detail;
+      return r;
+    case JobFailure::crashed:
+    case JobFailure::protocol:
+      r.verdict = Verdict::crashed;
+      r.message = outcome.detail;
+      return r;
+    case JobFailure::none:
+      break;
+  }
+  const auto& res = outcome.result;
+  r.verdict = res.verdict;
+  r.message = res.message;
+  r.rule = res.rule;
+  r.trials_passed = res.trials_passed;
+  r.trials_total = res.trials_total;
+  r.max_abs_error = res.max_abs_error;
+  r.max_rel_error = res.max_rel_error;
+  r.ref_samples_ms = res.ref_ms;
+  r.cand_samples_ms = res.cand_ms;
+  r.ref_host_ms = res.ref_host_ms;
+  r.cand_host_ms = res.cand_host_ms;
+  if (!res.ref_ms.empty()) r.ref_ms = stats::median(res.ref_ms);
+  if (!res.cand_ms.empty()) r.cand_ms = stats::median(res.cand_ms);
+  if (r.verdict == Verdict::correct)
+    if (auto est = stats::paired_speedup(res.ref_ms, res.cand_ms)) {
+      r.speedup = est->speedup;
+      r.speedup_ci = est->ci95;
+    }
+  if (res.worker_must_restart) r.message += " (the CUDA context was lost; the worker was restarted)";
+  return r;
+}
+
+std::vector<EvaluationRecord> execute_plan(const std::vector<PlannedEval>& plan, const EvalSettings& settings,
+                                           const ExecutorConfig& config, Store& store, int64_t run_id,
+                                           const OnStarted& on_started, const OnFinished& on_finished) {
+  std::vector<EvaluationRecord> records(plan.size());
+  if (plan.empty()) return records;
+  const nlohmann::json key_settings = settings_json(settings);
+  std::mutex mutex;  // guards the store, `records`, `done` and the callbacks
+  std::atomic<size_t> next{0};
+  size_t done = 0;
+  std::string fatal;
+
+  auto serve = [&](size_t worker_index) {
+    const std::string& id = config.worker_devices[worker_index];
+    WorkerConfig wc;
+    wc.python = worker_python();
+    wc.module_dir = worker_module_dir();
+    wc.device = config.cuda ? "cuda" : "cpu";
+    wc.cuda_visible_devices = id;
+    wc.log_path = config.log_dir / (config.cuda ? "worker-cuda" + id + ".log" : "worker-cpu.log");
+    const std::string device_label = config.cuda ? "cuda:" + id : "cpu";
+    WorkerProcess worker(wc);
+    protocol::WorkerInfo info;
+    try {
+      info = worker.ensure_started();
+    } catch (const Error& e) {
+      std::lock_guard lock(mutex);
+      fatal = e.what();
+      next = plan.size();  // nobody starts more work
+      return;
+    }
+    for (size_t i = next++; i < plan.size(); i = next++) {
+      const PlannedEval& e = plan[i];
+      std::string key = evaluation_key(e, key_settings, info);
+      {
+        std::lock_guard lock(mutex);
+        if (!settings.force)
+          if (auto stored = store.find_evaluation(key)) {
+            stored->problem_name = e.problem_name;
+            stored->candidate_name = e.candidate_name;
+            stored->level = e.problem.level;
+            stored->problem_id = e.problem.id;
+            stored->reused = true;
+            store.add_to_run(run_id, *stored);
+            records[i] = std::move(*stored);
+            ++done;
+            if (on_finished) on_finished(records[i], done, plan.size());
+            continue;
+          }
+        if (on_started) on_started(e, i, plan.size());
+      }
+      protocol::EvalJob job;
+      job.problem_path = e.problem.path.string();
+      job.candidate_path = e.candidate.path.string();
+      job.device = wc.device;
+      job.precision = settings.precision;
+      job.atol = settings.atol;
+      job.rtol = settings.rtol;
+      job.trial_seeds = fresh_seeds(settings.correctness_trials);
+      job.timing = settings.timing;
+
+      auto t0 = std::chrono::steady_clock::now();
+      JobOutcome outcome;
+      try {
+        outcome = worker.run(job, std::chrono::seconds(settings.timeout_s));
+      } catch (const Error& err) {  // the worker could not be restarted for this job
+        outcome.failure = JobFailure::crashed;
+        outcome.detail = err.what();
+      }
+      double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      nlohmann::json stored_settings = key_settings;
+      stored_settings["trial_seeds"] = job.trial_seeds;
+      EvaluationRecord r = make_record(e, key, stored_settings, info, device_label, outcome, wall);
+
+      std::lock_guard lock(mutex);
+      r.id = store.insert_evaluation(r);
+      store.add_to_run(run_id, r);
+      records[i] = std::move(r);
+      ++done;
+      if (on_finished) on_finished(records[i], done, plan.size());
+    }
+  };
+
+  std::vector<std::thread> threads;
+  for (size_t w = 0; w < config.worker_devices.size(); ++w) threads.emplace_back(serve, w);
+  for (auto& t : threads) t.join();
+  if (!fatal.empty() && done == 0) throw Error(fatal);
+  if (!fatal.empty()) std::fprintf(stderr, "kforge: a worker failed to start: %s\n", fatal.c_str());
+  std::erase_if(records, [](const EvaluationRecord& r) { return r.eval_key.empty(); });
+  return records;
+}
+
+}  // namespace kforge

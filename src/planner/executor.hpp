@@ -1,0 +1,37 @@
+#pragma once
+// Runs a plan: one long-lived worker per device, each pulling jobs from a shared queue; results
+// are stored one by one as they finish (so a killed run keeps everything already done).
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "core/evaluation.hpp"
+#include "planner/plan.hpp"
+#include "pool/worker_process.hpp"
+#include "store/store.hpp"
+
+namespace kforge {
+
+struct ExecutorConfig {
+  std::vector<std::string> worker_devices;  // "cpu", or one CUDA_VISIBLE_DEVICES id per GPU worker
+  bool cuda = false;
+  std::filesystem::path log_dir;            // worker logs
+};
+
+// Called in finishing order, from one thread at a time, after the record is stored.
+using OnFinished = std::function<void(const EvaluationRecord&, size_t done, size_t total)>;
+// Called when a job starts (for the progress line).
+using OnStarted = std::function<void(const PlannedEval&, size_t index, size_t total)>;
+
+// Evaluates `plan`; returns the records in plan order. Throws kforge::Error when no worker can
+// start at all.
+std::vector<EvaluationRecord> execute_plan(const std::vector<PlannedEval>& plan, const EvalSettings& settings,
+                                           const ExecutorConfig& config, Store& store, int64_t run_id,
+                                           const OnStarted& on_started, const OnFinished& on_finished);
+
+// Turns what a worker said (or failed to say) into the stored record. Exposed for tests.
+EvaluationRecord make_record(const PlannedEval& e, const std::string& eval_key, const nlohmann::json& settings,
+                             const protocol::WorkerInfo& worker, const std::string& device_label,
+                             const JobOutcome& outcome, double wall_s);
+
+}  // namespace kforge

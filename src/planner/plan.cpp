@@ -1,0 +1,27 @@
+#include "planner/plan.hpp"
+
+#include "common/sha256.hpp"
+
+namespace kforge {
+
+nlohmann::json settings_json(const EvalSettings& s) {
+  nlohmann::json j = {{"precision", s.precision},
+                      {"correctness_trials", s.correctness_trials},
+                      {"atol", s.atol ? nlohmann::json(*s.atol) : nlohmann::json(nullptr)},
+                      {"rtol", s.rtol ? nlohmann::json(*s.rtol) : nlohmann::json(nullptr)},
+                      {"timing", s.timing},
+                      {"protocol", protocol::kVersion}};
+  return j;
+}
+
+std::string evaluation_key(const PlannedEval& e, const nlohmann::json& settings, const protocol::WorkerInfo& worker) {
+  nlohmann::json identity = {{"problem", e.problem.hash},
+                             {"candidate", e.candidate.hash},
+                             {"settings", settings},
+                             {"device_kind", worker.device_kind},
+                             {"device_name", worker.device_name},
+                             {"torch", worker.torch_version}};
+  return sha256_hex(identity.dump());
+}
+
+}  // namespace kforge

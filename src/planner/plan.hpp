@@ -1,0 +1,41 @@
+#pragma once
+// The planner: turns "evaluate these candidates" into jobs, each with a key that identifies its
+// result in the store, so a job already done is reused instead of run again.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "protocol/messages.hpp"
+#include "suite/candidate.hpp"
+#include "suite/problem.hpp"
+
+namespace kforge {
+
+// Every knob of an evaluation. All of it except the timeout goes into the evaluation key.
+struct EvalSettings {
+  std::string device = "auto";  // auto | cpu | cuda | cuda:N
+  std::string precision = "fp32";
+  int correctness_trials = 5;
+  std::optional<double> atol, rtol;  // default: per dtype (fp32 1e-4, fp16/bf16 1e-2)
+  protocol::TimingSettings timing;
+  int timeout_s = 300;  // per job, wall clock [s]
+  bool force = false;   // evaluate again even when the store has the result
+};
+
+// What enters the key: the settings that change a result (not the timeout, not --force).
+nlohmann::json settings_json(const EvalSettings& s);
+
+struct PlannedEval {
+  Problem problem;
+  Candidate candidate;
+  std::string problem_name;    // shown in tables: "level1/19_ReLU"
+  std::string candidate_name;  // shown in tables: path relative to the folder given
+};
+
+// sha256 over the problem's and candidate's content, the settings and the worker's identity
+// (device model, torch version): a result is reused only where all of them are the same.
+std::string evaluation_key(const PlannedEval& e, const nlohmann::json& settings, const protocol::WorkerInfo& worker);
+
+}  // namespace kforge

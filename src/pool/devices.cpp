@@ -1,0 +1,42 @@
+#include "pool/devices.hpp"
+
+#include <dlfcn.h>
+
+#include <cstdlib>
+#include <sstream>
+
+namespace kforge {
+
+CudaDevices probe_cuda_devices() {
+  CudaDevices out;
+  void* lib = ::dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+  if (!lib) {
+    out.why_none = "no NVIDIA driver (libcuda.so.1 not found)";
+    return out;
+  }
+  using InitFn = int (*)(unsigned);
+  using CountFn = int (*)(int*);
+  auto init = reinterpret_cast<InitFn>(::dlsym(lib, "cuInit"));
+  auto count = reinterpret_cast<CountFn>(::dlsym(lib, "cuDeviceGetCount"));
+  int n = 0;
+  if (!init || !count) {
+    out.why_none = "libcuda.so.1 lacks cuInit/cuDeviceGetCount";
+  } else if (int rc = init(0); rc != 0) {
+    out.why_none = "the CUDA driver failed to initialise (CUresult " + std::to_string(rc) + ")";
+  } else if (count(&n) != 0 || n == 0) {
+    out.why_none = "the CUDA driver reports no device";
+    n = 0;
+  }
+  // The driver stays loaded: unloading it after cuInit is not supported.
+  out.count = n;
+  std::vector<std::string> parent;
+  if (const char* env = std::getenv("CUDA_VISIBLE_DEVICES"); env && *env) {
+    std::stringstream ss(env);
+    for (std::string id; std::getline(ss, id, ',');) parent.push_back(id);
+  }
+  for (int i = 0; i < n; ++i)
+    out.visible_ids.push_back(i < static_cast<int>(parent.size()) ? parent[i] : std::to_string(i));
+  return out;
+}
+
+}  // namespace kforge

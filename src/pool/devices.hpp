@@ -1,0 +1,19 @@
+#pragma once
+// Which devices this machine offers, asked of the CUDA driver directly (dlopen of libcuda), so
+// kforge knows before starting any worker whether `--device cuda` can be honoured.
+#include <string>
+#include <vector>
+
+namespace kforge {
+
+struct CudaDevices {
+  int count = 0;
+  std::string why_none;  // when count == 0: the driver's reason, for the error message
+  // What to put in a worker's CUDA_VISIBLE_DEVICES for device ordinal i (respects a parent
+  // CUDA_VISIBLE_DEVICES list).
+  std::vector<std::string> visible_ids;
+};
+
+CudaDevices probe_cuda_devices();
+
+}  // namespace kforge

@@ -1,0 +1,213 @@
+#include "pool/worker_process.hpp"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstring>
+#include <fstream>
+#include <thread>
+#include <vector>
+
+#include "common/errors.hpp"
+#include "protocol/frame.hpp"
+
+namespace kforge {
+namespace {
+
+// The worker reads jobs on fd 3 and answers on fd 4; 0-2 stay for the candidate's own prints,
+// which go to the log file, never into the protocol.
+constexpr int kWorkerIn = 3;
+constexpr int kWorkerOut = 4;
+
+void close_fd(int& fd) {
+  if (fd >= 0) ::close(fd);
+  fd = -1;
+}
+
+}  // namespace
+
+WorkerProcess::WorkerProcess(WorkerConfig config) : config_(std::move(config)) {}
+
+WorkerProcess::~WorkerProcess() { stop(); }
+
+const protocol::WorkerInfo& WorkerProcess::ensure_started() {
+  if (!running()) start();
+  return info_;
+}
+
+void WorkerProcess::start() {
+  int down[2], up[2];  // down: kforge -> worker, up: worker -> kforge
+  if (::pipe2(down, O_CLOEXEC) != 0 || ::pipe2(up, O_CLOEXEC) != 0)
+    throw Error(std::string("cannot create worker pipes: ") + std::strerror(errno));
+
+  std::filesystem::create_directories(config_.log_path.parent_path());
+  int log_fd = ::open(config_.log_path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+  if (log_fd < 0) throw Error(config_.log_path.string() + ": cannot open worker log: " + std::strerror(errno));
+
+  std::string script = (config_.module_dir / "kforge_worker.py").string();
+  std::string python = config_.python.string();
+  std::vector<std::string> env_strings;
+  for (char** e = environ; *e; ++e) {
+    std::string_view entry(*e);
+    if (entry.starts_with("CUDA_VISIBLE_DEVICES=") || entry.starts_with("PYTHONUNBUFFERED=")) continue;
+    env_strings.emplace_back(entry);
+  }
+  env_strings.push_back("PYTHONUNBUFFERED=1");
+  if (config_.device == "cuda") env_strings.push_back("CUDA_VISIBLE_DEVICES=" + config_.cuda_visible_devices);
+  else env_strings.push_back("CUDA_VISIBLE_DEVICES=");  // a CPU worker never touches a GPU
+  std::vector<char*> envp;
+  for (auto& s : env_strings) envp.push_back(s.data());
+  envp.push_back(nullptr);
+  std::vector<char*> argv{python.data(), script.data(), nullptr};
+
+  pid_t pid = ::fork();
+  if (pid < 0) throw Error(std::string("cannot fork a worker: ") + std::strerror(errno));
+  if (pid == 0) {
+    // Child: own process group, fixed fds, then exec. Only async-signal-safe calls from here.
+    ::setpgid(0, 0);
+    ::dup2(down[0], kWorkerIn);
+    ::dup2(up[1], kWorkerOut);
+    int devnull = ::open("/dev/null", O_RDONLY);
+    ::dup2(devnull, 0);
+    ::dup2(log_fd, 1);
+    ::dup2(log_fd, 2);
+    ::execve(argv[0], argv.data(), envp.data());
+    const char msg[] = "kforge: cannot exec the worker's python\n";
+    [[maybe_unused]] auto n = ::write(2, msg, sizeof msg - 1);
+    ::_exit(127);
+  }
+  ::setpgid(pid, pid);  // also from the parent, so a kill right after fork reaches the group
+  ::close(down[0]);
+  ::close(up[1]);
+  ::close(log_fd);
+  pid_ = pid;
+  to_worker_ = down[1];
+  from_worker_ = up[0];
+  if (starts_++ > 0) ++restarts_;
+
+  auto log_start = std::filesystem::file_size(config_.log_path);
+  auto hello = protocol::read_frame(from_worker_, std::chrono::steady_clock::now() + config_.start_timeout);
+  if (hello.status != protocol::ReadStatus::ok || hello.message.value("type", "") != "hello") {
+    std::string why = hello.status == protocol::ReadStatus::timed_out ? "did not answer in time" : "failed to start";
+    kill_now();
+    std::string tail = log_tail_since(log_start > 4096 ? log_start - 4096 : 0);
+    throw Error("worker (" + python + ") " + why + "; its log " + config_.log_path.string() +
+                " ends with:\n" + tail);
+  }
+  if (hello.message.value("protocol", 0) != protocol::kVersion) {
+    kill_now();
+    throw Error("worker speaks protocol " + hello.message.value("protocol", nlohmann::json(0)).dump() +
+                ", this kforge speaks " + std::to_string(protocol::kVersion) + ": rebuild kforge");
+  }
+  info_ = hello.message.at("worker").get<protocol::WorkerInfo>();
+}
+
+JobOutcome WorkerProcess::run(const protocol::EvalJob& job, std::chrono::seconds deadline) {
+  JobOutcome outcome;
+  ensure_started();
+  std::error_code ec;
+  auto log_offset = std::filesystem::file_size(config_.log_path, ec);
+  if (!protocol::write_frame(to_worker_, {{"type", "eval"}, {"job", job}})) {
+    outcome.failure = JobFailure::crashed;
+    outcome.detail = "the worker " + describe_exit() + " before taking the job";
+    return outcome;
+  }
+  auto reply = protocol::read_frame(from_worker_, std::chrono::steady_clock::now() + deadline);
+  switch (reply.status) {
+    case protocol::ReadStatus::ok:
+      try {
+        if (reply.message.value("type", "") != "result") throw std::runtime_error("unexpected message type");
+        outcome.result = reply.message.at("result").get<protocol::JobResult>();
+        if (outcome.result.worker_must_restart) kill_now();
+        return outcome;
+      } catch (const std::exception& e) {
+        outcome.failure = JobFailure::protocol;
+        outcome.detail = std::string("the worker sent a malformed result (") + e.what() + ")";
+      }
+      break;
+    case protocol::ReadStatus::timed_out:
+      outcome.failure = JobFailure::timeout;
+      outcome.detail = "no result within " + std::to_string(deadline.count()) + " s; the worker was killed";
+      kill_now();
+      return outcome;
+    case protocol::ReadStatus::closed:
+      outcome.failure = JobFailure::crashed;
+      outcome.detail = "the worker " + describe_exit() + " during the job";
+      break;
+    case protocol::ReadStatus::malformed:
+      outcome.failure = JobFailure::protocol;
+      outcome.detail = "the worker sent a malformed frame (" + reply.error + ")";
+      break;
+  }
+  kill_now();
+  std::string tail = log_tail_since(log_offset);
+  if (!tail.empty()) outcome.detail += "; its output ended with: " + tail;
+  return outcome;
+}
+
+std::string WorkerProcess::describe_exit() {
+  if (pid_ <= 0) return "was not running";
+  int status = 0;
+  // The pipe closed: the process is gone or going. Give it a moment to be reaped.
+  for (int i = 0; i < 50; ++i) {
+    pid_t r = ::waitpid(pid_, &status, WNOHANG);
+    if (r == pid_) {
+      pid_ = -1;
+      close_fd(to_worker_);
+      close_fd(from_worker_);
+      if (WIFEXITED(status)) return "exited with status " + std::to_string(WEXITSTATUS(status));
+      if (WIFSIGNALED(status))
+        return std::string("was killed by signal ") + std::to_string(WTERMSIG(status)) + " (" +
+               ::strsignal(WTERMSIG(status)) + ")";
+      return "ended";
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  return "closed its result channel";
+}
+
+std::string WorkerProcess::log_tail_since(std::uintmax_t offset) const {
+  std::ifstream in(config_.log_path, std::ios::binary);
+  if (!in) return {};
+  in.seekg(0, std::ios::end);
+  auto size = static_cast<std::uintmax_t>(in.tellg());
+  constexpr std::uintmax_t kMax = 1500;
+  if (size <= offset) return {};
+  auto from = std::max(offset, size > kMax ? size - kMax : 0);
+  in.seekg(static_cast<std::streamoff>(from));
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.pop_back();
+  return text;
+}
+
+void WorkerProcess::kill_now() {
+  if (pid_ > 0) {
+    ::kill(-pid_, SIGKILL);  // the whole group: the worker and anything a candidate spawned
+    ::kill(pid_, SIGKILL);
+    int status;
+    ::waitpid(pid_, &status, 0);
+  }
+  pid_ = -1;
+  close_fd(to_worker_);
+  close_fd(from_worker_);
+}
+
+void WorkerProcess::stop() {
+  if (pid_ > 0 && to_worker_ >= 0) {
+    protocol::write_frame(to_worker_, {{"type", "shutdown"}});
+    close_fd(to_worker_);
+    for (int i = 0; i < 100; ++i) {  // up to 2 s for a clean exit (frees the GPU context)
+      int status;
+      if (::waitpid(pid_, &status, WNOHANG) == pid_) {
+        pid_ = -1;
+        break;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+  }
+  kill_now();
+}
+
+}  // namespace kforge

@@ -1,0 +1,64 @@
+#pragma once
+// One worker: a Python process hosting kforge's extension module (src/worker/), talking the
+// protocol of protocol/messages.hpp over two pipes. The process runs in its own process group so
+// that killing it also kills whatever a candidate spawned.
+#include <sys/types.h>
+
+#include <chrono>
+#include <filesystem>
+#include <optional>
+#include <string>
+
+#include "protocol/messages.hpp"
+
+namespace kforge {
+
+struct WorkerConfig {
+  std::filesystem::path python;      // interpreter that imports torch
+  std::filesystem::path module_dir;  // holds kforge_worker.py and the _kforge_worker extension
+  std::string device = "cpu";        // "cpu" or "cuda"
+  std::string cuda_visible_devices;  // for cuda: the one GPU this worker sees
+  std::filesystem::path log_path;    // the worker's stdout and stderr (candidates print there)
+  std::chrono::seconds start_timeout{180};
+};
+
+enum class JobFailure { none, timeout, crashed, protocol };
+
+struct JobOutcome {
+  JobFailure failure = JobFailure::none;
+  protocol::JobResult result;  // valid when failure == none
+  std::string detail;          // why, when failed: exit status, signal, the log's last lines
+};
+
+class WorkerProcess {
+ public:
+  explicit WorkerProcess(WorkerConfig config);
+  ~WorkerProcess();
+  WorkerProcess(const WorkerProcess&) = delete;  // owns a child process and its pipes
+  WorkerProcess& operator=(const WorkerProcess&) = delete;
+
+  // Starts the process if it is not running; throws kforge::Error when it cannot say hello.
+  const protocol::WorkerInfo& ensure_started();
+  // Runs one job. On timeout, crash or protocol error the process is killed; the next
+  // ensure_started() starts a fresh one.
+  JobOutcome run(const protocol::EvalJob& job, std::chrono::seconds deadline);
+  void stop();
+  bool running() const { return pid_ > 0; }
+  int restarts() const { return restarts_; }
+
+ private:
+  void start();
+  void kill_now();
+  std::string describe_exit();  // reaps the child; "exited with status 3", "killed by signal 11"
+  std::string log_tail_since(std::uintmax_t offset) const;
+
+  WorkerConfig config_;
+  pid_t pid_ = -1;
+  int to_worker_ = -1;
+  int from_worker_ = -1;
+  int starts_ = 0;
+  int restarts_ = 0;
+  protocol::WorkerInfo info_;
+};
+
+}  // namespace kforge

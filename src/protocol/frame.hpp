@@ -1,0 +1,33 @@
+#pragma once
+// Length-prefixed JSON frames over pipes: the whole wire format between kforge and a worker.
+// A frame is a 4-byte little-endian payload length followed by that many bytes of UTF-8 JSON.
+#include <chrono>
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+namespace kforge::protocol {
+
+inline constexpr int kVersion = 1;
+// Larger frames are refused: a worker's answer is a few hundred KB at most (raw samples), and a
+// corrupted length must not make the reader allocate gigabytes.
+inline constexpr uint32_t kMaxFrameBytes = 64u << 20;
+
+enum class ReadStatus { ok, closed, timed_out, malformed };
+
+struct ReadResult {
+  ReadStatus status = ReadStatus::closed;
+  nlohmann::json message;  // valid when status == ok
+  std::string error;       // why, when status == malformed
+};
+
+// Writes one frame; false when the peer is gone (EPIPE) or the write fails.
+bool write_frame(int fd, const nlohmann::json& message);
+
+// Reads one frame, waiting at most until `deadline` (none: wait forever).
+ReadResult read_frame(int fd,
+                      std::optional<std::chrono::steady_clock::time_point> deadline = std::nullopt);
+
+}  // namespace kforge::protocol

@@ -1,0 +1,98 @@
+#include "protocol/messages.hpp"
+
+namespace kforge::protocol {
+namespace {
+
+template <class T>
+void put_optional(nlohmann::json& j, const char* key, const std::optional<T>& v) {
+  j[key] = v ? nlohmann::json(*v) : nlohmann::json(nullptr);
+}
+
+template <class T>
+std::optional<T> get_optional(const nlohmann::json& j, const char* key) {
+  if (!j.contains(key) || j.at(key).is_null()) return std::nullopt;
+  return j.at(key).get<T>();
+}
+
+}  // namespace
+
+void to_json(nlohmann::json& j, const WorkerInfo& v) {
+  j = {{"python_version", v.python_version}, {"torch_version", v.torch_version},
+       {"device_kind", v.device_kind},       {"device_name", v.device_name},
+       {"l2_bytes", v.l2_bytes},             {"sm_count", v.sm_count}};
+}
+void from_json(const nlohmann::json& j, WorkerInfo& v) {
+  v.python_version = j.value("python_version", "");
+  v.torch_version = j.value("torch_version", "");
+  v.device_kind = j.value("device_kind", "");
+  v.device_name = j.value("device_name", "");
+  v.l2_bytes = j.value("l2_bytes", int64_t{0});
+  v.sm_count = j.value("sm_count", 0);
+}
+
+void to_json(nlohmann::json& j, const TimingSettings& v) {
+  j = {{"warmup", v.warmup},         {"min_samples", v.min_samples}, {"max_samples", v.max_samples},
+       {"min_time_s", v.min_time_s}, {"max_time_s", v.max_time_s},   {"target_rel_ci", v.target_rel_ci}};
+}
+void from_json(const nlohmann::json& j, TimingSettings& v) {
+  TimingSettings d;
+  v.warmup = j.value("warmup", d.warmup);
+  v.min_samples = j.value("min_samples", d.min_samples);
+  v.max_samples = j.value("max_samples", d.max_samples);
+  v.min_time_s = j.value("min_time_s", d.min_time_s);
+  v.max_time_s = j.value("max_time_s", d.max_time_s);
+  v.target_rel_ci = j.value("target_rel_ci", d.target_rel_ci);
+}
+
+void to_json(nlohmann::json& j, const EvalJob& v) {
+  j = {{"problem_path", v.problem_path}, {"candidate_path", v.candidate_path},
+       {"device", v.device},             {"precision", v.precision},
+       {"trial_seeds", v.trial_seeds},   {"time_candidate", v.time_candidate},
+       {"timing", v.timing}};
+  put_optional(j, "atol", v.atol);
+  put_optional(j, "rtol", v.rtol);
+}
+void from_json(const nlohmann::json& j, EvalJob& v) {
+  v.problem_path = j.at("problem_path").get<std::string>();
+  v.candidate_path = j.at("candidate_path").get<std::string>();
+  v.device = j.value("device", "cpu");
+  v.precision = j.value("precision", "fp32");
+  v.atol = get_optional<double>(j, "atol");
+  v.rtol = get_optional<double>(j, "rtol");
+  v.trial_seeds = j.value("trial_seeds", std::vector<uint64_t>{});
+  v.time_candidate = j.value("time_candidate", true);
+  v.timing = j.value("timing", TimingSettings{});
+}
+
+void to_json(nlohmann::json& j, const JobResult& v) {
+  j = {{"verdict", to_string(v.verdict)}, {"message", v.message},
+       {"rule", v.rule},                  {"trials_passed", v.trials_passed},
+       {"trials_total", v.trials_total},  {"ref_ms", v.ref_ms},
+       {"cand_ms", v.cand_ms},            {"ref_host_ms", v.ref_host_ms},
+       {"cand_host_ms", v.cand_host_ms},  {"load_s", v.load_s},
+       {"correctness_s", v.correctness_s}, {"timing_s", v.timing_s},
+       {"worker_must_restart", v.worker_must_restart}};
+  put_optional(j, "max_abs_error", v.max_abs_error);
+  put_optional(j, "max_rel_error", v.max_rel_error);
+}
+void from_json(const nlohmann::json& j, JobResult& v) {
+  auto verdict = verdict_from_string(j.at("verdict").get<std::string>());
+  if (!verdict) throw std::runtime_error("unknown verdict in worker result");
+  v.verdict = *verdict;
+  v.message = j.value("message", "");
+  v.rule = j.value("rule", "");
+  v.trials_passed = j.value("trials_passed", 0);
+  v.trials_total = j.value("trials_total", 0);
+  v.max_abs_error = get_optional<double>(j, "max_abs_error");
+  v.max_rel_error = get_optional<double>(j, "max_rel_error");
+  v.ref_ms = j.value("ref_ms", std::vector<double>{});
+  v.cand_ms = j.value("cand_ms", std::vector<double>{});
+  v.ref_host_ms = j.value("ref_host_ms", std::vector<double>{});
+  v.cand_host_ms = j.value("cand_host_ms", std::vector<double>{});
+  v.load_s = j.value("load_s", 0.0);
+  v.correctness_s = j.value("correctness_s", 0.0);
+  v.timing_s = j.value("timing_s", 0.0);
+  v.worker_must_restart = j.value("worker_must_restart", false);
+}
+
+}  // namespace kforge::protocol

@@ -1,0 +1,77 @@
+#pragma once
+// The messages of the worker protocol (protocol/frame.hpp carries them):
+//   worker -> kforge  {"type":"hello", "protocol":1, "worker": WorkerInfo}
+//   kforge -> worker  {"type":"eval", "job": EvalJob}      worker -> kforge {"type":"result", "result": JobResult}
+//   kforge -> worker  {"type":"shutdown"}
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "core/verdict.hpp"
+#include "protocol/frame.hpp"
+
+namespace kforge::protocol {
+
+// What a worker reports about itself once started.
+struct WorkerInfo {
+  std::string python_version;
+  std::string torch_version;
+  std::string device_kind;  // "cpu" or "cuda"
+  std::string device_name;  // "NVIDIA H200", or the CPU model
+  int64_t l2_bytes = 0;     // CUDA only
+  int sm_count = 0;         // CUDA only
+};
+
+// Settings of the timing phase. Sampling stops at max_samples or max_time_s, or once at least
+// min_samples pairs and min_time_s have passed and the speedup's confidence interval is narrower
+// than target_rel_ci (relative half-width).
+struct TimingSettings {
+  int warmup = 3;
+  int min_samples = 20;
+  int max_samples = 400;
+  double min_time_s = 0.2;   // [s]
+  double max_time_s = 5.0;   // [s]
+  double target_rel_ci = 0.002;
+};
+
+struct EvalJob {
+  std::string problem_path;
+  std::string candidate_path;
+  std::string device = "cpu";        // "cpu" or "cuda" (the worker sees one GPU as cuda:0)
+  std::string precision = "fp32";    // fp32 | fp16 | bf16: the dtype floating tensors are cast to
+  std::optional<double> atol;        // overrides of the per-dtype tolerance
+  std::optional<double> rtol;
+  std::vector<uint64_t> trial_seeds; // one correctness trial per seed; the last also seeds timing
+  bool time_candidate = true;
+  TimingSettings timing;
+};
+
+struct JobResult {
+  Verdict verdict = Verdict::runtime_error;
+  std::string message;
+  std::string rule;  // for rejected: the rule that fired
+  int trials_passed = 0;
+  int trials_total = 0;
+  std::optional<double> max_abs_error;
+  std::optional<double> max_rel_error;
+  std::vector<double> ref_ms;       // per timed call, CUDA events on the current stream (or host on CPU) [ms]
+  std::vector<double> cand_ms;
+  std::vector<double> ref_host_ms;  // per timed call, host clock with a device-wide sync [ms]
+  std::vector<double> cand_host_ms;
+  double load_s = 0, correctness_s = 0, timing_s = 0;  // phase wall times [s]
+  bool worker_must_restart = false;  // a sticky CUDA error poisoned the worker's context
+};
+
+void to_json(nlohmann::json& j, const WorkerInfo& v);
+void from_json(const nlohmann::json& j, WorkerInfo& v);
+void to_json(nlohmann::json& j, const TimingSettings& v);
+void from_json(const nlohmann::json& j, TimingSettings& v);
+void to_json(nlohmann::json& j, const EvalJob& v);
+void from_json(const nlohmann::json& j, EvalJob& v);
+void to_json(nlohmann::json& j, const JobResult& v);
+void from_json(const nlohmann::json& j, JobResult& v);
+
+}  // namespace kforge::protocol

@@ -1,0 +1,16 @@
+#pragma once
+// Number formatting shared by the reporters.
+#include <optional>
+#include <string>
+
+#include "metrics/statistics.hpp"
+
+namespace kforge::report {
+
+std::string format_ms(std::optional<double> ms);  // "0.512", "12.3", "-"
+std::string format_speedup(std::optional<double> speedup, std::optional<stats::Interval> ci);  // "1.02x [0.99, 1.05]"
+std::string format_error(std::optional<double> e);  // "3.1e-06", "-"
+// Cuts to `width` display columns with an ellipsis; newlines become spaces.
+std::string one_line(const std::string& text, size_t width);
+
+}  // namespace kforge::report

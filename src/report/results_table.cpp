@@ -1,0 +1,136 @@
+#include "report/results_table.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+
+#include "metrics/fast_p.hpp"
+#include "report/formatting.hpp"
+
+namespace kforge::report {
+namespace {
+
+struct Column {
+  std::string header;
+  bool right_aligned = false;
+};
+
+void print_table(std::ostream& out, const std::vector<Column>& columns,
+                 const std::vector<std::vector<std::string>>& rows) {
+  std::vector<size_t> width(columns.size());
+  for (size_t c = 0; c < columns.size(); ++c) {
+    width[c] = columns[c].header.size();
+    for (const auto& row : rows) width[c] = std::max(width[c], row[c].size());
+  }
+  auto line = [&](const std::vector<std::string>& cells) {
+    std::string text;
+    for (size_t c = 0; c < cells.size(); ++c) {
+      bool last = c + 1 == cells.size();
+      if (columns[c].right_aligned) text += fmt::format("{:>{}}", cells[c], width[c]);
+      else text += last ? cells[c] : fmt::format("{:<{}}", cells[c], width[c]);
+      if (!last) text += "  ";
+    }
+    out << text << '\n';
+  };
+  std::vector<std::string> headers;
+  for (const auto& c : columns) headers.push_back(c.header);
+  line(headers);
+  std::vector<std::string> rule;
+  for (size_t c = 0; c < columns.size(); ++c) rule.push_back(std::string(width[c], '-'));
+  line(rule);
+  for (const auto& row : rows) line(row);
+}
+
+std::vector<metrics::Outcome> outcomes(const std::vector<const EvaluationRecord*>& records) {
+  std::vector<metrics::Outcome> out;
+  for (const auto* r : records) out.push_back({r->verdict == Verdict::correct, r->speedup});
+  return out;
+}
+
+}  // namespace
+
+void print_results_table(std::ostream& out, const std::vector<EvaluationRecord>& records) {
+  std::vector<std::vector<std::string>> rows;
+  for (const auto& r : records) {
+    std::string verdict(to_string(r.verdict));
+    if (!r.rule.empty()) verdict += " (" + r.rule + ")";
+    std::string message = r.reused ? "[stored] " + r.message : r.message;
+    rows.push_back({r.problem_name, r.candidate_name, verdict, format_ms(r.ref_ms), format_ms(r.cand_ms),
+                    format_speedup(r.speedup, r.speedup_ci), format_error(r.max_abs_error), one_line(message, 90)});
+  }
+  print_table(out,
+              {{"problem"}, {"candidate"}, {"verdict"}, {"ref ms", true}, {"cand ms", true},
+               {"speedup [95% CI]", true}, {"max abs err", true}, {"message"}},
+              rows);
+}
+
+nlohmann::json evaluation_json(const EvaluationRecord& r) {
+  auto opt = [](const std::optional<double>& v) { return v ? nlohmann::json(*v) : nlohmann::json(nullptr); };
+  nlohmann::json ci = nullptr;
+  if (r.speedup_ci) ci = {r.speedup_ci->low, r.speedup_ci->high};
+  return {{"problem", r.problem_name},
+          {"level", r.level},
+          {"problem_id", r.problem_id},
+          {"candidate", r.candidate_name},
+          {"verdict", to_string(r.verdict)},
+          {"rule", r.rule.empty() ? nlohmann::json(nullptr) : nlohmann::json(r.rule)},
+          {"message", r.message},
+          {"trials", fmt::format("{}/{}", r.trials_passed, r.trials_total)},
+          {"max_abs_error", opt(r.max_abs_error)},
+          {"max_rel_error", opt(r.max_rel_error)},
+          {"ref_ms", opt(r.ref_ms)},
+          {"cand_ms", opt(r.cand_ms)},
+          {"speedup", opt(r.speedup)},
+          {"speedup_ci", ci},
+          {"samples", r.cand_samples_ms.size()},
+          {"device", r.device},
+          {"device_name", r.device_name},
+          {"reused", r.reused},
+          {"evaluation_id", r.id},
+          {"wall_s", r.wall_s}};
+}
+
+void print_fast_p_table(std::ostream& out, const std::vector<EvaluationRecord>& records) {
+  std::map<int, std::vector<const EvaluationRecord*>> by_level;
+  std::vector<const EvaluationRecord*> all;
+  for (const auto& r : records) {
+    by_level[r.level].push_back(&r);
+    all.push_back(&r);
+  }
+  std::vector<Column> columns{{"level"}, {"n", true}};
+  for (double p : metrics::kFastPThresholds) columns.push_back({fmt::format("fast_{:g}", p), true});
+  columns.push_back({"geomean speedup", true});
+  std::vector<std::vector<std::string>> rows;
+  auto row = [&](const std::string& name, const std::vector<const EvaluationRecord*>& group) {
+    auto o = outcomes(group);
+    std::vector<std::string> cells{name, std::to_string(group.size())};
+    for (double p : metrics::kFastPThresholds) cells.push_back(fmt::format("{:.1f}%", 100 * metrics::fast_p(o, p)));
+    auto g = metrics::geometric_mean_speedup(o);
+    cells.push_back(g ? fmt::format("{:.3f}x", *g) : "-");
+    rows.push_back(std::move(cells));
+  };
+  for (const auto& [level, group] : by_level) row(level > 0 ? "level" + std::to_string(level) : "other", group);
+  if (by_level.size() > 1) row("all", all);
+  print_table(out, columns, rows);
+}
+
+nlohmann::json fast_p_json(const std::vector<EvaluationRecord>& records) {
+  std::map<std::string, std::vector<const EvaluationRecord*>> groups;
+  for (const auto& r : records) {
+    groups[r.level > 0 ? "level" + std::to_string(r.level) : "other"].push_back(&r);
+    groups["all"].push_back(&r);
+  }
+  nlohmann::json out = nlohmann::json::object();
+  for (const auto& [name, group] : groups) {
+    auto o = outcomes(group);
+    nlohmann::json g = {{"n", group.size()}};
+    for (double p : metrics::kFastPThresholds) g[fmt::format("fast_{:g}", p)] = metrics::fast_p(o, p);
+    auto gm = metrics::geometric_mean_speedup(o);
+    g["geomean_speedup"] = gm ? nlohmann::json(*gm) : nlohmann::json(nullptr);
+    out[name] = g;
+  }
+  return out;
+}
+
+}  // namespace kforge::report

@@ -1,0 +1,114 @@
+// The store's schema and its migrations. A migration runs inside one transaction and bumps
+// meta.schema_version, so a file is always at exactly one version.
+#include "common/errors.hpp"
+#include "store/store.hpp"
+
+namespace kforge {
+namespace {
+
+constexpr const char* kSchemaV1 = R"sql(
+CREATE TABLE meta (
+  key   TEXT PRIMARY KEY,
+  value TEXT NOT NULL
+);
+CREATE TABLE problems (
+  hash       TEXT PRIMARY KEY,          -- sha256 of the source
+  level      INTEGER NOT NULL,
+  problem_id INTEGER NOT NULL,
+  name       TEXT NOT NULL,
+  path       TEXT NOT NULL,             -- where it was first seen
+  source     TEXT NOT NULL,
+  first_seen TEXT NOT NULL
+);
+CREATE TABLE candidates (
+  hash       TEXT PRIMARY KEY,          -- sha256 of the source
+  path       TEXT NOT NULL,             -- where it was first seen
+  source     TEXT NOT NULL,
+  first_seen TEXT NOT NULL
+);
+CREATE TABLE evaluations (
+  id              INTEGER PRIMARY KEY,
+  eval_key        TEXT NOT NULL,        -- sha256(problem, candidate, settings, device identity)
+  problem_hash    TEXT NOT NULL REFERENCES problems(hash),
+  candidate_hash  TEXT NOT NULL REFERENCES candidates(hash),
+  device          TEXT NOT NULL,
+  device_name     TEXT NOT NULL,
+  torch_version   TEXT NOT NULL,
+  settings        TEXT NOT NULL,        -- JSON
+  verdict         TEXT NOT NULL,
+  rule            TEXT NOT NULL,
+  message         TEXT NOT NULL,
+  trials_passed   INTEGER NOT NULL,
+  trials_total    INTEGER NOT NULL,
+  max_abs_error   REAL,
+  max_rel_error   REAL,
+  ref_ms          REAL,                 -- median [ms]
+  cand_ms         REAL,                 -- median [ms]
+  speedup         REAL,
+  speedup_ci_low  REAL,
+  speedup_ci_high REAL,
+  wall_s          REAL NOT NULL,
+  created_at      TEXT NOT NULL
+);
+CREATE INDEX evaluations_by_key ON evaluations(eval_key, id);
+CREATE TABLE samples (
+  evaluation_id INTEGER NOT NULL REFERENCES evaluations(id) ON DELETE CASCADE,
+  side          TEXT NOT NULL CHECK (side IN ('ref', 'cand')),
+  idx           INTEGER NOT NULL,       -- order taken; ref and cand samples with one idx are a pair
+  event_ms      REAL NOT NULL,          -- CUDA events on the current stream (host clock on CPU)
+  host_ms       REAL,                   -- host clock with a device-wide synchronize
+  PRIMARY KEY (evaluation_id, side, idx)
+) WITHOUT ROWID;
+CREATE TABLE runs (
+  id         INTEGER PRIMARY KEY,
+  started_at TEXT NOT NULL,
+  command    TEXT NOT NULL,
+  device     TEXT NOT NULL
+);
+CREATE TABLE run_evaluations (
+  run_id         INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  position       INTEGER NOT NULL,
+  evaluation_id  INTEGER NOT NULL REFERENCES evaluations(id),
+  problem_name   TEXT NOT NULL,         -- names as this run saw them
+  candidate_name TEXT NOT NULL,
+  level          INTEGER NOT NULL,
+  problem_id     INTEGER NOT NULL,
+  reused         INTEGER NOT NULL,
+  PRIMARY KEY (run_id, position)
+);
+)sql";
+
+int read_version(sqlite::Database& db) {
+  auto has_meta = db.prepare("SELECT count(*) FROM sqlite_master WHERE type='table' AND name='meta'");
+  has_meta.step();
+  if (has_meta.int_at(0) == 0) {
+    auto tables = db.prepare("SELECT count(*) FROM sqlite_master");
+    tables.step();
+    if (tables.int_at(0) != 0)
+      throw Error(db.path().string() + ": holds tables but is not a kforge database; left untouched");
+    return 0;
+  }
+  auto version = db.prepare("SELECT value FROM meta WHERE key='schema_version'");
+  if (!version.step()) throw Error(db.path().string() + ": kforge database without a schema version");
+  return std::stoi(version.text_at(0));
+}
+
+}  // namespace
+
+void migrate(sqlite::Database& db) {
+  int version = read_version(db);
+  if (version > kSchemaVersion)
+    throw Error(db.path().string() + ": written by a newer kforge (schema " + std::to_string(version) +
+                ", this build knows " + std::to_string(kSchemaVersion) + "); left untouched");
+  if (version == kSchemaVersion) return;
+  sqlite::Transaction tx(db);
+  version = read_version(db);  // again, under the write lock: another kforge may have migrated
+  if (version < 1) {
+    db.exec(kSchemaV1);
+    db.exec("INSERT INTO meta(key, value) VALUES ('schema_version', '1')");
+  }
+  // Later migrations go here: `if (version < 2) { ALTER ...; UPDATE meta ... }`.
+  tx.commit();
+}
+
+}  // namespace kforge

@@ -1,0 +1,190 @@
+#include "store/store.hpp"
+
+#include <chrono>
+#include <ctime>
+
+#include "common/errors.hpp"
+
+namespace kforge {
+namespace {
+
+std::string now_utc() {
+  std::time_t t = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
+
+constexpr const char* kRecordColumns =
+    "e.id, e.eval_key, e.problem_hash, e.candidate_hash, e.device, e.device_name, e.torch_version, "
+    "e.settings, e.verdict, e.rule, e.message, e.trials_passed, e.trials_total, e.max_abs_error, "
+    "e.max_rel_error, e.ref_ms, e.cand_ms, e.speedup, e.speedup_ci_low, e.speedup_ci_high, e.wall_s, "
+    "e.created_at, p.level, p.problem_id";
+
+}  // namespace
+
+Store::Store(const std::filesystem::path& path) : db_(path) { migrate(db_); }
+
+int Store::schema_version() {
+  auto s = db_.prepare("SELECT value FROM meta WHERE key='schema_version'");
+  return s.step() ? std::stoi(s.text_at(0)) : 0;
+}
+
+void Store::put_problem(const Problem& p) {
+  db_.prepare(
+         "INSERT OR IGNORE INTO problems(hash, level, problem_id, name, path, source, first_seen) "
+         "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)")
+      .bind(1, p.hash).bind(2, p.level).bind(3, p.id).bind(4, p.name)
+      .bind(5, p.path.string()).bind(6, p.source).bind(7, now_utc())
+      .run();
+}
+
+void Store::put_candidate(const Candidate& c) {
+  db_.prepare("INSERT OR IGNORE INTO candidates(hash, path, source, first_seen) VALUES (?1, ?2, ?3, ?4)")
+      .bind(1, c.hash).bind(2, c.path.string()).bind(3, c.source).bind(4, now_utc())
+      .run();
+}
+
+EvaluationRecord Store::read_record(sqlite::Statement& s) {
+  EvaluationRecord r;
+  r.id = s.int_at(0);
+  r.eval_key = s.text_at(1);
+  r.problem_hash = s.text_at(2);
+  r.candidate_hash = s.text_at(3);
+  r.device = s.text_at(4);
+  r.device_name = s.text_at(5);
+  r.torch_version = s.text_at(6);
+  r.settings = nlohmann::json::parse(s.text_at(7), nullptr, false);
+  auto verdict = verdict_from_string(s.text_at(8));
+  if (!verdict) throw Error("store: evaluation " + std::to_string(r.id) + " has an unknown verdict");
+  r.verdict = *verdict;
+  r.rule = s.text_at(9);
+  r.message = s.text_at(10);
+  r.trials_passed = static_cast<int>(s.int_at(11));
+  r.trials_total = static_cast<int>(s.int_at(12));
+  r.max_abs_error = s.optional_real_at(13);
+  r.max_rel_error = s.optional_real_at(14);
+  r.ref_ms = s.optional_real_at(15);
+  r.cand_ms = s.optional_real_at(16);
+  r.speedup = s.optional_real_at(17);
+  if (!s.is_null(18) && !s.is_null(19)) r.speedup_ci = stats::Interval{s.real_at(18), s.real_at(19)};
+  r.wall_s = s.real_at(20);
+  r.created_at = s.text_at(21);
+  r.level = static_cast<int>(s.int_at(22));
+  r.problem_id = static_cast<int>(s.int_at(23));
+  return r;
+}
+
+void Store::load_samples(EvaluationRecord& r) {
+  auto s = db_.prepare("SELECT side, event_ms, host_ms FROM samples WHERE evaluation_id = ?1 ORDER BY side, idx");
+  s.bind(1, r.id);
+  while (s.step()) {
+    bool ref = s.text_at(0) == "ref";
+    (ref ? r.ref_samples_ms : r.cand_samples_ms).push_back(s.real_at(1));
+    if (!s.is_null(2)) (ref ? r.ref_host_ms : r.cand_host_ms).push_back(s.real_at(2));
+  }
+}
+
+std::optional<EvaluationRecord> Store::find_evaluation(const std::string& eval_key) {
+  auto s = db_.prepare(std::string("SELECT ") + kRecordColumns +
+                       " FROM evaluations e JOIN problems p ON p.hash = e.problem_hash"
+                       " WHERE e.eval_key = ?1 ORDER BY e.id DESC LIMIT 1");
+  s.bind(1, eval_key);
+  if (!s.step()) return std::nullopt;
+  auto r = read_record(s);
+  load_samples(r);
+  return r;
+}
+
+int64_t Store::insert_evaluation(const EvaluationRecord& r) {
+  sqlite::Transaction tx(db_);
+  auto s = db_.prepare(
+      "INSERT INTO evaluations(eval_key, problem_hash, candidate_hash, device, device_name, torch_version,"
+      " settings, verdict, rule, message, trials_passed, trials_total, max_abs_error, max_rel_error,"
+      " ref_ms, cand_ms, speedup, speedup_ci_low, speedup_ci_high, wall_s, created_at)"
+      " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21)");
+  s.bind(1, r.eval_key).bind(2, r.problem_hash).bind(3, r.candidate_hash).bind(4, r.device)
+      .bind(5, r.device_name).bind(6, r.torch_version).bind(7, r.settings.dump())
+      .bind(8, std::string(to_string(r.verdict))).bind(9, r.rule).bind(10, r.message)
+      .bind(11, r.trials_passed).bind(12, r.trials_total).bind(13, r.max_abs_error)
+      .bind(14, r.max_rel_error).bind(15, r.ref_ms).bind(16, r.cand_ms).bind(17, r.speedup);
+  if (r.speedup_ci) s.bind(18, r.speedup_ci->low).bind(19, r.speedup_ci->high);
+  else s.bind(18, std::nullopt).bind(19, std::nullopt);
+  s.bind(20, r.wall_s).bind(21, r.created_at.empty() ? now_utc() : r.created_at);
+  s.run();
+  int64_t id = db_.last_insert_rowid();
+
+  auto sample = db_.prepare("INSERT INTO samples(evaluation_id, side, idx, event_ms, host_ms) VALUES (?1, ?2, ?3, ?4, ?5)");
+  auto put_side = [&](const char* side, const std::vector<double>& event, const std::vector<double>& host) {
+    for (size_t i = 0; i < event.size(); ++i) {
+      sample.reset();
+      sample.bind(1, id).bind(2, side).bind(3, static_cast<int64_t>(i)).bind(4, event[i]);
+      if (i < host.size()) sample.bind(5, host[i]);
+      else sample.bind(5, std::nullopt);
+      sample.run();
+    }
+  };
+  put_side("ref", r.ref_samples_ms, r.ref_host_ms);
+  put_side("cand", r.cand_samples_ms, r.cand_host_ms);
+  tx.commit();
+  return id;
+}
+
+int64_t Store::begin_run(const std::string& command, const std::string& device) {
+  db_.prepare("INSERT INTO runs(started_at, command, device) VALUES (?1, ?2, ?3)")
+      .bind(1, now_utc()).bind(2, command).bind(3, device)
+      .run();
+  return db_.last_insert_rowid();
+}
+
+void Store::add_to_run(int64_t run_id, const EvaluationRecord& r) {
+  db_.prepare(
+         "INSERT INTO run_evaluations(run_id, position, evaluation_id, problem_name, candidate_name, level,"
+         " problem_id, reused) VALUES (?1, (SELECT count(*) FROM run_evaluations WHERE run_id = ?1),"
+         " ?2, ?3, ?4, ?5, ?6, ?7)")
+      .bind(1, run_id).bind(2, r.id).bind(3, r.problem_name).bind(4, r.candidate_name)
+      .bind(5, r.level).bind(6, r.problem_id).bind(7, int64_t{r.reused})
+      .run();
+}
+
+std::optional<int64_t> Store::latest_run() {
+  auto s = db_.prepare(
+      "SELECT r.id FROM runs r WHERE EXISTS (SELECT 1 FROM run_evaluations x WHERE x.run_id = r.id)"
+      " ORDER BY r.id DESC LIMIT 1");
+  if (!s.step()) return std::nullopt;
+  return s.int_at(0);
+}
+
+std::vector<RunInfo> Store::runs() {
+  std::vector<RunInfo> out;
+  auto s = db_.prepare(
+      "SELECT r.id, r.started_at, r.command, r.device,"
+      " (SELECT count(*) FROM run_evaluations x WHERE x.run_id = r.id) FROM runs r ORDER BY r.id");
+  while (s.step()) out.push_back({s.int_at(0), s.text_at(1), s.text_at(2), s.text_at(3), static_cast<int>(s.int_at(4))});
+  return out;
+}
+
+std::vector<EvaluationRecord> Store::run_evaluations(int64_t run_id) {
+  auto s = db_.prepare(std::string("SELECT ") + kRecordColumns +
+                       ", x.problem_name, x.candidate_name, x.level, x.problem_id, x.reused"
+                       " FROM run_evaluations x JOIN evaluations e ON e.id = x.evaluation_id"
+                       " JOIN problems p ON p.hash = e.problem_hash"
+                       " WHERE x.run_id = ?1 ORDER BY x.position");
+  s.bind(1, run_id);
+  std::vector<EvaluationRecord> out;
+  while (s.step()) {
+    auto r = read_record(s);
+    r.problem_name = s.text_at(24);
+    r.candidate_name = s.text_at(25);
+    r.level = static_cast<int>(s.int_at(26));
+    r.problem_id = static_cast<int>(s.int_at(27));
+    r.reused = s.int_at(28) != 0;
+    out.push_back(std::move(r));
+  }
+  for (auto& r : out) load_samples(r);
+  return out;
+}
+
+}  // namespace kforge

@@ -1,0 +1,57 @@
+#pragma once
+// kforge's store: one SQLite file holding problems, candidates, runs, evaluations and raw timing
+// samples, keyed by content hashes. Each evaluation is committed on its own as soon as it ends,
+// so a killed run loses nothing already finished. Schema in store/schema.cpp.
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/evaluation.hpp"
+#include "store/sqlite.hpp"
+#include "suite/candidate.hpp"
+#include "suite/problem.hpp"
+
+namespace kforge {
+
+struct RunInfo {
+  int64_t id = 0;
+  std::string started_at;
+  std::string command;
+  std::string device;
+  int evaluations = 0;
+};
+
+class Store {
+ public:
+  explicit Store(const std::filesystem::path& path);
+
+  void put_problem(const Problem& p);
+  void put_candidate(const Candidate& c);
+
+  // The most recent evaluation stored under this key, with its samples.
+  std::optional<EvaluationRecord> find_evaluation(const std::string& eval_key);
+  // Stores the record and its samples in one transaction; returns its id.
+  int64_t insert_evaluation(const EvaluationRecord& record);
+
+  int64_t begin_run(const std::string& command, const std::string& device);
+  void add_to_run(int64_t run_id, const EvaluationRecord& record);
+  std::optional<int64_t> latest_run();
+  std::vector<RunInfo> runs();
+  // The evaluations of a run in the order they were added, with the names the run used.
+  std::vector<EvaluationRecord> run_evaluations(int64_t run_id);
+
+  int schema_version();
+
+ private:
+  EvaluationRecord read_record(sqlite::Statement& s);
+  void load_samples(EvaluationRecord& r);
+
+  sqlite::Database db_;
+};
+
+// The schema this build writes, and the migrations that bring an older file to it.
+inline constexpr int kSchemaVersion = 1;
+void migrate(sqlite::Database& db);
+
+}  // namespace kforge

@@ -1,0 +1,50 @@
+#pragma once
+// Candidates: Python modules defining ModelNew (KernelBench format), and how a folder of them is
+// matched to problems.
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace kforge {
+
+struct Candidate {
+  std::filesystem::path path;
+  std::string display_name;  // path relative to the folder it was found in, or the file name
+  std::string source;
+  std::string hash;  // sha256 of source
+};
+
+Candidate load_candidate_file(const std::filesystem::path& path, const std::string& display_name = "");
+
+// Where a file found under `kforge eval DIR` belongs: level and problem id.
+struct ProblemKey {
+  int level = 0;
+  int id = 0;
+  auto operator<=>(const ProblemKey&) const = default;
+};
+
+// Matches a candidate to its problem by its path relative to DIR:
+//   level<L>/<id>_<Name>/<anything>.py                 (kforge's own layout, solutions/)
+//   [...]/level_<L>_problem_<P>_sample_<S>_kernel.py   (KernelBench's generation names)
+std::optional<ProblemKey> match_candidate_path(const std::filesystem::path& relative);
+
+// Whether a candidate can only run on a GPU: it builds CUDA (load_inline with cuda_sources,
+// a .cu build), uses Triton, or names a CUDA device. A static reading; used only to leave such
+// candidates out of a CPU run with a note, never to judge them.
+bool candidate_needs_cuda(const std::string& source);
+
+struct FoundCandidate {
+  ProblemKey key;
+  std::filesystem::path path;
+  std::string relative;  // path relative to DIR, shown as the candidate's name
+};
+
+struct Discovery {
+  std::vector<FoundCandidate> candidates;  // sorted by problem, then path
+  std::vector<std::string> unmatched;      // .py files under DIR that match no layout
+};
+
+Discovery discover_candidates(const std::filesystem::path& dir);
+
+}  // namespace kforge

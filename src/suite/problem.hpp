@@ -1,0 +1,53 @@
+#pragma once
+// Problems in the KernelBench layout: `level<N>/<id>_<Name>.py` defining Model, get_inputs and
+// get_init_inputs. A suite is a folder of such level folders; kforge ships one in problems/.
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace kforge {
+
+struct Problem {
+  int level = 0;  // 0 when the file is not inside a level<N> folder
+  int id = 0;
+  std::string name;  // "ReLU"
+  std::filesystem::path path;
+  std::string source;
+  std::string hash;  // sha256 of source
+
+  std::string file_name() const { return path.filename().string(); }  // "19_ReLU.py"
+  // "level1/19_ReLU": what tables and JSON show.
+  std::string display_name() const;
+};
+
+// "19_ReLU.py" -> {19, "ReLU"}; empty when the name does not have the shape.
+std::optional<std::pair<int, std::string>> parse_problem_file_name(const std::string& file_name);
+// "level3" -> 3
+std::optional<int> parse_level_dir(const std::string& dir_name);
+
+// What a problem file lacks of the KernelBench format, or empty when it has it all. A static
+// check (definitions at module level), so a broken problem is named before any worker starts.
+std::optional<std::string> problem_format_error(const std::string& source);
+
+// Reads one problem file. Throws kforge::Error for an unreadable file or a malformed name.
+Problem load_problem_file(const std::filesystem::path& path);
+
+struct SuiteLoad {
+  std::vector<Problem> problems;    // sorted by level, then id
+  std::vector<std::string> errors;  // one line per file that could not be used, with the reason
+};
+
+// Every `level<N>/<id>_<Name>.py` under `root`. Files that cannot be used (unreadable, bad name,
+// not Python, a duplicate id within a level) are reported in `errors`; the rest still load.
+SuiteLoad load_suite(const std::filesystem::path& root);
+
+// PROBLEM as the CLI takes it: a file path, or a built-in id "level1/19" looked up in `builtin`.
+// Throws kforge::UsageError when it names nothing.
+Problem resolve_problem(const std::string& spec, const SuiteLoad& builtin);
+
+// The built-in suite's folder: $KFORGE_PROBLEMS, else the problems/ folder of the source tree
+// this binary was built from.
+std::filesystem::path builtin_suite_dir();
+
+}  // namespace kforge

@@ -1,0 +1,235 @@
+#include "worker/evaluate.hpp"
+
+#include <ATen/ATen.h>
+#include <torch/csrc/utils/pybind.h>
+
+#include <c10/core/GradMode.h>
+
+#include <chrono>
+
+#include "metrics/statistics.hpp"
+#include "worker/python_bridge.hpp"
+#include "worker/tensors.hpp"
+#include "worker/timer.hpp"
+
+namespace kforge::worker {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// Ends the evaluation with a verdict. Thrown inside evaluate(), caught at its top.
+struct Failure {
+  Verdict verdict;
+  std::string message;
+  std::string rule;
+};
+
+double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
+
+// Runs `fn` and turns whatever it throws into a Failure with `verdict`, prefixed by `what`.
+template <class Fn>
+auto guarded(Verdict verdict, const std::string& what, Fn&& fn) -> decltype(fn()) {
+  try {
+    return fn();
+  } catch (py::error_already_set& e) {
+    PythonError err = describe(e);
+    Verdict v = verdict;
+    if (err.is_build_failure && verdict == Verdict::load_error) v = Verdict::compile_error;
+    std::string detail = err.summary;
+    if (!err.traceback.empty() && v == Verdict::compile_error) detail += "\n" + err.traceback;
+    throw Failure{v, what + ": " + detail, ""};
+  } catch (const c10::Error& e) {
+    std::string msg = e.what_without_backtrace();
+    throw Failure{verdict, what + ": " + msg.substr(0, msg.find('\n')), ""};
+  } catch (const std::exception& e) {
+    throw Failure{verdict, what + ": " + e.what(), ""};
+  }
+}
+
+at::ScalarType dtype_of(const std::string& precision) {
+  if (precision == "fp16") return at::kHalf;
+  if (precision == "bf16") return at::kBFloat16;
+  return at::kFloat;
+}
+
+py::object build_model(const py::object& cls, const py::list& init_args, const std::string& device,
+                       at::ScalarType dtype) {
+  seed_everything(42);  // as upstream: both models see the same RNG state, so the same weights
+  py::object model = call_on_device(cls, py::tuple(init_args), device);
+  model = model.attr("to")(device);
+  if (dtype != at::kFloat) model = model.attr("to")(py::module_::import("torch").attr(
+      dtype == at::kHalf ? "float16" : "bfloat16"));
+  return model;
+}
+
+py::list fresh_inputs(const py::module_& problem, uint64_t seed, const std::string& device_name,
+                      const at::Device& device, at::ScalarType dtype) {
+  return guarded(Verdict::load_error, "problem: get_inputs() failed", [&] {
+    seed_everything(seed);
+    py::object raw = call_on_device(problem.attr("get_inputs"), py::tuple(), device_name);
+    return prepare_arguments(py::list(raw), device, dtype);
+  });
+}
+
+// Whether the CUDA context still works after an error: an illegal address or a device-side
+// assert poisons it for good, and only a new process recovers.
+bool cuda_context_alive() {
+  try {
+    synchronize_device(true);
+    at::Tensor probe = at::ones({1}, at::TensorOptions().device(at::kCUDA));
+    return probe.sum().item<float>() == 1.0f;
+  } catch (...) {
+    return false;
+  }
+}
+
+struct TimingOutcome {
+  std::vector<double> ref_ms, cand_ms, ref_host_ms, cand_host_ms;
+};
+
+TimingOutcome time_pair(const py::object& ref, const py::object& cand, const py::list& ref_in, const py::list& cand_in,
+                        const protocol::TimingSettings& settings, Timer& timer) {
+  TimingOutcome out;
+  py::tuple ref_args(ref_in), cand_args(cand_in);
+  auto call_ref = [&] { ref(*ref_args); };
+  auto call_cand = [&] { cand(*cand_args); };
+  for (int i = 0; i < settings.warmup; ++i) {
+    guarded(Verdict::runtime_error, "reference forward (warm-up)", [&] { timer.time(call_ref); });
+    guarded(Verdict::runtime_error, "ModelNew.forward (warm-up)", [&] { timer.time(call_cand); });
+  }
+  auto t0 = Clock::now();
+  for (int pair = 0; pair < settings.max_samples; ++pair) {
+    // ABBA order: whichever runs second in a pair gets no systematic advantage.
+    Sample r, c;
+    if (pair % 2 == 0) {
+      r = guarded(Verdict::runtime_error, "reference forward (timing)", [&] { return timer.time(call_ref); });
+      c = guarded(Verdict::runtime_error, "ModelNew.forward (timing)", [&] { return timer.time(call_cand); });
+    } else {
+      c = guarded(Verdict::runtime_error, "ModelNew.forward (timing)", [&] { return timer.time(call_cand); });
+      r = guarded(Verdict::runtime_error, "reference forward (timing)", [&] { return timer.time(call_ref); });
+    }
+    out.ref_ms.push_back(r.event_ms);
+    out.cand_ms.push_back(c.event_ms);
+    out.ref_host_ms.push_back(r.host_ms);
+    out.cand_host_ms.push_back(c.host_ms);
+    double elapsed = seconds_since(t0);
+    if (elapsed >= settings.max_time_s) break;
+    int n = pair + 1;
+    if (n < settings.min_samples || elapsed < settings.min_time_s || n % 10 != 0) continue;
+    auto est = stats::paired_speedup(out.ref_ms, out.cand_ms, 300);
+    if (est && est->rel_half_width() <= settings.target_rel_ci) break;
+  }
+  return out;
+}
+
+}  // namespace
+
+protocol::JobResult evaluate(const protocol::EvalJob& job, const WorkerContext& context) {
+  protocol::JobResult res;
+  res.trials_total = static_cast<int>(job.trial_seeds.size());
+  const bool cuda = job.device == "cuda";
+  const std::string device_name = cuda ? "cuda:0" : "cpu";
+  const at::Device device = cuda ? at::Device(at::kCUDA, 0) : at::Device(at::kCPU);
+  const at::ScalarType dtype = dtype_of(job.precision);
+  c10::AutoGradMode no_grad(false);  // as upstream: forward under torch.no_grad()
+  auto phase_start = Clock::now();
+
+  try {
+    if (cuda && !context.cuda) throw Failure{Verdict::runtime_error, "this worker has no CUDA device", ""};
+
+    // Load: problem, init inputs, reference, candidate.
+    py::module_ problem = guarded(Verdict::load_error, "problem " + job.problem_path,
+                                  [&] { return import_file(job.problem_path, "kforge_problem_"); });
+    for (const char* name : {"Model", "get_inputs", "get_init_inputs"})
+      if (!py::hasattr(problem, name))
+        throw Failure{Verdict::load_error, std::string("problem file defines no ") + name, ""};
+    py::list init_args = guarded(Verdict::load_error, "problem: get_init_inputs() failed", [&] {
+      seed_everything(42);
+      py::object raw = call_on_device(problem.attr("get_init_inputs"), py::tuple(), device_name);
+      return prepare_arguments(py::list(raw), device, dtype);
+    });
+    py::object ref = guarded(Verdict::load_error, "problem: Model(*get_init_inputs()) failed",
+                             [&] { return build_model(problem.attr("Model"), init_args, device_name, dtype); });
+    py::module_ candidate = guarded(Verdict::load_error, "importing the candidate failed",
+                                    [&] { return import_file(job.candidate_path, "kforge_candidate_"); });
+    if (!py::hasattr(candidate, "ModelNew"))
+      throw Failure{Verdict::load_error, "the candidate defines no ModelNew class", ""};
+    py::object cand = guarded(Verdict::load_error, "ModelNew(*get_init_inputs()) failed",
+                              [&] { return build_model(candidate.attr("ModelNew"), init_args, device_name, dtype); });
+    synchronize_device(cuda);
+    res.load_s = seconds_since(phase_start);
+
+    // Correctness: one trial per secret seed, fresh inputs each time.
+    phase_start = Clock::now();
+    for (size_t t = 0; t < job.trial_seeds.size(); ++t) {
+      std::string trial = "trial " + std::to_string(t + 1) + "/" + std::to_string(job.trial_seeds.size());
+      py::list inputs = fresh_inputs(problem, job.trial_seeds[t], device_name, device, dtype);
+      py::list cand_in = clone_arguments(inputs), ref_in = clone_arguments(inputs);
+      if (cuda) poison_free_cuda_memory();
+      py::object cand_result = guarded(Verdict::runtime_error, "ModelNew.forward raised (" + trial + ")", [&] {
+        py::object r = cand(*py::tuple(cand_in));
+        synchronize_device(cuda);
+        return r;
+      });
+      Outputs cand_out = normalize_outputs(cand_result);
+      if (!cand_out.error.empty()) throw Failure{Verdict::incorrect, trial + ": " + cand_out.error, ""};
+      py::object ref_result = guarded(Verdict::runtime_error, "the reference Model.forward raised (" + trial + ")", [&] {
+        py::object r = ref(*py::tuple(ref_in));
+        synchronize_device(cuda);
+        return r;
+      });
+      Outputs ref_out = normalize_outputs(ref_result);
+      if (!ref_out.error.empty())
+        throw Failure{Verdict::runtime_error, "the reference's " + ref_out.error + " (a broken problem)", ""};
+
+      auto cand_mutation = find_mutation(inputs, cand_in);
+      auto ref_mutation = find_mutation(inputs, ref_in);
+      if (cand_mutation && !(ref_mutation && ref_mutation->argument == cand_mutation->argument))
+        throw Failure{Verdict::rejected,
+                      trial + ": the candidate modified input " + std::to_string(cand_mutation->argument) +
+                          " in place (" + std::to_string(cand_mutation->changed) +
+                          " elements changed); the reference does not",
+                      "input-mutation"};
+
+      Comparison cmp = guarded(Verdict::runtime_error, "comparing outputs",
+                               [&] { return compare_outputs(ref_out.tensors, cand_out.tensors, job.atol, job.rtol); });
+      res.max_abs_error = std::max(res.max_abs_error.value_or(0.0), cmp.max_abs_error);
+      res.max_rel_error = std::max(res.max_rel_error.value_or(0.0), cmp.max_rel_error);
+      if (!cmp.match) throw Failure{Verdict::incorrect, trial + ": " + cmp.message, ""};
+      ++res.trials_passed;
+    }
+    res.correctness_s = seconds_since(phase_start);
+
+    // Timing: both models on the same inputs (cloned per model), interleaved.
+    phase_start = Clock::now();
+    if (job.time_candidate) {
+      uint64_t timing_seed = job.trial_seeds.empty() ? 0 : job.trial_seeds.back() ^ 0x9e3779b97f4a7c15ULL;
+      py::list inputs = fresh_inputs(problem, timing_seed & ((1ULL << 53) - 1), device_name, device, dtype);
+      py::list cand_in = clone_arguments(inputs), ref_in = clone_arguments(inputs);
+      auto timer = cuda ? make_cuda_timer(context.l2_bytes) : make_cpu_timer();
+      TimingOutcome timed = time_pair(ref, cand, ref_in, cand_in, job.timing, *timer);
+      res.ref_ms = std::move(timed.ref_ms);
+      res.cand_ms = std::move(timed.cand_ms);
+      res.ref_host_ms = std::move(timed.ref_host_ms);
+      res.cand_host_ms = std::move(timed.cand_host_ms);
+    }
+    res.timing_s = seconds_since(phase_start);
+    res.verdict = Verdict::correct;
+    res.message = std::to_string(res.trials_passed) + "/" + std::to_string(res.trials_total) + " trials passed; " +
+                  std::to_string(res.cand_ms.size()) + " timed pairs";
+  } catch (const Failure& f) {
+    res.verdict = f.verdict;
+    res.message = f.message;
+    res.rule = f.rule;
+  } catch (py::error_already_set& e) {  // raised outside a guarded call: treat as the candidate's
+    res.verdict = Verdict::runtime_error;
+    res.message = describe(e).summary;
+  } catch (const std::exception& e) {
+    res.verdict = Verdict::runtime_error;
+    res.message = std::string("worker: ") + e.what();
+  }
+  if (cuda && res.verdict != Verdict::correct && !cuda_context_alive()) res.worker_must_restart = true;
+  return res;
+}
+
+}  // namespace kforge::worker

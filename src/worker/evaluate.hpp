@@ -1,0 +1,20 @@
+#pragma once
+// One evaluation inside the worker (DESIGN.md "what correct and faster mean"):
+//   load     problem and candidate modules; both models built right after seeding 42, once;
+//   correct  one trial per secret seed: fresh inputs generated on the device, cloned per model,
+//            candidate first (on NaN-poisoned free memory), then the reference; outputs compared
+//            per dtype tolerance; inputs checked for modification;
+//   timing   reference and candidate interleaved (ABBA) on the same inputs, cold L2 each sample,
+//            until the speedup's interval is narrow enough or a cap is reached.
+#include "protocol/messages.hpp"
+
+namespace kforge::worker {
+
+struct WorkerContext {
+  bool cuda = false;
+  int64_t l2_bytes = 0;
+};
+
+protocol::JobResult evaluate(const protocol::EvalJob& job, const WorkerContext& context);
+
+}  // namespace kforge::worker

@@ -1,0 +1,35 @@
+#pragma once
+// The worker's only contact with Python: importing problem and candidate modules, running code
+// under a device context, and turning Python exceptions into messages. Everything else (inputs,
+// comparison, timing, the job loop) is C++.
+#include <pybind11/pybind11.h>
+
+#include <string>
+
+namespace kforge::worker {
+
+namespace py = pybind11;
+
+// Imports a file as a fresh module under a unique name (never from a cache of an earlier job).
+py::module_ import_file(const std::string& path, const std::string& module_prefix);
+
+// torch.manual_seed(seed): seeds the CPU and every CUDA generator.
+void seed_everything(uint64_t seed);
+
+// Calls fn(*args) with `with torch.device(device):` around it, so factory functions inside
+// (torch.randn in get_inputs, parameters in __init__) create tensors on that device directly.
+py::object call_on_device(const py::object& fn, const py::tuple& args, const std::string& device);
+
+// "ValueError: bad shape (candidate.py, line 12, in forward)": the exception's type and message,
+// and the innermost frame, short enough for a table; `full` keeps the whole traceback.
+struct PythonError {
+  std::string type_name;
+  std::string summary;
+  std::string traceback;
+  bool is_system_exit = false;
+  bool is_out_of_memory = false;
+  bool is_build_failure = false;  // torch.utils.cpp_extension failed to build (load_inline)
+};
+PythonError describe(py::error_already_set& e);
+
+}  // namespace kforge::worker

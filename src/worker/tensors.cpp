@@ -1,0 +1,207 @@
+#include "worker/tensors.hpp"
+
+#include <torch/csrc/autograd/python_variable.h>
+#include <torch/csrc/utils/pybind.h>
+
+#include <cmath>
+#include <sstream>
+
+namespace kforge::worker {
+namespace {
+
+bool is_tensor(const py::handle& h) { return THPVariable_Check(h.ptr()); }
+at::Tensor to_tensor(const py::handle& h) { return THPVariable_Unpack(h.ptr()); }
+
+std::string format_index(const at::Tensor& t, int64_t flat) {
+  std::vector<int64_t> index(t.dim());
+  for (int64_t d = t.dim() - 1; d >= 0; --d) {
+    index[d] = flat % std::max<int64_t>(t.size(d), 1);
+    flat /= std::max<int64_t>(t.size(d), 1);
+  }
+  std::ostringstream out;
+  out << '[';
+  for (size_t i = 0; i < index.size(); ++i) out << (i ? ", " : "") << index[i];
+  out << ']';
+  return out.str();
+}
+
+std::string format_value(double v) {
+  std::ostringstream out;
+  out.precision(6);
+  out << v;
+  return out.str();
+}
+
+}  // namespace
+
+std::string describe_shape(const at::Tensor& t) {
+  std::ostringstream out;
+  out << '[';
+  for (int64_t d = 0; d < t.dim(); ++d) out << (d ? ", " : "") << t.size(d);
+  out << ']';
+  return out.str();
+}
+
+py::list prepare_arguments(const py::list& raw, const at::Device& device, at::ScalarType dtype) {
+  py::list out;
+  for (auto item : raw) {
+    if (!is_tensor(item)) {
+      out.append(item);
+      continue;
+    }
+    at::Tensor t = to_tensor(item).to(device);
+    if (t.is_floating_point() && t.scalar_type() != dtype) t = t.to(dtype);
+    out.append(py::cast(t.contiguous()));
+  }
+  return out;
+}
+
+py::list clone_arguments(const py::list& args) {
+  py::list out;
+  for (auto item : args) out.append(is_tensor(item) ? py::cast(to_tensor(item).clone()) : py::reinterpret_borrow<py::object>(item));
+  return out;
+}
+
+std::optional<Mutation> find_mutation(const py::list& before, const py::list& after) {
+  for (size_t i = 0; i < std::min(py::len(before), py::len(after)); ++i) {
+    if (!is_tensor(before[i]) || !is_tensor(after[i])) continue;
+    at::Tensor a = to_tensor(before[i]), b = to_tensor(after[i]);
+    if (a.sizes() != b.sizes() || a.scalar_type() != b.scalar_type())
+      return Mutation{i, a.numel()};
+    // NaN-aware: positions that were NaN and still are count as unchanged.
+    at::Tensor same = a.is_floating_point() ? (a == b) | (a.isnan() & b.isnan()) : (a == b);
+    int64_t changed = a.numel() - same.sum().item<int64_t>();
+    if (changed > 0) return Mutation{i, changed};
+  }
+  return std::nullopt;
+}
+
+Outputs normalize_outputs(const py::object& result) {
+  Outputs out;
+  auto plain_tensor = [&](const py::handle& h, const std::string& what) {
+    if (!is_tensor(h)) {
+      out.error = what + " is a " + py::str(py::type::of(h).attr("__name__")).cast<std::string>() + ", not a tensor";
+      return false;
+    }
+    // A tensor subclass can defer its work or fake its values: only torch.Tensor itself counts.
+    py::object tensor_type = py::module_::import("torch").attr("Tensor");
+    if (!py::type::of(h).is(tensor_type) && !py::type::of(h).is(py::module_::import("torch.nn").attr("Parameter"))) {
+      out.error = what + " is a tensor subclass (" + py::str(py::type::of(h).attr("__name__")).cast<std::string>() +
+                  "), not a plain torch.Tensor";
+      return false;
+    }
+    out.tensors.push_back(to_tensor(h));
+    return true;
+  };
+  if (py::isinstance<py::tuple>(result) || py::isinstance<py::list>(result)) {
+    size_t i = 0;
+    for (auto item : result)
+      if (!plain_tensor(item, "output " + std::to_string(i++))) return out;
+    if (out.tensors.empty()) out.error = "the result is an empty sequence";
+    return out;
+  }
+  plain_tensor(result, "the result");
+  return out;
+}
+
+Tolerance default_tolerance(at::ScalarType dtype) {
+  switch (dtype) {
+    case at::kHalf:
+    case at::kBFloat16: return {1e-2, 1e-2};
+    default: return {1e-4, 1e-4};
+  }
+}
+
+Comparison compare_outputs(const std::vector<at::Tensor>& reference, const std::vector<at::Tensor>& candidate,
+                           std::optional<double> atol_override, std::optional<double> rtol_override) {
+  Comparison c;
+  auto fail = [&](std::string message) {
+    c.match = false;
+    c.message = std::move(message);
+    return c;
+  };
+  if (reference.size() != candidate.size())
+    return fail("returned " + std::to_string(candidate.size()) + " output(s), the reference returns " +
+                std::to_string(reference.size()));
+  for (size_t i = 0; i < reference.size(); ++i) {
+    const at::Tensor& r = reference[i];
+    at::Tensor k = candidate[i];
+    std::string name = reference.size() == 1 ? "output" : "output " + std::to_string(i);
+    if (r.sizes() != k.sizes())
+      return fail(name + " has shape " + describe_shape(k) + ", expected " + describe_shape(r));
+    if (r.scalar_type() != k.scalar_type())
+      return fail(name + " has dtype " + std::string(c10::toString(k.scalar_type())) + ", expected " +
+                  c10::toString(r.scalar_type()));
+    if (r.device() != k.device()) return fail(name + " is on " + k.device().str() + ", expected " + r.device().str());
+    if (r.numel() == 0) continue;
+
+    if (!r.is_floating_point() && !r.is_complex()) {
+      at::Tensor differ = (r != k);
+      int64_t bad = differ.sum().item<int64_t>();
+      double max_abs = r.scalar_type() == at::kBool ? double(bad > 0)
+                                                    : (r.to(at::kDouble) - k.to(at::kDouble)).abs().max().item<double>();
+      c.max_abs_error = std::max(c.max_abs_error, max_abs);
+      c.max_rel_error = std::max(c.max_rel_error, max_abs);
+      if (bad > 0) {
+        int64_t first = differ.flatten().to(at::kInt).argmax().item<int64_t>();
+        return fail(name + ": " + std::to_string(bad) + " of " + std::to_string(r.numel()) +
+                    " elements differ (integer outputs must match exactly); first at " + format_index(r, first) +
+                    ": expected " + format_value(r.flatten()[first].item<double>()) + ", got " +
+                    format_value(k.flatten()[first].item<double>()));
+      }
+      continue;
+    }
+
+    Tolerance tol = default_tolerance(r.scalar_type());
+    double atol = atol_override.value_or(tol.atol), rtol = rtol_override.value_or(tol.rtol);
+    // Compare in float64: the error itself must not be rounded away.
+    at::Tensor rd = r.to(at::kDouble), kd = k.to(at::kDouble);
+    at::Tensor r_nan = rd.isnan(), k_nan = kd.isnan();
+    at::Tensor r_inf = rd.isinf(), k_inf = kd.isinf();
+    int64_t new_nan = (k_nan & ~r_nan).sum().item<int64_t>();
+    int64_t new_inf = (k_inf & ~(r_inf & (kd == rd))).sum().item<int64_t>();
+    int64_t lost_special = ((r_nan & ~k_nan) | (r_inf & ~(kd == rd))).sum().item<int64_t>();
+    at::Tensor finite = ~(r_nan | k_nan | r_inf | k_inf);
+    at::Tensor diff = at::where(finite, (kd - rd).abs(), at::zeros({}, rd.options()));
+    at::Tensor scale = rd.abs().clamp_min(std::max(atol, 1e-30));
+    double max_abs = diff.max().item<double>();
+    double max_rel = at::where(finite, diff / scale, at::zeros({}, rd.options())).max().item<double>();
+    c.max_abs_error = std::max(c.max_abs_error, max_abs);
+    c.max_rel_error = std::max(c.max_rel_error, max_rel);
+    if (new_nan > 0) return fail(name + " has " + std::to_string(new_nan) + " NaN value(s) where the reference has none");
+    if (new_inf > 0) return fail(name + " has " + std::to_string(new_inf) + " Inf value(s) where the reference has none");
+    if (lost_special > 0)
+      return fail(name + " has " + std::to_string(lost_special) + " finite value(s) where the reference has NaN or Inf");
+    at::Tensor bad = finite & (diff > atol + rtol * rd.abs());
+    int64_t n_bad = bad.sum().item<int64_t>();
+    if (n_bad > 0) {
+      int64_t first = bad.flatten().to(at::kInt).argmax().item<int64_t>();
+      std::ostringstream msg;
+      msg.precision(3);
+      msg << name << ": " << n_bad << " of " << r.numel() << " elements differ beyond atol=" << atol
+          << " + rtol=" << rtol << "*|ref|; max abs error " << max_abs << "; first at " << format_index(r, first)
+          << ": expected " << format_value(rd.flatten()[first].item<double>()) << ", got "
+          << format_value(kd.flatten()[first].item<double>());
+      return fail(msg.str());
+    }
+  }
+  return c;
+}
+
+void poison_free_cuda_memory() {
+  py::object torch = py::module_::import("torch");
+  py::object cuda = torch.attr("cuda");
+  int64_t reserved = cuda.attr("memory_reserved")().cast<int64_t>();
+  int64_t allocated = cuda.attr("memory_allocated")().cast<int64_t>();
+  int64_t free_cached = reserved - allocated;
+  if (free_cached < (1 << 20)) return;
+  try {
+    // One block as large as the free cache takes most of it; fill, then hand it back.
+    at::Tensor block = at::empty({free_cached / 4}, at::TensorOptions().dtype(at::kFloat).device(at::kCUDA));
+    block.fill_(std::nan(""));
+  } catch (const c10::Error&) {
+    // Fragmented cache: nothing to poison in one piece. Correctness trials still use fresh inputs.
+  }
+}
+
+}  // namespace kforge::worker

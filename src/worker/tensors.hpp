@@ -1,0 +1,58 @@
+#pragma once
+// Tensor work of an evaluation, in ATen: moving and cloning forward arguments, checking that
+// inputs were not modified, normalising and comparing outputs.
+#include <ATen/ATen.h>
+#include <pybind11/pybind11.h>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace kforge::worker {
+
+namespace py = pybind11;
+
+// Forward arguments as Python objects: tensors and plain scalars, in order.
+// Tensors go to `device`; floating ones are cast to `dtype` (integer tensors keep their dtype).
+py::list prepare_arguments(const py::list& raw, const at::Device& device, at::ScalarType dtype);
+py::list clone_arguments(const py::list& args);
+
+// Index of the first tensor argument whose contents differ from `before`, with how many
+// elements changed; empty when none did.
+struct Mutation {
+  size_t argument = 0;
+  int64_t changed = 0;
+};
+std::optional<Mutation> find_mutation(const py::list& before, const py::list& after);
+
+// A forward's result as a list of tensors: a tensor, or a tuple/list of tensors. Anything else
+// (a subclass, a scalar, a list holding non-tensors) is described in `error`.
+struct Outputs {
+  std::vector<at::Tensor> tensors;
+  std::string error;
+};
+Outputs normalize_outputs(const py::object& result);
+
+struct Tolerance {
+  double atol = 0;
+  double rtol = 0;
+};
+// The per-dtype defaults (REFERENCE.md section 3): fp32/fp64 1e-4, fp16/bf16 1e-2.
+Tolerance default_tolerance(at::ScalarType dtype);
+
+struct Comparison {
+  bool match = true;
+  std::string message;  // why not, naming the output, the count and the first bad element
+  double max_abs_error = 0;
+  double max_rel_error = 0;  // |cand - ref| / max(|ref|, atol)
+};
+Comparison compare_outputs(const std::vector<at::Tensor>& reference, const std::vector<at::Tensor>& candidate,
+                           std::optional<double> atol, std::optional<double> rtol);
+
+// Fills the CUDA caching allocator's free blocks with NaN, so memory a candidate takes without
+// writing (empty() that should have been filled) reads as NaN rather than stale valid results.
+void poison_free_cuda_memory();
+
+std::string describe_shape(const at::Tensor& t);
+
+}  // namespace kforge::worker

@@ -1,0 +1,84 @@
+#include "worker/timer.hpp"
+
+#include <chrono>
+#include <stdexcept>
+
+#if KFORGE_WITH_CUDA
+#include <ATen/cuda/CUDAEvent.h>
+#include <c10/cuda/CUDAFunctions.h>
+#include <c10/cuda/CUDAStream.h>
+#endif
+
+namespace kforge::worker {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double ms_between(Clock::time_point a, Clock::time_point b) {
+  return std::chrono::duration<double, std::milli>(b - a).count();
+}
+
+class CpuTimer final : public Timer {
+ public:
+  Sample time(const std::function<void()>& call) override {
+    auto t0 = Clock::now();
+    call();
+    auto t1 = Clock::now();
+    double ms = ms_between(t0, t1);
+    return {ms, ms};
+  }
+};
+
+#if KFORGE_WITH_CUDA
+class CudaTimer final : public Timer {
+ public:
+  explicit CudaTimer(int64_t l2_bytes)
+      : flush_(at::empty({std::max<int64_t>(2 * l2_bytes, 1 << 20)},
+                         at::TensorOptions().dtype(at::kByte).device(at::kCUDA))),
+        start_(cudaEventDefault),
+        stop_(cudaEventDefault) {}
+
+  Sample time(const std::function<void()>& call) override {
+    auto stream = c10::cuda::getCurrentCUDAStream();
+    flush_.zero_();
+    c10::cuda::device_synchronize();  // flush done, device idle: nothing else in the window
+    auto t0 = Clock::now();
+    start_.record(stream);
+    call();
+    stop_.record(stream);
+    c10::cuda::device_synchronize();  // every stream, not only the one the events saw
+    auto t1 = Clock::now();
+    return {static_cast<double>(start_.elapsed_time(stop_)), ms_between(t0, t1)};
+  }
+
+ private:
+  at::Tensor flush_;
+  at::cuda::CUDAEvent start_;
+  at::cuda::CUDAEvent stop_;
+};
+#endif
+
+}  // namespace
+
+std::unique_ptr<Timer> make_cpu_timer() { return std::make_unique<CpuTimer>(); }
+
+std::unique_ptr<Timer> make_cuda_timer(int64_t l2_bytes) {
+#if KFORGE_WITH_CUDA
+  return std::make_unique<CudaTimer>(l2_bytes);
+#else
+  (void)l2_bytes;
+  throw std::runtime_error("this kforge worker was built against a torch without CUDA");
+#endif
+}
+
+}  // namespace kforge::worker
+
+namespace kforge::worker {
+void synchronize_device(bool cuda) {
+#if KFORGE_WITH_CUDA
+  if (cuda) c10::cuda::device_synchronize();
+#else
+  (void)cuda;
+#endif
+}
+}  // namespace kforge::worker

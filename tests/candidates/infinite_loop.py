@@ -1,0 +1,13 @@
+# expect: timeout
+# forward never returns: it spins in `while True: pass`.
+import torch
+import torch.nn as nn
+
+
+class ModelNew(nn.Module):
+    def __init__(self):
+        super().__init__()
+
+    def forward(self, a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
+        while True:
+            pass

@@ -1,0 +1,17 @@
+"""Broken test problem: defines Model and get_init_inputs but no get_inputs."""
+import torch
+import torch.nn as nn
+
+N = 32
+
+
+class Model(nn.Module):
+    def __init__(self):
+        super().__init__()
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return torch.relu(x)
+
+
+def get_init_inputs():
+    return []

@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# For a machine that cannot reach a package registry (the GPU machine): run this where apt-get
+# works; it downloads the Debian packages the build needs and unpacks them into .deps/prefix,
+# which CMakeLists.txt adds to its search path. Carry .deps/ to the other machine.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+packages=(libsqlite3-dev libsqlite3-0 libcli11-dev libfmt-dev libfmt9 libgtest-dev nlohmann-json3-dev)
+mkdir -p .deps/debs .deps/prefix
+(cd .deps/debs && apt-get download "${packages[@]}" >/dev/null)
+for deb in .deps/debs/*.deb; do dpkg -x "$deb" .deps/prefix; done
+echo "fetch-deps: unpacked ${#packages[@]} packages into .deps/prefix"

@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# Installs only what is missing, quietly when nothing is: the Debian -dev packages the build
+# finds with find_package/pkg-config, and a Python that imports torch (the project venv if no
+# other is found). On a machine without a package registry, unpack the packages into .deps/
+# with tools/fetch-deps.sh on a machine that has one, and carry the folder over.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source tools/python-pin.sh
+
+# name of the Debian package : a file it provides (looked for under / and under .deps/prefix)
+required=(
+  "cmake:/usr/bin/cmake"
+  "ninja-build:/usr/bin/ninja"
+  "g++:/usr/bin/g++"
+  "pkg-config:/usr/bin/pkg-config"
+  "libsqlite3-dev:/usr/include/sqlite3.h"
+  "libcli11-dev:/usr/include/CLI/CLI.hpp"
+  "nlohmann-json3-dev:/usr/include/nlohmann/json.hpp"
+  "libfmt-dev:/usr/include/fmt/format.h"
+  "libgtest-dev:/usr/include/gtest/gtest.h"
+  "python3-dev:/usr/include/python3"
+  "python3-venv:/usr/lib/python3/dist-packages"
+)
+
+have() {  # a file from the system or the carried prefix; also any command of that name on PATH
+  local path="$1"
+  [[ -e "$path" || -e ".deps/prefix$path" ]] && return 0
+  [[ "$path" == /usr/bin/* ]] && command -v "$(basename "$path")" >/dev/null 2>&1 && return 0
+  [[ "$path" == /usr/include/python3 ]] && compgen -G "/usr/include/python3*/Python.h" >/dev/null && return 0
+  return 1
+}
+
+missing=()
+for entry in "${required[@]}"; do
+  pkg="${entry%%:*}"; file="${entry#*:}"
+  # cmake and ninja may come from pip (as on the GPU machine): any on PATH will do.
+  have "$file" || missing+=("$pkg")
+done
+
+python_found=""
+python_found="$(tools/find-python.sh 2>/dev/null)" || python_found=""
+# python3-dev / -venv matter only when we must build the venv ourselves or the found Python has
+# no headers; a Python that imports torch and has headers needs neither.
+if [[ -n "$python_found" ]] && "$python_found" -c \
+    'import sysconfig,os,sys; sys.exit(0 if os.path.exists(os.path.join(sysconfig.get_paths()["include"],"Python.h")) else 1)'; then
+  missing=("${missing[@]/python3-dev}"); missing=("${missing[@]/python3-venv}")
+fi
+missing=($(printf '%s\n' "${missing[@]}" | sed '/^$/d'))
+
+if ((${#missing[@]})); then
+  if command -v apt-get >/dev/null 2>&1; then
+    echo "setup: installing ${missing[*]}"
+    sudo_cmd=(); [[ $(id -u) -ne 0 ]] && sudo_cmd=(sudo)
+    "${sudo_cmd[@]}" apt-get install -y -qq "${missing[@]}" >/dev/null || {
+      "${sudo_cmd[@]}" apt-get update -qq >/dev/null && "${sudo_cmd[@]}" apt-get install -y -qq "${missing[@]}" >/dev/null; }
+  else
+    echo "setup: missing ${missing[*]} and no apt-get here; see tools/fetch-deps.sh" >&2
+    exit 1
+  fi
+fi
+
+if [[ -z "$python_found" ]]; then
+  echo "setup: creating $KFORGE_VENV with torch==$KFORGE_TORCH_VERSION (several GB, once)"
+  mkdir -p "$(dirname "$KFORGE_VENV")"
+  python3 -m venv "$KFORGE_VENV"
+  "$KFORGE_VENV/bin/python" -m pip install -q --upgrade pip
+  "$KFORGE_VENV/bin/python" -m pip install -q "torch==$KFORGE_TORCH_VERSION" numpy
+  tools/find-python.sh >/dev/null || { echo "setup: the venv does not import torch" >&2; exit 1; }
+fi
