@@ -12,7 +12,6 @@ required=(
   "cmake:/usr/bin/cmake"
   "ninja-build:/usr/bin/ninja"
   "g++:/usr/bin/g++"
-  "pkg-config:/usr/bin/pkg-config"
   "libsqlite3-dev:/usr/include/sqlite3.h"
   "libcli11-dev:/usr/include/CLI/CLI.hpp"
   "nlohmann-json3-dev:/usr/include/nlohmann/json.hpp"

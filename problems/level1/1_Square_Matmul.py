@@ -14,7 +14,9 @@ class Model(nn.Module):
 
 
 def get_inputs():
-    A = torch.randn(N, N)
+    # A is scaled by 1/sqrt(N) so C has entries of order 1; with unscaled inputs (|C| ~ 45) the
+    # fp32 rounding of cuBLAS itself is ~5e-4 away from the exact product, beyond a 1e-4 atol.
+    A = torch.randn(N, N) * N ** -0.5
     B = torch.randn(N, N)
     return [A, B]
 

@@ -75,8 +75,13 @@ std::vector<PlannedEval> plan_for_problem(const EvalOptions& o, const SuiteLoad&
     std::error_code ec;
     if (std::filesystem::is_directory(target, ec))
       throw UsageError("with --problem, candidates are files; '" + target + "' is a folder (drop --problem to evaluate a folder)");
-    Candidate c = load_candidate_file(target, target);
-    plan.push_back({problem, std::move(c), problem.display_name(), target});
+    PlannedEval e{problem, {}, problem.display_name(), target, {}};
+    try {
+      e.candidate = load_candidate_file(target, target);
+    } catch (const Error& err) {
+      e.load_failure = err.what();
+    }
+    plan.push_back(std::move(e));
   }
   return plan;
 }
@@ -103,12 +108,17 @@ std::vector<PlannedEval> plan_for_dir(const EvalOptions& o, const SuiteLoad& sui
       no_problem.push_back(f.relative);
       continue;
     }
-    Candidate c = load_candidate_file(f.path, f.relative);
-    if (cpu_run && candidate_needs_cuda(c.source)) {
+    PlannedEval e{*problem, {}, problem->display_name(), f.relative, {}};
+    try {
+      e.candidate = load_candidate_file(f.path, f.relative);
+    } catch (const Error& err) {
+      e.load_failure = err.what();
+    }
+    if (cpu_run && e.load_failure.empty() && candidate_needs_cuda(e.candidate.source)) {
       ++needs_gpu;
       continue;
     }
-    plan.push_back({*problem, std::move(c), problem->display_name(), f.relative});
+    plan.push_back(std::move(e));
   }
   for (const auto& u : found.unmatched)
     std::cerr << "kforge: note: " << u << " matches no problem layout (level<L>/<id>_<Name>/<file>.py or "
@@ -142,7 +152,7 @@ int run_eval(const EvalOptions& o, const GlobalOptions& global) {
   Store store(global.db);
   for (const auto& e : plan) {
     store.put_problem(e.problem);
-    store.put_candidate(e.candidate);
+    if (e.load_failure.empty()) store.put_candidate(e.candidate);
   }
   std::string device_label = workers.cuda ? "cuda" : "cpu";
   int64_t run_id = store.begin_run(global.command_line, device_label);

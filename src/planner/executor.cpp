@@ -108,6 +108,23 @@ std::vector<EvaluationRecord> execute_plan(const std::vector<PlannedEval>& plan,
     }
     for (size_t i = next++; i < plan.size(); i = next++) {
       const PlannedEval& e = plan[i];
+      if (!e.load_failure.empty()) {
+        EvaluationRecord r;
+        r.eval_key = "unreadable:" + e.candidate_name;
+        r.problem_name = e.problem_name;
+        r.candidate_name = e.candidate_name;
+        r.level = e.problem.level;
+        r.problem_id = e.problem.id;
+        r.device = device_label;
+        r.device_name = info.device_name;
+        r.verdict = Verdict::load_error;
+        r.message = e.load_failure;
+        std::lock_guard lock(mutex);
+        records[i] = std::move(r);
+        ++done;
+        if (on_finished) on_finished(records[i], done, plan.size());
+        continue;
+      }
       std::string key = evaluation_key(e, key_settings, info);
       {
         std::lock_guard lock(mutex);

@@ -32,6 +32,9 @@ struct PlannedEval {
   Candidate candidate;
   std::string problem_name;    // shown in tables: "level1/19_ReLU"
   std::string candidate_name;  // shown in tables: path relative to the folder given
+  // Set when the candidate file could not be read: it gets load_error without a job (and is not
+  // stored, having no content to key it by).
+  std::string load_failure;
 };
 
 // sha256 over the problem's and candidate's content, the settings and the worker's identity

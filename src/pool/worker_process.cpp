@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -67,6 +68,9 @@ void WorkerProcess::start() {
   if (pid == 0) {
     // Child: own process group, fixed fds, then exec. Only async-signal-safe calls from here.
     ::setpgid(0, 0);
+    // Dies with the kforge thread that started it (Ctrl-C, kill -9 of kforge): no orphan keeps a
+    // GPU busy. Each worker is started and stopped by one executor thread.
+    ::prctl(PR_SET_PDEATHSIG, SIGKILL);
     ::dup2(down[0], kWorkerIn);
     ::dup2(up[1], kWorkerOut);
     int devnull = ::open("/dev/null", O_RDONLY);

@@ -1,4 +1,4 @@
-"""ReLU with a float4-vectorised grid-stride CUDA kernel (streaming loads/stores)."""
+"""ReLU with a float4-vectorised grid-stride CUDA kernel (one float4 per thread per loop step)."""
 import torch
 import torch.nn as nn
 from torch.utils.cpp_extension import load_inline
@@ -19,12 +19,12 @@ __global__ void relu_vec4_kernel(const float4* __restrict__ in, float4* __restri
     int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
     const int64_t stride = (int64_t)gridDim.x * blockDim.x;
     for (; i < n4; i += stride) {
-        float4 v = __ldcs(in + i);
+        float4 v = in[i];
         v.x = relu1(v.x);
         v.y = relu1(v.y);
         v.z = relu1(v.z);
         v.w = relu1(v.w);
-        __stcs(out + i, v);
+        out[i] = v;
     }
 }
 
@@ -37,14 +37,6 @@ __global__ void relu_scalar_kernel(const float* __restrict__ in, float* __restri
     }
 }
 
-static int sm_count() {
-    int dev = 0;
-    cudaGetDevice(&dev);
-    int sms = 0;
-    cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
-    return sms > 0 ? sms : 1;
-}
-
 torch::Tensor relu_vec4(torch::Tensor x) {
     TORCH_CHECK(x.is_cuda(), "relu_vec4: input must be a CUDA tensor");
     TORCH_CHECK(x.scalar_type() == torch::kFloat32, "relu_vec4: input must be float32");
@@ -55,8 +47,11 @@ torch::Tensor relu_vec4(torch::Tensor x) {
 
     const float* in_ptr = x.data_ptr<float>();
     float* out_ptr = out.data_ptr<float>();
-    const int threads = 256;
-    const int64_t max_blocks = (int64_t)sm_count() * 8;  // 8 x 256 threads = 2048 threads per SM
+    // Enough blocks to give every thread one float4 (measured on an H200 with 16384 x 16384:
+    // about as fast as torch.relu, while a grid capped at a few blocks per SM with a longer
+    // loop was ~8% slower). The grid-stride loop only matters past the grid-size limit.
+    const int threads = 128;
+    const int64_t max_blocks = 2147483647LL;
 
     const bool aligned = (reinterpret_cast<uintptr_t>(in_ptr) % 16 == 0) &&
                          (reinterpret_cast<uintptr_t>(out_ptr) % 16 == 0);

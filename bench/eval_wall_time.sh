@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Benchmark (a) of docs/benchmarks.md: wall time of `kforge eval` for one already-built candidate
+# of a level-1 problem whose inputs are 1 GB or more (level1/2_ReLU, 16384 x 16384 fp32 = 1.07 GB),
+# against upstream's 60-75 s for such problems (REFERENCE.md section 7).
+# Usage: bench/eval_wall_time.sh [OUT_DIR]   (writes bench-wall.txt and bench-wall.jsonl there)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+out="${1:-build/bench}"
+mkdir -p "$out"
+kforge=build/release/kforge
+db="$out/bench-wall.db"
+rm -f "$db" "$db"-*
+candidate=$(ls solutions/level1/2_ReLU/cuda_*.py | head -1)
+
+# Build once (load_inline's cache), untimed: the benchmark is about evaluating, not compiling.
+"$kforge" --db "$db" eval --device cuda --problem level1/2 "$candidate" --json >"$out/bench-wall-build.jsonl"
+
+walls=()
+for i in 1 2 3 4 5; do
+  t0=$(date +%s%N)
+  "$kforge" --db "$db" eval --device cuda --force --problem level1/2 "$candidate" --json >>"$out/bench-wall.jsonl"
+  t1=$(date +%s%N)
+  walls+=("$(python3 -c "print(f'{($t1 - $t0) / 1e9:.2f}')")")
+done
+median=$(printf '%s\n' "${walls[@]}" | sort -n | sed -n 3p)
+{
+  echo "benchmark (a): kforge eval wall time, level1/2_ReLU (1.07 GB input), built candidate $(basename "$candidate")"
+  echo "runs (s): ${walls[*]}"
+  echo "median wall: ${median} s   (upstream: 60-75 s on such problems; target < 5 s)"
+  python3 - "$out/bench-wall.jsonl" <<'PY'
+import json, sys
+for line in open(sys.argv[1]):
+    j = json.loads(line)
+    print(f"  verdict={j['verdict']} speedup={j['speedup']} ci={j['speedup_ci']} samples={j['samples']} job_wall={j['wall_s']:.2f}s")
+PY
+} | tee "$out/bench-wall.txt"

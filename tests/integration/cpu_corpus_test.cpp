@@ -1,0 +1,109 @@
+// Every bad input of tests/candidates/ through the real binary and a real CPU worker: each gets
+// its verdict and a message, and one bad candidate never costs the others their result.
+#include <gtest/gtest.h>
+
+#include "support/command.hpp"
+#include "support/corpus.hpp"
+#include "support/temp_dir.hpp"
+
+namespace kforge::testing {
+namespace {
+
+// Fast settings: the corpus is about verdicts, not timing precision.
+const std::vector<std::string> kQuick{"--device", "cpu", "--timeout", "20", "--max-time", "0.3", "--min-time", "0",
+                                      "--min-samples", "5", "--json"};
+
+TEST(CpuCorpus, EveryCandidateGetsItsVerdict) {
+  TempDir dir;
+  auto expected = load_corpus_expectations();
+  std::vector<std::string> args{"--db", dir.file("k.db"), "eval"};
+  args.insert(args.end(), kQuick.begin(), kQuick.end());
+  args.insert(args.end(), {"--problem", source_path("tests/problems/level1/1_Tiny_Add_ReLU.py")});
+  size_t expected_count = 0;
+  for (const auto& [file, e] : expected) {
+    if (e.gpu_only) continue;
+    args.push_back(source_path("tests/candidates/" + file));
+    ++expected_count;
+  }
+  args.push_back(dir.file("missing_candidate.py"));  // unreadable: load_error, others unaffected
+
+  auto r = run_kforge(args);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto lines = r.json_lines();
+  ASSERT_EQ(lines.size(), expected_count + 1) << r.out << r.err;
+  for (const auto& line : lines) {
+    std::string path = line.at("candidate");
+    std::string file = path.substr(path.find_last_of('/') + 1);
+    std::string message = line.at("message");
+    EXPECT_FALSE(message.empty()) << file;
+    if (file == "missing_candidate.py") {
+      EXPECT_EQ(line["verdict"], "load_error");
+      EXPECT_NE(message.find("no such candidate file"), std::string::npos) << message;
+      continue;
+    }
+    ASSERT_TRUE(expected.count(file)) << file;
+    EXPECT_EQ(line["verdict"], expected[file].verdict) << file << ": " << message;
+    if (line["verdict"] == "correct") {
+      EXPECT_FALSE(line["speedup"].is_null()) << file;
+      EXPECT_EQ(line["speedup_ci"].size(), 2u) << file;
+      EXPECT_LE(line["max_abs_error"].get<double>(), 1e-4) << file;
+    } else {
+      EXPECT_TRUE(line["speedup"].is_null()) << file;
+    }
+  }
+}
+
+TEST(CpuCorpus, MessagesSayWhatWentWrong) {
+  TempDir dir;
+  std::vector<std::string> args{"--db", dir.file("k.db"), "eval"};
+  args.insert(args.end(), kQuick.begin(), kQuick.end());
+  args.insert(args.end(), {"--problem", source_path("tests/problems/level1/1_Tiny_Add_ReLU.py")});
+  for (const char* f : {"wrong_shape.py", "wrong_dtype.py", "nan_output.py", "no_modelnew.py", "mutates_input.py",
+                        "returns_list.py", "sys_exit.py", "os_exit.py", "infinite_loop.py"})
+    args.push_back(source_path(std::string("tests/candidates/") + f));
+  auto r = run_kforge(args);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::map<std::string, std::string> message;
+  for (const auto& line : r.json_lines()) {
+    std::string path = line.at("candidate");
+    message[path.substr(path.find_last_of('/') + 1)] = line.at("message");
+  }
+  auto says = [&](const std::string& file, const std::string& text) {
+    EXPECT_NE(message[file].find(text), std::string::npos) << file << ": " << message[file];
+  };
+  says("wrong_shape.py", "has shape");
+  says("wrong_dtype.py", "has dtype");
+  says("nan_output.py", "NaN");
+  says("no_modelnew.py", "defines no ModelNew");
+  says("mutates_input.py", "modified input 0");
+  says("returns_list.py", "not a tensor");
+  says("sys_exit.py", "called exit(3)");
+  says("os_exit.py", "exited with status 0");
+  says("infinite_loop.py", "no result within 20 s");
+}
+
+TEST(CpuCorpus, BrokenProblemsAreNamed) {
+  TempDir dir;
+  std::string candidate = source_path("tests/candidates/correct.py");
+  struct Case {
+    const char* problem;
+    const char* says;
+  } cases[] = {{"no_model.py", "defines no Model"},
+               {"no_get_inputs.py", "defines no get_inputs"},
+               {"syntax_error.py", "SyntaxError"}};
+  for (const auto& c : cases) {
+    std::vector<std::string> args{"--db", dir.file("k.db"), "eval"};
+    args.insert(args.end(), kQuick.begin(), kQuick.end());
+    args.insert(args.end(), {"--problem", source_path(std::string("tests/problems/broken/") + c.problem), candidate});
+    auto r = run_kforge(args);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    auto lines = r.json_lines();
+    ASSERT_EQ(lines.size(), 1u) << r.out << r.err;
+    EXPECT_EQ(lines[0]["verdict"], "load_error") << c.problem;
+    EXPECT_NE(lines[0]["message"].get<std::string>().find(c.says), std::string::npos)
+        << c.problem << ": " << lines[0]["message"];
+  }
+}
+
+}  // namespace
+}  // namespace kforge::testing

@@ -1,0 +1,175 @@
+// The whole CPU workflow through the real binary: folder matching, the store's reuse and --force,
+// report, export, a killed run, a locked database, and the shipped solutions (make demo on CPU).
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+
+#include <chrono>
+#include <fstream>
+#include <thread>
+
+#include "common/files.hpp"
+#include "store/sqlite.hpp"
+#include "support/command.hpp"
+#include "support/temp_dir.hpp"
+
+extern char** environ;
+
+namespace kforge::testing {
+namespace {
+
+const std::vector<std::string> kQuick{"--device", "cpu", "--timeout", "60", "--max-time", "0.3", "--min-time", "0",
+                                      "--min-samples", "5"};
+
+constexpr const char* kArgmaxCandidate =
+    "import torch\n"
+    "class ModelNew(torch.nn.Module):\n"
+    "    def __init__(self, dim):\n"
+    "        super().__init__()\n"
+    "        self.dim = dim\n"
+    "    def forward(self, x):\n"
+    "        return torch.max(x, dim=self.dim).indices\n";
+
+std::vector<std::string> eval_args(const std::string& db, std::vector<std::string> rest) {
+  std::vector<std::string> args{"--db", db, "eval"};
+  args.insert(args.end(), kQuick.begin(), kQuick.end());
+  args.insert(args.end(), rest.begin(), rest.end());
+  return args;
+}
+
+class CpuWorkflow : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    run_dir_ = dir_.path() / "run";
+    dir_.write("run/level1/1_Tiny_Add_ReLU/clamp.py", read_file(source_path("tests/candidates/correct.py")));
+    dir_.write("run/level_1_problem_2_sample_3_kernel.py", kArgmaxCandidate);
+    dir_.write("run/notes/stray.py", "print('not a candidate')\n");
+    db_ = dir_.file("k.db");
+  }
+  TempDir dir_;
+  std::filesystem::path run_dir_;
+  std::string db_;
+  std::string suite_ = source_path("tests/problems");
+};
+
+TEST_F(CpuWorkflow, FolderReuseForceReportExport) {
+  auto first = run_kforge(eval_args(db_, {"--suite", suite_, "--json", run_dir_.string()}));
+  ASSERT_EQ(first.exit_code, 0) << first.err;
+  auto lines = first.json_lines();
+  ASSERT_EQ(lines.size(), 2u) << first.out << first.err;
+  EXPECT_EQ(lines[0]["problem"], "level1/1_Tiny_Add_ReLU");
+  EXPECT_EQ(lines[0]["candidate"], "level1/1_Tiny_Add_ReLU/clamp.py");
+  EXPECT_EQ(lines[1]["problem"], "level1/2_Tiny_Argmax");
+  for (const auto& l : lines) {
+    EXPECT_EQ(l["verdict"], "correct") << l.dump();
+    EXPECT_EQ(l["reused"], false);
+  }
+  EXPECT_NE(first.err.find("notes/stray.py matches no problem layout"), std::string::npos) << first.err;
+
+  // Same inputs and settings: reused from the store, not run again.
+  auto second = run_kforge(eval_args(db_, {"--suite", suite_, "--json", run_dir_.string()}));
+  ASSERT_EQ(second.exit_code, 0) << second.err;
+  auto again = second.json_lines();
+  ASSERT_EQ(again.size(), 2u);
+  for (size_t i = 0; i < 2; ++i) {
+    EXPECT_EQ(again[i]["reused"], true);
+    EXPECT_EQ(again[i]["evaluation_id"], lines[i]["evaluation_id"]);
+    EXPECT_EQ(again[i]["speedup"], lines[i]["speedup"]);
+  }
+  // Different settings are a different evaluation; --force re-runs the same one.
+  auto other = run_kforge(eval_args(db_, {"--suite", suite_, "--json", "--trials", "2", run_dir_.string()}));
+  for (const auto& l : other.json_lines()) EXPECT_EQ(l["reused"], false);
+  auto forced = run_kforge(eval_args(db_, {"--suite", suite_, "--json", "--force", run_dir_.string()}));
+  for (const auto& l : forced.json_lines()) EXPECT_EQ(l["reused"], false);
+
+  auto report = run_kforge({"--db", db_, "report", "--results"});
+  ASSERT_EQ(report.exit_code, 0) << report.err;
+  EXPECT_NE(report.out.find("fast_1.5"), std::string::npos) << report.out;
+  EXPECT_NE(report.out.find("clamp.py"), std::string::npos) << report.out;
+  auto report_json = nlohmann::json::parse(run_kforge({"--db", db_, "report", "--json"}).out);
+  EXPECT_EQ(report_json["fast_p"]["all"]["n"], 2);
+  EXPECT_DOUBLE_EQ(report_json["fast_p"]["all"]["fast_0"].get<double>(), 1.0);
+  auto runs = run_kforge({"--db", db_, "report", "--runs"});
+  EXPECT_NE(runs.out.find("kforge"), std::string::npos);
+
+  std::string out = dir_.file("eval_results.json");
+  auto exported = run_kforge({"--db", db_, "export", "--format", "kernelbench", "-o", out});
+  ASSERT_EQ(exported.exit_code, 0) << exported.err;
+  auto j = nlohmann::json::parse(read_file(out));
+  ASSERT_TRUE(j.contains("1") && j.contains("2")) << j.dump();
+  EXPECT_EQ(j["2"][0]["sample_id"], 3);
+  EXPECT_EQ(j["1"][0]["correctness"], true);
+  EXPECT_GT(j["1"][0]["runtime"].get<double>(), 0);
+}
+
+int64_t count_evaluations(const std::string& db) {
+  if (!std::filesystem::exists(db)) return 0;
+  try {
+    sqlite::Database d(db);
+    auto s = d.prepare("SELECT count(*) FROM evaluations");
+    return s.step() ? s.int_at(0) : 0;
+  } catch (...) {
+    return 0;
+  }
+}
+
+TEST_F(CpuWorkflow, KilledRunKeepsFinishedResults) {
+  std::vector<std::string> argv{KFORGE_BINARY};
+  for (auto& a : eval_args(db_, {"--problem", source_path("tests/problems/level1/1_Tiny_Add_ReLU.py"),
+                                 source_path("tests/candidates/correct.py"),
+                                 source_path("tests/candidates/infinite_loop.py")}))
+    argv.push_back(a);
+  std::vector<char*> cargv;
+  for (auto& a : argv) cargv.push_back(a.data());
+  cargv.push_back(nullptr);
+  pid_t pid;
+  ASSERT_EQ(posix_spawn(&pid, cargv[0], nullptr, nullptr, cargv.data(), environ), 0);
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
+  while (count_evaluations(db_) < 1 && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));  // now inside the endless candidate
+  ::kill(pid, SIGKILL);
+  int status;
+  waitpid(pid, &status, 0);
+  ASSERT_EQ(count_evaluations(db_), 1);
+  auto report = run_kforge({"--db", db_, "report", "--json", "--results"});
+  ASSERT_EQ(report.exit_code, 0) << report.err;
+  auto j = nlohmann::json::parse(report.out);
+  ASSERT_EQ(j["results"].size(), 1u);
+  EXPECT_EQ(j["results"][0]["verdict"], "correct");
+}
+
+TEST_F(CpuWorkflow, LockedDatabaseFailsClearlyAndLosesNothing) {
+  auto first = run_kforge(eval_args(db_, {"--suite", suite_, "--json", run_dir_.string()}));
+  ASSERT_EQ(first.exit_code, 0) << first.err;
+  {
+    sqlite::Database holder(db_);
+    holder.exec("BEGIN EXCLUSIVE");
+    auto blocked = run_kforge(eval_args(db_, {"--suite", suite_, "--force", run_dir_.string()}));
+    EXPECT_EQ(blocked.exit_code, 1);
+    EXPECT_NE(blocked.err.find("another process holds the database"), std::string::npos) << blocked.err;
+    holder.exec("ROLLBACK");
+  }
+  EXPECT_EQ(count_evaluations(db_), 2);
+  EXPECT_EQ(run_kforge({"--db", db_, "report"}).exit_code, 0);
+}
+
+TEST(CpuDemo, ShippedSolutionsOnCpu) {
+  TempDir dir;
+  auto r = run_kforge(eval_args(dir.file("k.db"), {"--json", source_path("solutions")}));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto lines = r.json_lines();
+  ASSERT_GE(lines.size(), 8u) << r.out << r.err;
+  EXPECT_NE(r.err.find("need a GPU"), std::string::npos) << r.err;
+  for (const auto& l : lines) {
+    std::string c = l["candidate"];
+    std::string file = c.substr(c.find_last_of('/') + 1);
+    bool wrong = file.starts_with("wrong_");
+    EXPECT_EQ(l["verdict"], wrong ? "incorrect" : "correct") << c << ": " << l["message"];
+    EXPECT_EQ(file.find("cuda"), std::string::npos) << "a CUDA candidate ran on the CPU: " << c;
+  }
+}
+
+}  // namespace
+}  // namespace kforge::testing

@@ -1,0 +1,23 @@
+#pragma once
+// Runs the real kforge binary (or any command) for tests, capturing its output and exit status.
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace kforge::testing {
+
+struct CommandResult {
+  int exit_code = -1;  // 128 + signal when killed by one
+  std::string out;
+  std::string err;
+  // stdout split into lines and parsed as JSON (the --json mode); non-JSON lines are skipped.
+  std::vector<nlohmann::json> json_lines() const;
+};
+
+CommandResult run_command(const std::vector<std::string>& argv, const std::string& cwd = "");
+CommandResult run_kforge(const std::vector<std::string>& args, const std::string& cwd = "");
+
+std::string source_path(const std::string& relative);  // a file of the source tree
+
+}  // namespace kforge::testing

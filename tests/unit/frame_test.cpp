@@ -1,0 +1,106 @@
+#include "protocol/frame.hpp"
+#include "protocol/messages.hpp"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <thread>
+
+namespace kforge::protocol {
+namespace {
+
+struct Pipe {
+  int read_end = -1, write_end = -1;
+  Pipe() {
+    int fds[2];
+    EXPECT_EQ(::pipe(fds), 0);
+    read_end = fds[0];
+    write_end = fds[1];
+  }
+  ~Pipe() {
+    if (read_end >= 0) ::close(read_end);
+    if (write_end >= 0) ::close(write_end);
+  }
+  void close_write() {
+    ::close(write_end);
+    write_end = -1;
+  }
+};
+
+TEST(Frame, RoundTripsAJob) {
+  Pipe p;
+  EvalJob job;
+  job.problem_path = "/p/level1/1_A.py";
+  job.candidate_path = "/c/x.py";
+  job.device = "cuda";
+  job.atol = 1e-3;
+  job.trial_seeds = {1, 2, 3};
+  job.timing.max_samples = 77;
+  ASSERT_TRUE(write_frame(p.write_end, {{"type", "eval"}, {"job", job}}));
+  auto r = read_frame(p.read_end, std::chrono::steady_clock::now() + std::chrono::seconds(5));
+  ASSERT_EQ(r.status, ReadStatus::ok);
+  auto back = r.message.at("job").get<EvalJob>();
+  EXPECT_EQ(back.problem_path, job.problem_path);
+  EXPECT_EQ(back.device, "cuda");
+  EXPECT_EQ(back.atol, 1e-3);
+  EXPECT_FALSE(back.rtol.has_value());
+  EXPECT_EQ(back.trial_seeds, job.trial_seeds);
+  EXPECT_EQ(back.timing.max_samples, 77);
+}
+
+TEST(Frame, RoundTripsAResult) {
+  Pipe p;
+  JobResult res;
+  res.verdict = Verdict::rejected;
+  res.rule = "input-mutation";
+  res.max_abs_error = 0.5;
+  res.cand_ms = {1.0, 2.0};
+  ASSERT_TRUE(write_frame(p.write_end, {{"type", "result"}, {"result", res}}));
+  auto r = read_frame(p.read_end);
+  ASSERT_EQ(r.status, ReadStatus::ok);
+  auto back = r.message.at("result").get<JobResult>();
+  EXPECT_EQ(back.verdict, Verdict::rejected);
+  EXPECT_EQ(back.rule, "input-mutation");
+  EXPECT_EQ(back.max_abs_error, 0.5);
+  EXPECT_FALSE(back.max_rel_error.has_value());
+  EXPECT_EQ(back.cand_ms, res.cand_ms);
+}
+
+TEST(Frame, ReportsClosedPeer) {
+  Pipe p;
+  p.close_write();
+  EXPECT_EQ(read_frame(p.read_end).status, ReadStatus::closed);
+}
+
+TEST(Frame, TimesOut) {
+  Pipe p;
+  auto t0 = std::chrono::steady_clock::now();
+  auto r = read_frame(p.read_end, t0 + std::chrono::milliseconds(100));
+  EXPECT_EQ(r.status, ReadStatus::timed_out);
+  EXPECT_GE(std::chrono::steady_clock::now() - t0, std::chrono::milliseconds(90));
+}
+
+TEST(Frame, RejectsOversizedLength) {
+  Pipe p;
+  unsigned char header[4] = {0xff, 0xff, 0xff, 0x7f};
+  ASSERT_EQ(::write(p.write_end, header, 4), 4);
+  auto r = read_frame(p.read_end);
+  EXPECT_EQ(r.status, ReadStatus::malformed);
+  EXPECT_NE(r.error.find("exceeds"), std::string::npos);
+}
+
+TEST(Frame, RejectsInvalidJson) {
+  Pipe p;
+  unsigned char header[4] = {3, 0, 0, 0};
+  ASSERT_EQ(::write(p.write_end, header, 4), 4);
+  ASSERT_EQ(::write(p.write_end, "{{{", 3), 3);
+  EXPECT_EQ(read_frame(p.read_end).status, ReadStatus::malformed);
+}
+
+TEST(Frame, UnknownVerdictIsAnError) {
+  nlohmann::json j = {{"verdict", "great"}};
+  EXPECT_THROW(j.get<JobResult>(), std::exception);
+}
+
+}  // namespace
+}  // namespace kforge::protocol

@@ -1,0 +1,114 @@
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+#include "report/formatting.hpp"
+#include "report/kernelbench_export.hpp"
+#include "report/results_table.hpp"
+
+namespace kforge::report {
+namespace {
+
+EvaluationRecord record(int problem_id, const std::string& candidate, Verdict v, std::optional<double> speedup) {
+  EvaluationRecord r;
+  r.problem_name = "level1/" + std::to_string(problem_id) + "_X";
+  r.candidate_name = candidate;
+  r.level = 1;
+  r.problem_id = problem_id;
+  r.device = "cuda:0";
+  r.device_name = "NVIDIA H200";
+  r.verdict = v;
+  r.speedup = speedup;
+  r.trials_passed = v == Verdict::correct ? 5 : 2;
+  r.trials_total = 5;
+  if (speedup) {
+    r.ref_ms = 2.0;
+    r.cand_ms = 2.0 / *speedup;
+    r.cand_samples_ms = {*r.cand_ms, *r.cand_ms * 1.1, *r.cand_ms * 0.9};
+    r.speedup_ci = stats::Interval{*speedup * 0.99, *speedup * 1.01};
+  }
+  r.message = v == Verdict::correct ? "ok" : "something failed";
+  return r;
+}
+
+TEST(Formatting, Numbers) {
+  EXPECT_EQ(format_ms(std::nullopt), "-");
+  EXPECT_EQ(format_ms(0.01234), "0.0123");
+  EXPECT_EQ(format_ms(12.3456), "12.346");
+  EXPECT_EQ(format_speedup(1.5, stats::Interval{1.4, 1.6}), "1.500x [1.400, 1.600]");
+  EXPECT_EQ(one_line("a\nb", 10), "a b");
+  EXPECT_EQ(one_line("abcdefghijkl", 8), "abcde...");
+}
+
+TEST(KernelBenchExport, UpstreamShape) {
+  std::vector<EvaluationRecord> records{
+      record(19, "level1/19_X/a.py", Verdict::correct, 1.25),
+      record(19, "level_1_problem_19_sample_7_kernel.py", Verdict::compile_error, std::nullopt),
+      record(23, "level1/23_X/b.py", Verdict::incorrect, std::nullopt),
+  };
+  auto j = kernelbench_eval_results(records);
+  ASSERT_TRUE(j.contains("19"));
+  ASSERT_EQ(j["19"].size(), 2u);
+  const auto& ok = j["19"][0];
+  EXPECT_EQ(ok["sample_id"], 0);
+  EXPECT_EQ(ok["compiled"], true);
+  EXPECT_EQ(ok["correctness"], true);
+  EXPECT_DOUBLE_EQ(ok["runtime"].get<double>(), 1.6);
+  EXPECT_DOUBLE_EQ(ok["ref_runtime"].get<double>(), 2.0);
+  EXPECT_EQ(ok["runtime_stats"]["num_trials"], 3);
+  EXPECT_EQ(ok["metadata"]["hardware"], "NVIDIA H200");
+  EXPECT_EQ(ok["metadata"]["correctness_trials"], "(5 / 5)");
+  const auto& failed = j["19"][1];
+  EXPECT_EQ(failed["sample_id"], 7);
+  EXPECT_EQ(failed["compiled"], false);
+  EXPECT_EQ(failed["runtime"], -1.0);
+  EXPECT_TRUE(failed["metadata"].contains("compilation_error"));
+  EXPECT_EQ(j["23"][0]["correctness"], false);
+  EXPECT_EQ(j["23"][0]["compiled"], true);
+}
+
+TEST(ResultsTable, ShowsEveryRecordAndVerdict) {
+  std::vector<EvaluationRecord> records{record(1, "fast.py", Verdict::correct, 2.0),
+                                        record(2, "broken.py", Verdict::runtime_error, std::nullopt)};
+  records[1].rule = "";
+  std::ostringstream out;
+  print_results_table(out, records);
+  std::string text = out.str();
+  EXPECT_NE(text.find("fast.py"), std::string::npos);
+  EXPECT_NE(text.find("2.000x [1.980, 2.020]"), std::string::npos) << text;
+  EXPECT_NE(text.find("runtime_error"), std::string::npos);
+  EXPECT_NE(text.find("something failed"), std::string::npos);
+}
+
+TEST(EvaluationJson, HasTheContractFields) {
+  auto j = evaluation_json(record(1, "fast.py", Verdict::correct, 2.0));
+  for (const char* key : {"problem", "candidate", "verdict", "message", "max_abs_error", "ref_ms", "cand_ms",
+                          "speedup", "speedup_ci"})
+    EXPECT_TRUE(j.contains(key)) << key;
+  EXPECT_EQ(j["verdict"], "correct");
+  EXPECT_EQ(j["speedup_ci"].size(), 2u);
+  auto failed = evaluation_json(record(1, "x.py", Verdict::timeout, std::nullopt));
+  EXPECT_TRUE(failed["speedup"].is_null());
+  EXPECT_TRUE(failed["speedup_ci"].is_null());
+}
+
+TEST(FastPTable, PerLevelAndOverall) {
+  std::vector<EvaluationRecord> records{record(1, "a.py", Verdict::correct, 2.0),
+                                        record(2, "b.py", Verdict::incorrect, std::nullopt)};
+  records.push_back(record(3, "c.py", Verdict::correct, 1.2));
+  records.back().level = 2;
+  auto j = fast_p_json(records);
+  EXPECT_DOUBLE_EQ(j["level1"]["fast_0"].get<double>(), 0.5);
+  EXPECT_DOUBLE_EQ(j["level1"]["fast_1.5"].get<double>(), 0.5);
+  EXPECT_DOUBLE_EQ(j["level2"]["fast_1.5"].get<double>(), 0.0);
+  EXPECT_EQ(j["all"]["n"], 3);
+  EXPECT_NEAR(j["all"]["geomean_speedup"].get<double>(), std::sqrt(2.4), 1e-12);
+  std::ostringstream out;
+  print_fast_p_table(out, records);
+  EXPECT_NE(out.str().find("fast_1.5"), std::string::npos);
+  EXPECT_NE(out.str().find("level2"), std::string::npos);
+  EXPECT_NE(out.str().find("all"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace kforge::report

@@ -1,0 +1,73 @@
+#include "metrics/statistics.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+
+namespace kforge::stats {
+namespace {
+
+TEST(Statistics, Median) {
+  std::vector<double> odd{5, 1, 3}, even{4, 1, 3, 2};
+  EXPECT_EQ(median(odd), 3);
+  EXPECT_EQ(median(even), 2.5);
+  EXPECT_THROW(median(std::vector<double>{}), std::invalid_argument);
+}
+
+TEST(Statistics, Quantile) {
+  std::vector<double> v{0, 10, 20, 30, 40};
+  EXPECT_EQ(quantile(v, 0), 0);
+  EXPECT_EQ(quantile(v, 1), 40);
+  EXPECT_DOUBLE_EQ(quantile(v, 0.5), 20);
+  EXPECT_DOUBLE_EQ(quantile(v, 0.125), 5);
+}
+
+TEST(Statistics, IdenticalSidesGiveOneWithATightInterval) {
+  std::mt19937 rng(7);
+  std::normal_distribution<double> noise(1.0, 0.01);
+  std::vector<double> a, b;
+  for (int i = 0; i < 200; ++i) {
+    double shared = noise(rng);  // paired samples share the machine's state
+    a.push_back(shared * (1 + 0.001 * noise(rng)));
+    b.push_back(shared * (1 + 0.001 * noise(rng)));
+  }
+  auto est = paired_speedup(a, b);
+  ASSERT_TRUE(est);
+  EXPECT_NEAR(est->speedup, 1.0, 0.01);
+  EXPECT_LE(est->ci95.low, 1.0);
+  EXPECT_GE(est->ci95.high, 1.0);
+  EXPECT_LT(est->rel_half_width(), 0.01);
+}
+
+TEST(Statistics, DetectsATwofoldSpeedup) {
+  std::mt19937 rng(3);
+  std::normal_distribution<double> noise(0, 0.02);
+  std::vector<double> ref, cand;
+  for (int i = 0; i < 100; ++i) {
+    ref.push_back(2.0 * (1 + noise(rng)));
+    cand.push_back(1.0 * (1 + noise(rng)));
+  }
+  auto est = paired_speedup(ref, cand);
+  ASSERT_TRUE(est);
+  EXPECT_NEAR(est->speedup, 2.0, 0.05);
+  EXPECT_GT(est->ci95.low, 1.9);
+  EXPECT_LT(est->ci95.high, 2.1);
+}
+
+TEST(Statistics, SameSamplesSameInterval) {
+  std::vector<double> a{1, 2, 3, 4, 5, 6}, b{2, 2, 3, 3, 4, 5};
+  auto x = paired_speedup(a, b), y = paired_speedup(a, b);
+  ASSERT_TRUE(x && y);
+  EXPECT_EQ(x->ci95.low, y->ci95.low);
+  EXPECT_EQ(x->ci95.high, y->ci95.high);
+}
+
+TEST(Statistics, RefusesEmptyOrNonPositive) {
+  EXPECT_FALSE(paired_speedup(std::vector<double>{}, std::vector<double>{}));
+  EXPECT_FALSE(paired_speedup(std::vector<double>{1, 0}, std::vector<double>{1, 1}));
+  EXPECT_FALSE(paired_speedup(std::vector<double>{1, NAN}, std::vector<double>{1, 1}));
+}
+
+}  // namespace
+}  // namespace kforge::stats

@@ -1,0 +1,195 @@
+#include "store/store.hpp"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "common/errors.hpp"
+#include "common/files.hpp"
+#include "support/temp_dir.hpp"
+
+namespace kforge {
+namespace {
+
+using testing::TempDir;
+
+Problem sample_problem() {
+  Problem p;
+  p.level = 1;
+  p.id = 19;
+  p.name = "ReLU";
+  p.path = "/suite/level1/19_ReLU.py";
+  p.source = "class Model: ...";
+  p.hash = "p-hash";
+  return p;
+}
+
+Candidate sample_candidate() {
+  Candidate c;
+  c.path = "/c/relu.py";
+  c.display_name = "relu.py";
+  c.source = "class ModelNew: ...";
+  c.hash = "c-hash";
+  return c;
+}
+
+EvaluationRecord sample_record(const std::string& key) {
+  EvaluationRecord r;
+  r.eval_key = key;
+  r.problem_hash = "p-hash";
+  r.candidate_hash = "c-hash";
+  r.problem_name = "level1/19_ReLU";
+  r.candidate_name = "relu.py";
+  r.device = "cuda:0";
+  r.device_name = "NVIDIA H200";
+  r.torch_version = "2.11.0";
+  r.settings = {{"precision", "fp32"}};
+  r.verdict = Verdict::correct;
+  r.message = "5/5 trials passed";
+  r.trials_passed = r.trials_total = 5;
+  r.max_abs_error = 1e-6;
+  r.ref_ms = 2.0;
+  r.cand_ms = 1.0;
+  r.speedup = 2.0;
+  r.speedup_ci = stats::Interval{1.9, 2.1};
+  r.ref_samples_ms = {2.0, 2.1};
+  r.cand_samples_ms = {1.0, 1.1};
+  r.ref_host_ms = {2.2, 2.3};
+  r.cand_host_ms = {1.2, 1.3};
+  return r;
+}
+
+TEST(Store, CreatesSchemaVersion1) {
+  TempDir dir;
+  Store store(dir.file("k.db"));
+  EXPECT_EQ(store.schema_version(), kSchemaVersion);
+  Store again(dir.file("k.db"));  // reopening migrates nothing and loses nothing
+  EXPECT_EQ(again.schema_version(), kSchemaVersion);
+}
+
+TEST(Store, StoresAndFindsEvaluationsWithSamples) {
+  TempDir dir;
+  Store store(dir.file("k.db"));
+  store.put_problem(sample_problem());
+  store.put_problem(sample_problem());  // idempotent
+  store.put_candidate(sample_candidate());
+  EXPECT_FALSE(store.find_evaluation("key-1"));
+  auto record = sample_record("key-1");
+  int64_t id = store.insert_evaluation(record);
+  auto found = store.find_evaluation("key-1");
+  ASSERT_TRUE(found);
+  EXPECT_EQ(found->id, id);
+  EXPECT_EQ(found->verdict, Verdict::correct);
+  EXPECT_EQ(found->speedup, 2.0);
+  ASSERT_TRUE(found->speedup_ci);
+  EXPECT_EQ(found->speedup_ci->low, 1.9);
+  EXPECT_EQ(found->ref_samples_ms, record.ref_samples_ms);
+  EXPECT_EQ(found->cand_host_ms, record.cand_host_ms);
+  EXPECT_EQ(found->level, 1);
+  EXPECT_EQ(found->settings["precision"], "fp32");
+
+  // A newer evaluation under the same key (--force) wins; the old one stays stored.
+  auto newer = sample_record("key-1");
+  newer.speedup = 3.0;
+  int64_t id2 = store.insert_evaluation(newer);
+  EXPECT_GT(id2, id);
+  EXPECT_EQ(store.find_evaluation("key-1")->speedup, 3.0);
+}
+
+TEST(Store, RunsKeepTheirOrderAndNames) {
+  TempDir dir;
+  Store store(dir.file("k.db"));
+  store.put_problem(sample_problem());
+  store.put_candidate(sample_candidate());
+  auto r = sample_record("k");
+  r.id = store.insert_evaluation(r);
+  int64_t run = store.begin_run("kforge eval x", "cuda");
+  r.candidate_name = "first.py";
+  store.add_to_run(run, r);
+  r.candidate_name = "second.py";
+  r.reused = true;
+  store.add_to_run(run, r);
+  auto records = store.run_evaluations(run);
+  ASSERT_EQ(records.size(), 2u);
+  EXPECT_EQ(records[0].candidate_name, "first.py");
+  EXPECT_FALSE(records[0].reused);
+  EXPECT_EQ(records[1].candidate_name, "second.py");
+  EXPECT_TRUE(records[1].reused);
+  EXPECT_EQ(store.latest_run(), run);
+  EXPECT_EQ(store.runs().size(), 1u);
+  EXPECT_EQ(store.runs()[0].evaluations, 2);
+}
+
+std::string bytes_of(const std::string& path) { return read_file(path); }
+
+TEST(Store, CorruptFileIsRefusedAndLeftUntouched) {
+  TempDir dir;
+  std::string path = dir.write("k.db", std::string(8192, 'x'));
+  std::string before = bytes_of(path);
+  try {
+    Store store(path);
+    FAIL() << "opened a corrupt file";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("not a kforge database or is damaged"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(bytes_of(path), before);
+}
+
+TEST(Store, ForeignDatabaseIsRefused) {
+  TempDir dir;
+  std::string path = dir.file("other.db");
+  {
+    sqlite::Database db(path);
+    db.exec("CREATE TABLE things(x)");
+  }
+  try {
+    Store store(path);
+    FAIL() << "opened a foreign database";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("not a kforge database"), std::string::npos) << e.what();
+  }
+  sqlite::Database db(path);
+  auto s = db.prepare("SELECT count(*) FROM sqlite_master WHERE name = 'meta'");
+  s.step();
+  EXPECT_EQ(s.int_at(0), 0);
+}
+
+TEST(Store, NewerSchemaIsRefused) {
+  TempDir dir;
+  std::string path = dir.file("k.db");
+  { Store store(path); }
+  {
+    sqlite::Database db(path);
+    db.exec("UPDATE meta SET value = '99' WHERE key = 'schema_version'");
+  }
+  try {
+    Store store(path);
+    FAIL() << "opened a newer schema";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("newer kforge"), std::string::npos) << e.what();
+  }
+}
+
+TEST(Store, LockedDatabaseFailsClearlyAndKeepsData) {
+  TempDir dir;
+  std::string path = dir.file("k.db");
+  Store store(path);
+  store.put_problem(sample_problem());
+  store.put_candidate(sample_candidate());
+  store.insert_evaluation(sample_record("kept"));
+  sqlite::Database other(path, 0);
+  other.exec("BEGIN EXCLUSIVE");
+  try {
+    store.insert_evaluation(sample_record("blocked"));
+    FAIL() << "wrote through an exclusive lock";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("another process holds the database"), std::string::npos) << e.what();
+  }
+  other.exec("ROLLBACK");
+  EXPECT_TRUE(store.find_evaluation("kept"));
+  EXPECT_FALSE(store.find_evaluation("blocked"));
+}
+
+}  // namespace
+}  // namespace kforge

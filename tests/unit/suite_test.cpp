@@ -1,0 +1,119 @@
+#include <gtest/gtest.h>
+
+#include "common/errors.hpp"
+#include "suite/candidate.hpp"
+#include "suite/problem.hpp"
+#include "support/temp_dir.hpp"
+
+namespace kforge {
+namespace {
+
+using testing::TempDir;
+
+constexpr const char* kValidProblem =
+    "import torch\nclass Model(torch.nn.Module):\n    def forward(self, x):\n        return x\n"
+    "def get_inputs():\n    return [torch.randn(4)]\ndef get_init_inputs():\n    return []\n";
+
+TEST(ProblemNames, Parse) {
+  auto p = parse_problem_file_name("19_ReLU.py");
+  ASSERT_TRUE(p);
+  EXPECT_EQ(p->first, 19);
+  EXPECT_EQ(p->second, "ReLU");
+  EXPECT_FALSE(parse_problem_file_name("ReLU.py"));
+  EXPECT_FALSE(parse_problem_file_name("19_ReLU.txt"));
+  EXPECT_EQ(parse_level_dir("level3"), 3);
+  EXPECT_FALSE(parse_level_dir("levels"));
+}
+
+TEST(ProblemFormat, NamesWhatIsMissing) {
+  EXPECT_FALSE(problem_format_error(kValidProblem));
+  auto err = problem_format_error("def get_inputs():\n    return []\n");
+  ASSERT_TRUE(err);
+  EXPECT_NE(err->find("class Model"), std::string::npos);
+  EXPECT_NE(err->find("get_init_inputs"), std::string::npos);
+  EXPECT_EQ(err->find("get_inputs()"), std::string::npos);
+}
+
+TEST(Suite, LoadsLevelsAndReportsBadFiles) {
+  TempDir dir;
+  dir.write("level1/1_A.py", kValidProblem);
+  dir.write("level1/2_B.py", kValidProblem);
+  dir.write("level1/2_B_again.py", kValidProblem);  // duplicate id
+  dir.write("level1/notes.txt", "hello");            // not Python
+  dir.write("level1/helper.py", kValidProblem);      // no id
+  dir.write("level2/1_C.py", kValidProblem);
+  dir.write("other/1_D.py", kValidProblem);  // not a level folder: ignored
+  SuiteLoad suite = load_suite(dir.path());
+  ASSERT_EQ(suite.problems.size(), 3u);
+  EXPECT_EQ(suite.problems[0].display_name(), "level1/1_A");
+  EXPECT_EQ(suite.problems[1].id, 2);
+  EXPECT_EQ(suite.problems[2].level, 2);
+  ASSERT_EQ(suite.errors.size(), 3u);
+  std::string all;
+  for (const auto& e : suite.errors) all += e + "\n";
+  EXPECT_NE(all.find("duplicate id 2"), std::string::npos) << all;
+  EXPECT_NE(all.find("not a Python file"), std::string::npos) << all;
+  EXPECT_NE(all.find("helper.py: name is not"), std::string::npos) << all;
+}
+
+TEST(Suite, MissingFolderIsAnError) { EXPECT_THROW(load_suite("/nonexistent/kforge/suite"), Error); }
+
+TEST(Suite, ResolvesPathsAndBuiltinIds) {
+  TempDir dir;
+  std::string file = dir.write("level1/19_ReLU.py", kValidProblem);
+  SuiteLoad suite = load_suite(dir.path());
+  EXPECT_EQ(resolve_problem("level1/19", suite).name, "ReLU");
+  EXPECT_EQ(resolve_problem("level1/19_ReLU", suite).id, 19);
+  EXPECT_EQ(resolve_problem(file, suite).level, 1);
+  EXPECT_THROW(resolve_problem("level1/20", suite), UsageError);
+  EXPECT_THROW(resolve_problem("relu", suite), UsageError);
+}
+
+TEST(CandidateMatching, BothLayouts) {
+  auto a = match_candidate_path("level1/19_ReLU/cuda_relu.py");
+  ASSERT_TRUE(a);
+  EXPECT_EQ(a->level, 1);
+  EXPECT_EQ(a->id, 19);
+  auto b = match_candidate_path("runs/x/level_2_problem_17_sample_0_kernel.py");
+  ASSERT_TRUE(b);
+  EXPECT_EQ(b->level, 2);
+  EXPECT_EQ(b->id, 17);
+  EXPECT_FALSE(match_candidate_path("level1/relu.py"));
+  EXPECT_FALSE(match_candidate_path("level1/19_ReLU/deeper/x.py"));
+  EXPECT_FALSE(match_candidate_path("level1/19_ReLU/notes.txt"));
+}
+
+TEST(CandidateMatching, NeedsCuda) {
+  EXPECT_TRUE(candidate_needs_cuda("load_inline(name='x', cpp_sources=s, cuda_sources=c)"));
+  EXPECT_TRUE(candidate_needs_cuda("import triton\n"));
+  EXPECT_TRUE(candidate_needs_cuda("x = torch.zeros(3, device='cuda')"));
+  EXPECT_FALSE(candidate_needs_cuda("import torch\nclass ModelNew(torch.nn.Module): pass\n"));
+}
+
+TEST(CandidateDiscovery, FindsAndSortsAndListsUnmatched) {
+  TempDir dir;
+  dir.write("level1/2_B/z.py", "x");
+  dir.write("level1/2_B/a.py", "x");
+  dir.write("level1/1_A/only.py", "x");
+  dir.write("level_3_problem_4_sample_1_kernel.py", "x");
+  dir.write("level1/2_B/__pycache__/a.cpython-311.py", "x");
+  dir.write("stray.py", "x");
+  Discovery d = discover_candidates(dir.path());
+  ASSERT_EQ(d.candidates.size(), 4u);
+  EXPECT_EQ(d.candidates[0].relative, "level1/1_A/only.py");
+  EXPECT_EQ(d.candidates[1].relative, "level1/2_B/a.py");
+  EXPECT_EQ(d.candidates[2].relative, "level1/2_B/z.py");
+  EXPECT_EQ(d.candidates[3].key.level, 3);
+  ASSERT_EQ(d.unmatched.size(), 1u);
+  EXPECT_EQ(d.unmatched[0], "stray.py");
+}
+
+TEST(Candidate, MissingFileIsAnError) { EXPECT_THROW(load_candidate_file("/nonexistent/kforge/c.py"), Error); }
+
+TEST(Candidate, DirectoryIsAnError) {
+  TempDir dir;
+  EXPECT_THROW(load_candidate_file(dir.path()), Error);
+}
+
+}  // namespace
+}  // namespace kforge
