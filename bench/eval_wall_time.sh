@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 out="${1:-build/bench}"
 mkdir -p "$out"
 kforge=build/release/kforge
-db="$out/bench-wall.db"
+db="build/bench-wall.db"
 rm -f "$db" "$db"-*
 candidate=$(ls solutions/level1/2_ReLU/cuda_*.py | head -1)
 
@@ -23,10 +23,18 @@ for i in 1 2 3 4 5; do
   walls+=("$(python3 -c "print(f'{($t1 - $t0) / 1e9:.2f}')")")
 done
 median=$(printf '%s\n' "${walls[@]}" | sort -n | sed -n 3p)
+# What a bare worker start costs on this machine: a Python process importing torch and creating a
+# CUDA context, the floor under any evaluation that starts a fresh worker.
+python=$(tools/find-python.sh)
+t0=$(date +%s%N)
+"$python" -c 'import torch; torch.zeros(1, device="cuda"); torch.cuda.synchronize()'
+t1=$(date +%s%N)
+start_floor=$(python3 -c "print(f'{($t1 - $t0) / 1e9:.2f}')")
 {
   echo "benchmark (a): kforge eval wall time, level1/2_ReLU (1.07 GB input), built candidate $(basename "$candidate")"
   echo "runs (s): ${walls[*]}"
   echo "median wall: ${median} s   (upstream: 60-75 s on such problems; target < 5 s)"
+  echo "of which a bare python + import torch + CUDA context costs: ${start_floor} s"
   python3 - "$out/bench-wall.jsonl" <<'PY'
 import json, sys
 for line in open(sys.argv[1]):

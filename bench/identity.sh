@@ -16,7 +16,7 @@ for problem in problems/level*/*.py; do
   mkdir -p "$dir/$level/$name"
   { cat "$problem"; printf '\n\nModelNew = Model\n'; } >"$dir/$level/$name/identity.py"
 done
-db="$out/bench-identity.db"
+db="build/bench-identity.db"
 rm -f "$db" "$db"-*
 "$kforge" --db "$db" eval --device cuda --json "$dir" >"$out/bench-identity.jsonl"
 python3 - "$out/bench-identity.jsonl" <<'PY' | tee "$out/bench-identity.txt"

@@ -53,22 +53,20 @@ std::optional<SpeedupEstimate> paired_speedup(std::span<const double> reference_
   for (size_t i = 0; i < n; ++i)
     if (!(reference_ms[i] > 0) || !(candidate_ms[i] > 0)) return std::nullopt;
 
+  std::vector<double> pair_ratio(n);
+  for (size_t i = 0; i < n; ++i) pair_ratio[i] = reference_ms[i] / candidate_ms[i];
   SpeedupEstimate est;
-  est.speedup = median(reference_ms.first(n)) / median(candidate_ms.first(n));
+  est.speedup = median(pair_ratio);
 
   SplitMix rng{seed};
-  std::vector<double> ratios;
-  ratios.reserve(static_cast<size_t>(resamples));
-  std::vector<double> ref(n), cand(n);
+  std::vector<double> medians;
+  medians.reserve(static_cast<size_t>(resamples));
+  std::vector<double> resample(n);
   for (int b = 0; b < resamples; ++b) {
-    for (size_t i = 0; i < n; ++i) {
-      size_t k = rng.next() % n;
-      ref[i] = reference_ms[k];
-      cand[i] = candidate_ms[k];
-    }
-    ratios.push_back(median_in_place(ref) / median_in_place(cand));
+    for (size_t i = 0; i < n; ++i) resample[i] = pair_ratio[rng.next() % n];
+    medians.push_back(median_in_place(resample));
   }
-  est.ci95 = {quantile(ratios, 0.025), quantile(ratios, 0.975)};
+  est.ci95 = {quantile(medians, 0.025), quantile(medians, 0.975)};
   return est;
 }
 

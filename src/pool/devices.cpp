@@ -3,12 +3,44 @@
 #include <dlfcn.h>
 
 #include <cstdlib>
+#include <filesystem>
+#include <optional>
 #include <sstream>
 
 namespace kforge {
 
+namespace {
+
+// The driver lists each GPU under /proc/driver/nvidia/gpus: reading it costs nothing, while cuInit
+// in kforge's own process costs a second on a large GPU and is only needed where /proc lacks it.
+std::optional<int> count_from_proc() {
+  std::error_code ec;
+  std::filesystem::path dir = "/proc/driver/nvidia/gpus";
+  if (!std::filesystem::is_directory(dir, ec)) return std::nullopt;
+  int n = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(dir, ec)) n += entry.is_directory() ? 1 : 0;
+  return n;
+}
+
+}  // namespace
+
 CudaDevices probe_cuda_devices() {
   CudaDevices out;
+  if (auto n = count_from_proc(); n && *n > 0) {
+    std::vector<std::string> parent;
+    bool restricted = false;
+    if (const char* env = std::getenv("CUDA_VISIBLE_DEVICES")) {
+      restricted = true;
+      std::stringstream ss(env);
+      for (std::string id; std::getline(ss, id, ',');)
+        if (!id.empty()) parent.push_back(id);
+    }
+    int count = restricted ? std::min<int>(*n, static_cast<int>(parent.size())) : *n;
+    out.count = count;
+    for (int i = 0; i < count; ++i) out.visible_ids.push_back(restricted ? parent[i] : std::to_string(i));
+    if (count == 0) out.why_none = "CUDA_VISIBLE_DEVICES hides every GPU";
+    return out;
+  }
   void* lib = ::dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
   if (!lib) {
     out.why_none = "no NVIDIA driver (libcuda.so.1 not found)";

@@ -87,18 +87,25 @@ struct TimingOutcome {
   std::vector<double> ref_ms, cand_ms, ref_host_ms, cand_host_ms;
 };
 
-TimingOutcome time_pair(const py::object& ref, const py::object& cand, const py::list& ref_in, const py::list& cand_in,
-                        const protocol::TimingSettings& settings, Timer& timer) {
+// `inputs_a` and `inputs_b` are two copies of one input set. They swap sides every two pairs, so a
+// difference between the two buffers (placement in memory) falls on both models alike.
+TimingOutcome time_pair(const py::object& ref, const py::object& cand, const py::list& inputs_a,
+                        const py::list& inputs_b, const protocol::TimingSettings& settings, Timer& timer) {
   TimingOutcome out;
-  py::tuple ref_args(ref_in), cand_args(cand_in);
-  auto call_ref = [&] { ref(*ref_args); };
-  auto call_cand = [&] { cand(*cand_args); };
+  py::tuple args_a(inputs_a), args_b(inputs_b);
+  const py::tuple* ref_args = &args_a;
+  const py::tuple* cand_args = &args_b;
+  auto call_ref = [&] { ref(**ref_args); };
+  auto call_cand = [&] { cand(**cand_args); };
   for (int i = 0; i < settings.warmup; ++i) {
     guarded(Verdict::runtime_error, "reference forward (warm-up)", [&] { timer.time(call_ref); });
     guarded(Verdict::runtime_error, "ModelNew.forward (warm-up)", [&] { timer.time(call_cand); });
   }
   auto t0 = Clock::now();
   for (int pair = 0; pair < settings.max_samples; ++pair) {
+    bool swapped = (pair / 2) % 2 == 1;
+    ref_args = swapped ? &args_b : &args_a;
+    cand_args = swapped ? &args_a : &args_b;
     // ABBA order: whichever runs second in a pair gets no systematic advantage.
     Sample r, c;
     if (pair % 2 == 0) {
@@ -205,9 +212,9 @@ protocol::JobResult evaluate(const protocol::EvalJob& job, const WorkerContext& 
     if (job.time_candidate) {
       uint64_t timing_seed = job.trial_seeds.empty() ? 0 : job.trial_seeds.back() ^ 0x9e3779b97f4a7c15ULL;
       py::list inputs = fresh_inputs(problem, timing_seed & ((1ULL << 53) - 1), device_name, device, dtype);
-      py::list cand_in = clone_arguments(inputs), ref_in = clone_arguments(inputs);
+      py::list copy_a = clone_arguments(inputs), copy_b = clone_arguments(inputs);
       auto timer = cuda ? make_cuda_timer(context.l2_bytes) : make_cpu_timer();
-      TimingOutcome timed = time_pair(ref, cand, ref_in, cand_in, job.timing, *timer);
+      TimingOutcome timed = time_pair(ref, cand, copy_a, copy_b, job.timing, *timer);
       res.ref_ms = std::move(timed.ref_ms);
       res.cand_ms = std::move(timed.cand_ms);
       res.ref_host_ms = std::move(timed.ref_host_ms);

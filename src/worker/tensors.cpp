@@ -4,7 +4,7 @@
 #include <torch/csrc/utils/pybind.h>
 
 #include <cmath>
-#include <sstream>
+#include <cstdio>
 
 namespace kforge::worker {
 namespace {
@@ -12,34 +12,31 @@ namespace {
 bool is_tensor(const py::handle& h) { return THPVariable_Check(h.ptr()); }
 at::Tensor to_tensor(const py::handle& h) { return THPVariable_Unpack(h.ptr()); }
 
+// No iostreams here: on the H200 (2026-11-30) the worker segfaulted on exactly the comparison paths
+// that formatted with std::ostringstream and not on the others; snprintf touches no locale.
 std::string format_index(const at::Tensor& t, int64_t flat) {
   std::vector<int64_t> index(t.dim());
   for (int64_t d = t.dim() - 1; d >= 0; --d) {
     index[d] = flat % std::max<int64_t>(t.size(d), 1);
     flat /= std::max<int64_t>(t.size(d), 1);
   }
-  std::ostringstream out;
-  out << '[';
-  for (size_t i = 0; i < index.size(); ++i) out << (i ? ", " : "") << index[i];
-  out << ']';
-  return out.str();
+  std::string out = "[";
+  for (size_t i = 0; i < index.size(); ++i) out += (i ? ", " : "") + std::to_string(index[i]);
+  return out + "]";
 }
 
-std::string format_value(double v) {
-  std::ostringstream out;
-  out.precision(6);
-  out << v;
-  return out.str();
+std::string format_value(double v, int digits = 6) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*g", digits, v);
+  return buf;
 }
 
 }  // namespace
 
 std::string describe_shape(const at::Tensor& t) {
-  std::ostringstream out;
-  out << '[';
-  for (int64_t d = 0; d < t.dim(); ++d) out << (d ? ", " : "") << t.size(d);
-  out << ']';
-  return out.str();
+  std::string out = "[";
+  for (int64_t d = 0; d < t.dim(); ++d) out += (d ? ", " : "") + std::to_string(t.size(d));
+  return out + "]";
 }
 
 py::list prepare_arguments(const py::list& raw, const at::Device& device, at::ScalarType dtype) {
@@ -176,13 +173,11 @@ Comparison compare_outputs(const std::vector<at::Tensor>& reference, const std::
     int64_t n_bad = bad.sum().item<int64_t>();
     if (n_bad > 0) {
       int64_t first = bad.flatten().to(at::kInt).argmax().item<int64_t>();
-      std::ostringstream msg;
-      msg.precision(3);
-      msg << name << ": " << n_bad << " of " << r.numel() << " elements differ beyond atol=" << atol
-          << " + rtol=" << rtol << "*|ref|; max abs error " << max_abs << "; first at " << format_index(r, first)
-          << ": expected " << format_value(rd.flatten()[first].item<double>()) << ", got "
-          << format_value(kd.flatten()[first].item<double>());
-      return fail(msg.str());
+      return fail(name + ": " + std::to_string(n_bad) + " of " + std::to_string(r.numel()) +
+                  " elements differ beyond atol=" + format_value(atol, 3) + " + rtol=" + format_value(rtol, 3) +
+                  "*|ref|; max abs error " + format_value(max_abs, 3) + "; first at " + format_index(r, first) +
+                  ": expected " + format_value(rd.flatten()[first].item<double>()) + ", got " +
+                  format_value(kd.flatten()[first].item<double>()));
     }
   }
   return c;
