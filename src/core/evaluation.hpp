@@ -40,6 +40,9 @@ struct EvaluationRecord {
   std::optional<double> speedup;  // ref_ms / cand_ms
   std::optional<stats::Interval> speedup_ci;  // 95%, bootstrap over paired samples
   double wall_s = 0;  // job wall time seen by kforge [s]
+  // Where the worker spent the job [s]: importing and building both models (load_inline builds
+  // included), the correctness trials, the timing phase.
+  double load_s = 0, correctness_s = 0, timing_s = 0;
   std::string created_at;  // UTC, ISO 8601
 
   std::vector<double> ref_samples_ms, cand_samples_ms;  // CUDA events (host clock on CPU)

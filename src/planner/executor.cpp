@@ -54,6 +54,9 @@ EvaluationRecord make_record(const PlannedEval& e, const std::string& eval_key, 
       break;
   }
   const auto& res = outcome.result;
+  r.load_s = res.load_s;
+  r.correctness_s = res.correctness_s;
+  r.timing_s = res.timing_s;
   r.verdict = res.verdict;
   r.message = res.message;
   r.rule = res.rule;

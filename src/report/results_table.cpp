@@ -88,7 +88,8 @@ nlohmann::json evaluation_json(const EvaluationRecord& r) {
           {"device_name", r.device_name},
           {"reused", r.reused},
           {"evaluation_id", r.id},
-          {"wall_s", r.wall_s}};
+          {"wall_s", r.wall_s},
+          {"phases_s", {{"load", r.load_s}, {"correctness", r.correctness_s}, {"timing", r.timing_s}}}};
 }
 
 void print_fast_p_table(std::ostream& out, const std::vector<EvaluationRecord>& records) {

@@ -47,7 +47,10 @@ CREATE TABLE evaluations (
   speedup         REAL,
   speedup_ci_low  REAL,
   speedup_ci_high REAL,
-  wall_s          REAL NOT NULL,
+  wall_s          REAL NOT NULL,         -- the job as kforge saw it [s]
+  load_s          REAL NOT NULL,         -- worker phases [s]
+  correctness_s   REAL NOT NULL,
+  timing_s        REAL NOT NULL,
   created_at      TEXT NOT NULL
 );
 CREATE INDEX evaluations_by_key ON evaluations(eval_key, id);

@@ -21,7 +21,7 @@ constexpr const char* kRecordColumns =
     "e.id, e.eval_key, e.problem_hash, e.candidate_hash, e.device, e.device_name, e.torch_version, "
     "e.settings, e.verdict, e.rule, e.message, e.trials_passed, e.trials_total, e.max_abs_error, "
     "e.max_rel_error, e.ref_ms, e.cand_ms, e.speedup, e.speedup_ci_low, e.speedup_ci_high, e.wall_s, "
-    "e.created_at, p.level, p.problem_id";
+    "e.created_at, p.level, p.problem_id, e.load_s, e.correctness_s, e.timing_s";
 
 }  // namespace
 
@@ -74,6 +74,9 @@ EvaluationRecord Store::read_record(sqlite::Statement& s) {
   r.created_at = s.text_at(21);
   r.level = static_cast<int>(s.int_at(22));
   r.problem_id = static_cast<int>(s.int_at(23));
+  r.load_s = s.real_at(24);
+  r.correctness_s = s.real_at(25);
+  r.timing_s = s.real_at(26);
   return r;
 }
 
@@ -103,8 +106,10 @@ int64_t Store::insert_evaluation(const EvaluationRecord& r) {
   auto s = db_.prepare(
       "INSERT INTO evaluations(eval_key, problem_hash, candidate_hash, device, device_name, torch_version,"
       " settings, verdict, rule, message, trials_passed, trials_total, max_abs_error, max_rel_error,"
-      " ref_ms, cand_ms, speedup, speedup_ci_low, speedup_ci_high, wall_s, created_at)"
-      " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21)");
+      " ref_ms, cand_ms, speedup, speedup_ci_low, speedup_ci_high, wall_s, created_at, load_s, correctness_s,"
+      " timing_s)"
+      " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21,"
+      " ?22, ?23, ?24)");
   s.bind(1, r.eval_key).bind(2, r.problem_hash).bind(3, r.candidate_hash).bind(4, r.device)
       .bind(5, r.device_name).bind(6, r.torch_version).bind(7, r.settings.dump())
       .bind(8, std::string(to_string(r.verdict))).bind(9, r.rule).bind(10, r.message)
@@ -113,6 +118,7 @@ int64_t Store::insert_evaluation(const EvaluationRecord& r) {
   if (r.speedup_ci) s.bind(18, r.speedup_ci->low).bind(19, r.speedup_ci->high);
   else s.bind(18, std::nullopt).bind(19, std::nullopt);
   s.bind(20, r.wall_s).bind(21, r.created_at.empty() ? now_utc() : r.created_at);
+  s.bind(22, r.load_s).bind(23, r.correctness_s).bind(24, r.timing_s);
   s.run();
   int64_t id = db_.last_insert_rowid();
 
@@ -176,11 +182,11 @@ std::vector<EvaluationRecord> Store::run_evaluations(int64_t run_id) {
   std::vector<EvaluationRecord> out;
   while (s.step()) {
     auto r = read_record(s);
-    r.problem_name = s.text_at(24);
-    r.candidate_name = s.text_at(25);
-    r.level = static_cast<int>(s.int_at(26));
-    r.problem_id = static_cast<int>(s.int_at(27));
-    r.reused = s.int_at(28) != 0;
+    r.problem_name = s.text_at(27);
+    r.candidate_name = s.text_at(28);
+    r.level = static_cast<int>(s.int_at(29));
+    r.problem_id = static_cast<int>(s.int_at(30));
+    r.reused = s.int_at(31) != 0;
     out.push_back(std::move(r));
   }
   for (auto& r : out) load_samples(r);

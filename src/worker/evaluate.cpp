@@ -140,6 +140,7 @@ protocol::JobResult evaluate(const protocol::EvalJob& job, const WorkerContext& 
   const at::ScalarType dtype = dtype_of(job.precision);
   c10::AutoGradMode no_grad(false);  // as upstream: forward under torch.no_grad()
   auto phase_start = Clock::now();
+  double* phase_seconds = &res.load_s;  // the phase under way, charged if the job ends in it
 
   try {
     if (cuda && !context.cuda) throw Failure{Verdict::runtime_error, "this worker has no CUDA device", ""};
@@ -168,6 +169,7 @@ protocol::JobResult evaluate(const protocol::EvalJob& job, const WorkerContext& 
 
     // Correctness: one trial per secret seed, fresh inputs each time.
     phase_start = Clock::now();
+    phase_seconds = &res.correctness_s;
     for (size_t t = 0; t < job.trial_seeds.size(); ++t) {
       std::string trial = "trial " + std::to_string(t + 1) + "/" + std::to_string(job.trial_seeds.size());
       py::list inputs = fresh_inputs(problem, job.trial_seeds[t], device_name, device, dtype);
@@ -209,6 +211,7 @@ protocol::JobResult evaluate(const protocol::EvalJob& job, const WorkerContext& 
 
     // Timing: both models on the same inputs (cloned per model), interleaved.
     phase_start = Clock::now();
+    phase_seconds = &res.timing_s;
     if (job.time_candidate) {
       uint64_t timing_seed = job.trial_seeds.empty() ? 0 : job.trial_seeds.back() ^ 0x9e3779b97f4a7c15ULL;
       py::list inputs = fresh_inputs(problem, timing_seed & ((1ULL << 53) - 1), device_name, device, dtype);
@@ -225,10 +228,12 @@ protocol::JobResult evaluate(const protocol::EvalJob& job, const WorkerContext& 
     res.message = std::to_string(res.trials_passed) + "/" + std::to_string(res.trials_total) + " trials passed; " +
                   std::to_string(res.cand_ms.size()) + " timed pairs";
   } catch (const Failure& f) {
+    *phase_seconds = seconds_since(phase_start);
     res.verdict = f.verdict;
     res.message = f.message;
     res.rule = f.rule;
   } catch (py::error_already_set& e) {  // raised outside a guarded call: treat as the candidate's
+    *phase_seconds = seconds_since(phase_start);
     res.verdict = Verdict::runtime_error;
     res.message = describe(e).summary;
   } catch (const std::exception& e) {

@@ -57,6 +57,9 @@ EvaluationRecord sample_record(const std::string& key) {
   r.cand_samples_ms = {1.0, 1.1};
   r.ref_host_ms = {2.2, 2.3};
   r.cand_host_ms = {1.2, 1.3};
+  r.load_s = 0.5;
+  r.correctness_s = 0.25;
+  r.timing_s = 1.5;
   return r;
 }
 
@@ -88,6 +91,9 @@ TEST(Store, StoresAndFindsEvaluationsWithSamples) {
   EXPECT_EQ(found->cand_host_ms, record.cand_host_ms);
   EXPECT_EQ(found->level, 1);
   EXPECT_EQ(found->settings["precision"], "fp32");
+  EXPECT_EQ(found->load_s, 0.5);
+  EXPECT_EQ(found->correctness_s, 0.25);
+  EXPECT_EQ(found->timing_s, 1.5);
 
   // A newer evaluation under the same key (--force) wins; the old one stays stored.
   auto newer = sample_record("key-1");
