@@ -3,6 +3,7 @@
 #include <set>
 
 #include "cli/commands.hpp"
+#include "cli/stored_run.hpp"
 #include "common/errors.hpp"
 #include "common/files.hpp"
 #include "report/kernelbench_export.hpp"
@@ -19,16 +20,9 @@ struct ExportOptions {
 };
 
 int run_export(const ExportOptions& o, const GlobalOptions& global) {
-  if (!std::filesystem::exists(global.db)) throw Error(global.db + ": no such database (run `kforge eval` first)");
+  require_database(global.db);
   Store store(global.db);
-  int64_t run = o.run;
-  if (run == 0) {
-    auto latest = store.latest_run();
-    if (!latest) throw Error(global.db + ": holds no run yet");
-    run = *latest;
-  }
-  auto records = store.run_evaluations(run);
-  if (records.empty()) throw UsageError("run " + std::to_string(run) + " does not exist or has no evaluations");
+  auto [run, records] = read_stored_run(store, global.db, o.run);
   std::set<int> levels;
   for (const auto& r : records) levels.insert(r.level);
   int level = o.level;

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "cli/commands.hpp"
+#include "cli/stored_run.hpp"
 #include "common/errors.hpp"
 #include "report/results_table.hpp"
 #include "store/store.hpp"
@@ -19,7 +20,7 @@ struct ReportOptions {
 };
 
 int run_report(const ReportOptions& o, const GlobalOptions& global) {
-  if (!std::filesystem::exists(global.db)) throw Error(global.db + ": no such database (run `kforge eval` first)");
+  require_database(global.db);
   Store store(global.db);
   if (o.list_runs) {
     for (const auto& r : store.runs())
@@ -27,14 +28,7 @@ int run_report(const ReportOptions& o, const GlobalOptions& global) {
                                r.evaluations, r.command);
     return 0;
   }
-  int64_t run = o.run;
-  if (run == 0) {
-    auto latest = store.latest_run();
-    if (!latest) throw Error(global.db + ": holds no run yet");
-    run = *latest;
-  }
-  auto records = store.run_evaluations(run);
-  if (records.empty()) throw UsageError("run " + std::to_string(run) + " does not exist or has no evaluations (see --runs)");
+  auto [run, records] = read_stored_run(store, global.db, o.run);
   if (o.json) {
     nlohmann::json out = {{"run", run}, {"fast_p", report::fast_p_json(records)}};
     if (o.results)

@@ -112,16 +112,11 @@ std::vector<EvaluationRecord> execute_plan(const std::vector<PlannedEval>& plan,
     for (size_t i = next++; i < plan.size(); i = next++) {
       const PlannedEval& e = plan[i];
       if (!e.load_failure.empty()) {
-        EvaluationRecord r;
-        r.eval_key = "unreadable:" + e.candidate_name;
-        r.problem_name = e.problem_name;
-        r.candidate_name = e.candidate_name;
-        r.level = e.problem.level;
-        r.problem_id = e.problem.id;
-        r.device = device_label;
-        r.device_name = info.device_name;
-        r.verdict = Verdict::load_error;
-        r.message = e.load_failure;
+        JobOutcome unreadable;
+        unreadable.result.verdict = Verdict::load_error;
+        unreadable.result.message = e.load_failure;
+        EvaluationRecord r = make_record(e, "unreadable:" + e.candidate_name, key_settings, info, device_label,
+                                         unreadable, 0.0);
         std::lock_guard lock(mutex);
         records[i] = std::move(r);
         ++done;
