@@ -50,8 +50,11 @@ if ((${#missing[@]})); then
   if command -v apt-get >/dev/null 2>&1; then
     echo "setup: installing ${missing[*]}"
     sudo_cmd=(); [[ $(id -u) -ne 0 ]] && sudo_cmd=(sudo)
-    "${sudo_cmd[@]}" apt-get install -y -qq "${missing[@]}" >/dev/null || {
-      "${sudo_cmd[@]}" apt-get update -qq >/dev/null && "${sudo_cmd[@]}" apt-get install -y -qq "${missing[@]}" >/dev/null; }
+    log=$(mktemp)
+    apt_install() { "${sudo_cmd[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >>"$log" 2>&1; }
+    apt_install || { "${sudo_cmd[@]}" apt-get update -qq >>"$log" 2>&1 && apt_install; } || {
+      cat "$log" >&2; rm -f "$log"; echo "setup: apt-get could not install ${missing[*]}" >&2; exit 1; }
+    rm -f "$log"
   else
     echo "setup: missing ${missing[*]} and no apt-get here; see tools/fetch-deps.sh" >&2
     exit 1
