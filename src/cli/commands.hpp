@@ -20,5 +20,6 @@ Runner add_eval_command(CLI::App& app, const GlobalOptions& global);
 Runner add_problems_command(CLI::App& app, const GlobalOptions& global);
 Runner add_report_command(CLI::App& app, const GlobalOptions& global);
 Runner add_export_command(CLI::App& app, const GlobalOptions& global);
+Runner add_build_command(CLI::App& app, const GlobalOptions& global);
 
 }  // namespace kforge::cli

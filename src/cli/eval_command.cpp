@@ -12,6 +12,7 @@
 #include "cli/progress.hpp"
 #include "common/errors.hpp"
 #include "planner/executor.hpp"
+#include "planner/native_builds.hpp"
 #include "pool/devices.hpp"
 #include "report/formatting.hpp"
 #include "report/results_table.hpp"
@@ -98,7 +99,7 @@ std::vector<PlannedEval> plan_for_dir(const EvalOptions& o, const SuiteLoad& sui
   }
   Discovery found = discover_candidates(dir);
   std::vector<PlannedEval> plan;
-  int needs_gpu = 0;
+  int needs_gpu = 0, host_only = 0;
   std::vector<std::string> no_problem;
   for (const auto& f : found.candidates) {
     const Problem* problem = nullptr;
@@ -114,8 +115,12 @@ std::vector<PlannedEval> plan_for_dir(const EvalOptions& o, const SuiteLoad& sui
     } catch (const Error& err) {
       e.load_failure = err.what();
     }
-    if (cpu_run && e.load_failure.empty() && candidate_needs_cuda(e.candidate.source)) {
+    if (cpu_run && e.load_failure.empty() && candidate_needs_cuda(e.candidate.path, e.candidate.source)) {
       ++needs_gpu;
+      continue;
+    }
+    if (!cpu_run && f.path.extension() == ".cpp") {
+      ++host_only;
       continue;
     }
     plan.push_back(std::move(e));
@@ -127,6 +132,9 @@ std::vector<PlannedEval> plan_for_dir(const EvalOptions& o, const SuiteLoad& sui
   if (needs_gpu)
     std::cerr << "kforge: note: " << needs_gpu << " candidate(s) need a GPU (CUDA or Triton) and were left out of "
               << "this CPU run\n";
+  if (host_only)
+    std::cerr << "kforge: note: " << host_only << " cpp candidate(s) are host code and were left out of this GPU run "
+              << "(--device cpu runs them)\n";
   return plan;
 }
 
@@ -149,11 +157,19 @@ int run_eval(const EvalOptions& o, const GlobalOptions& global) {
     return 0;
   }
 
+  for (auto& e : plan) {
+    e.format = build::format_of(e.candidate_name).value_or(build::Format::kernelbench);
+    if (workers.cuda && e.format == build::Format::cpp && e.load_failure.empty())
+      e.load_failure = "a cpp candidate is host code: evaluate it with --device cpu";
+    if (!workers.cuda && e.format == build::Format::cuda && e.load_failure.empty())
+      e.load_failure = "a cuda candidate needs a GPU: evaluate it with --device cuda (kforge build compiles it anywhere)";
+  }
   Store store(global.db);
   for (const auto& e : plan) {
     store.put_problem(e.problem);
     if (e.load_failure.empty()) store.put_candidate(e.candidate);
   }
+  build_native_candidates(plan, o.settings.arch, &store);
   std::string device_label = workers.cuda ? "cuda" : "cpu";
   int64_t run_id = store.begin_run(global.command_line, device_label);
 
@@ -206,6 +222,7 @@ Runner add_eval_command(CLI::App& app, const GlobalOptions& global) {
   cmd->add_option("--target-ci", t.target_rel_ci,
                   "Stop once the speedup's 95% interval half-width is below this fraction of it")
       ->check(CLI::Range(0.0, 1.0));
+  cmd->add_option("--arch", o->settings.arch, "nvcc target of cuda candidates: auto (the GPU's, sm_90a on an H200) or e.g. sm_90a");
   cmd->add_option("--timeout", o->settings.timeout_s, "Seconds one evaluation may take before its worker is killed")
       ->check(CLI::Range(1, 86400));
   cmd->add_flag("--force", o->settings.force, "Evaluate again even when the store holds a result for the same inputs and settings");

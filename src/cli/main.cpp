@@ -36,6 +36,7 @@ int main(int argc, char** argv) {
     runners[app.get_subcommands({}).at(before)] = std::move(runner);
   };
   add(kforge::cli::add_eval_command);
+  add(kforge::cli::add_build_command);
   add(kforge::cli::add_problems_command);
   add(kforge::cli::add_report_command);
   add(kforge::cli::add_export_command);

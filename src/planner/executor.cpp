@@ -124,6 +124,19 @@ std::vector<EvaluationRecord> execute_plan(const std::vector<PlannedEval>& plan,
         continue;
       }
       std::string key = evaluation_key(e, key_settings, info);
+      if (e.build_failure) {  // judged without a job, and stored like any result
+        JobOutcome failed;
+        failed.result.verdict = Verdict::compile_error;
+        failed.result.message = *e.build_failure;
+        EvaluationRecord r = make_record(e, key, key_settings, info, device_label, failed, 0.0);
+        std::lock_guard lock(mutex);
+        r.id = store.insert_evaluation(r);
+        store.add_to_run(run_id, r);
+        records[i] = std::move(r);
+        ++done;
+        if (on_finished) on_finished(records[i], done, plan.size());
+        continue;
+      }
       {
         std::lock_guard lock(mutex);
         if (!settings.force)
@@ -144,6 +157,8 @@ std::vector<EvaluationRecord> execute_plan(const std::vector<PlannedEval>& plan,
       protocol::EvalJob job;
       job.problem_path = e.problem.path.string();
       job.candidate_path = e.candidate.path.string();
+      job.candidate_format = build::to_string(e.format);
+      job.candidate_library = e.library.string();
       job.device = wc.device;
       job.precision = settings.precision;
       job.atol = settings.atol;

@@ -1,22 +1,27 @@
 #include "planner/plan.hpp"
 
 #include "common/sha256.hpp"
+#include "pool/worker_paths.hpp"
 
 namespace kforge {
 
 nlohmann::json settings_json(const EvalSettings& s) {
+  static const std::string harness = worker_module_hash();
   nlohmann::json j = {{"precision", s.precision},
                       {"correctness_trials", s.correctness_trials},
                       {"atol", s.atol ? nlohmann::json(*s.atol) : nlohmann::json(nullptr)},
                       {"rtol", s.rtol ? nlohmann::json(*s.rtol) : nlohmann::json(nullptr)},
                       {"timing", s.timing},
-                      {"protocol", protocol::kVersion}};
+                      {"protocol", protocol::kVersion},
+                      {"harness", harness}};
   return j;
 }
 
 std::string evaluation_key(const PlannedEval& e, const nlohmann::json& settings, const protocol::WorkerInfo& worker) {
   nlohmann::json identity = {{"problem", e.problem.hash},
                              {"candidate", e.candidate.hash},
+                             {"format", build::to_string(e.format)},
+                             {"build", e.build_key},
                              {"settings", settings},
                              {"device_kind", worker.device_kind},
                              {"device_name", worker.device_name},

@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "build/build_service.hpp"
 #include "protocol/messages.hpp"
 #include "suite/candidate.hpp"
 #include "suite/problem.hpp"
@@ -21,6 +22,7 @@ struct EvalSettings {
   std::optional<double> atol, rtol;  // default: per dtype (fp32 1e-4, fp16/bf16 1e-2)
   protocol::TimingSettings timing;
   int timeout_s = 300;  // per job, wall clock [s]
+  std::string arch = "auto";  // cuda builds: sm_XY of the device, or as given
   bool force = false;   // evaluate again even when the store has the result
 };
 
@@ -35,6 +37,12 @@ struct PlannedEval {
   // Set when the candidate file could not be read: it gets load_error without a job (and is not
   // stored, having no content to key it by).
   std::string load_failure;
+
+  // Native candidates (cpp, cuda) are built before their job; a failed build is compile_error.
+  build::Format format = build::Format::kernelbench;
+  std::string build_key;
+  std::filesystem::path library;
+  std::optional<std::string> build_failure;  // the condensed compiler diagnostics
 };
 
 // sha256 over the problem's and candidate's content, the settings and the worker's identity

@@ -71,4 +71,28 @@ CudaDevices probe_cuda_devices() {
   return out;
 }
 
+std::string cuda_arch_of(int ordinal, std::string* why) {
+  void* lib = ::dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+  if (!lib) {
+    if (why) *why = "no NVIDIA driver (libcuda.so.1 not found)";
+    return {};
+  }
+  using InitFn = int (*)(unsigned);
+  using GetFn = int (*)(int*, int);
+  using AttrFn = int (*)(int*, int, int);
+  auto init = reinterpret_cast<InitFn>(::dlsym(lib, "cuInit"));
+  auto get = reinterpret_cast<GetFn>(::dlsym(lib, "cuDeviceGet"));
+  auto attr = reinterpret_cast<AttrFn>(::dlsym(lib, "cuDeviceGetAttribute"));
+  int device = 0, major = 0, minor = 0;
+  constexpr int kMajor = 75, kMinor = 76;  // CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR/MINOR
+  if (!init || !get || !attr || init(0) != 0 || get(&device, ordinal) != 0 || attr(&major, kMajor, device) != 0 ||
+      attr(&minor, kMinor, device) != 0) {
+    if (why) *why = "the CUDA driver did not report the device's compute capability";
+    return {};
+  }
+  std::string arch = "sm_" + std::to_string(major) + std::to_string(minor);
+  if ((major == 9 || major == 10) && minor == 0) arch += "a";
+  return arch;
+}
+
 }  // namespace kforge

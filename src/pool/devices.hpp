@@ -16,4 +16,9 @@ struct CudaDevices {
 
 CudaDevices probe_cuda_devices();
 
+// The nvcc target for CUDA device `ordinal` (as the process sees it): "sm_90a" for compute
+// capability 9.0 (Hopper's arch-specific features: wgmma, TMA), "sm_100a" for 10.0, else "sm_XY".
+// Empty with the reason in `why` when the driver cannot say.
+std::string cuda_arch_of(int ordinal, std::string* why = nullptr);
+
 }  // namespace kforge

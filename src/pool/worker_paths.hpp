@@ -11,4 +11,8 @@ std::filesystem::path worker_python();
 // <folder of the kforge binary>/python, where the build puts kforge_worker.py and the module.
 std::filesystem::path worker_module_dir();
 
+// sha256 of the worker's extension module: the harness that judges is part of what a stored result
+// depends on, so a rebuilt worker never reuses its predecessor's verdicts.
+std::string worker_module_hash();
+
 }  // namespace kforge

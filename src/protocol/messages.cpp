@@ -19,7 +19,8 @@ std::optional<T> get_optional(const nlohmann::json& j, const char* key) {
 void to_json(nlohmann::json& j, const WorkerInfo& v) {
   j = {{"python_version", v.python_version}, {"torch_version", v.torch_version},
        {"device_kind", v.device_kind},       {"device_name", v.device_name},
-       {"l2_bytes", v.l2_bytes},             {"sm_count", v.sm_count}};
+       {"l2_bytes", v.l2_bytes},             {"sm_count", v.sm_count},
+       {"compute_capability", v.compute_capability}};
 }
 void from_json(const nlohmann::json& j, WorkerInfo& v) {
   v.python_version = j.value("python_version", "");
@@ -28,6 +29,7 @@ void from_json(const nlohmann::json& j, WorkerInfo& v) {
   v.device_name = j.value("device_name", "");
   v.l2_bytes = j.value("l2_bytes", int64_t{0});
   v.sm_count = j.value("sm_count", 0);
+  v.compute_capability = j.value("compute_capability", "");
 }
 
 void to_json(nlohmann::json& j, const TimingSettings& v) {
@@ -46,6 +48,7 @@ void from_json(const nlohmann::json& j, TimingSettings& v) {
 
 void to_json(nlohmann::json& j, const EvalJob& v) {
   j = {{"problem_path", v.problem_path}, {"candidate_path", v.candidate_path},
+       {"candidate_format", v.candidate_format}, {"candidate_library", v.candidate_library},
        {"device", v.device},             {"precision", v.precision},
        {"trial_seeds", v.trial_seeds},   {"time_candidate", v.time_candidate},
        {"timing", v.timing}};
@@ -55,6 +58,8 @@ void to_json(nlohmann::json& j, const EvalJob& v) {
 void from_json(const nlohmann::json& j, EvalJob& v) {
   v.problem_path = j.at("problem_path").get<std::string>();
   v.candidate_path = j.at("candidate_path").get<std::string>();
+  v.candidate_format = j.value("candidate_format", "kernelbench");
+  v.candidate_library = j.value("candidate_library", "");
   v.device = j.value("device", "cpu");
   v.precision = j.value("precision", "fp32");
   v.atol = get_optional<double>(j, "atol");

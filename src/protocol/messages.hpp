@@ -23,6 +23,7 @@ struct WorkerInfo {
   std::string device_name;  // "NVIDIA H200", or the CPU model
   int64_t l2_bytes = 0;     // CUDA only
   int sm_count = 0;         // CUDA only
+  std::string compute_capability;  // CUDA only: major.minor, e.g. 9.0
 };
 
 // Settings of the timing phase. Sampling stops at max_samples or max_time_s, or once at least
@@ -40,6 +41,8 @@ struct TimingSettings {
 struct EvalJob {
   std::string problem_path;
   std::string candidate_path;
+  std::string candidate_format = "kernelbench";  // kernelbench | cpp | cuda
+  std::string candidate_library;                 // cpp/cuda: the built shared library
   std::string device = "cpu";        // "cpu" or "cuda" (the worker sees one GPU as cuda:0)
   std::string precision = "fp32";    // fp32 | fp16 | bf16: the dtype floating tensors are cast to
   std::optional<double> atol;        // overrides of the per-dtype tolerance

@@ -110,7 +110,24 @@ void migrate(sqlite::Database& db) {
     db.exec(kSchemaV1);
     db.exec("INSERT INTO meta(key, value) VALUES ('schema_version', '1')");
   }
-  // Later migrations go here: `if (version < 2) { ALTER ...; UPDATE meta ... }`.
+  if (version < 2) {
+    // Native candidates' builds: the full compiler log and per-kernel resources (ptxas -v).
+    db.exec(R"sql(
+CREATE TABLE builds (
+  build_key      TEXT PRIMARY KEY,      -- the build cache's key
+  format         TEXT NOT NULL,         -- cpp | cuda
+  candidate_hash TEXT NOT NULL,
+  ok             INTEGER NOT NULL,
+  seconds        REAL NOT NULL,         -- compile time when it was built [s]
+  diagnostics    TEXT NOT NULL,         -- condensed: what the candidate's author is shown
+  log            TEXT NOT NULL,         -- the compiler's whole output
+  kernels        TEXT NOT NULL,         -- JSON: registers, shared memory, spills per kernel
+  created_at     TEXT NOT NULL
+);
+UPDATE meta SET value = '2' WHERE key = 'schema_version';
+)sql");
+  }
+  // Later migrations go here: `if (version < 3) { ...; UPDATE meta ... }`.
   tx.commit();
 }
 

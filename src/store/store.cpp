@@ -27,6 +27,24 @@ constexpr const char* kRecordColumns =
 
 Store::Store(const std::filesystem::path& path) : db_(path) { migrate(db_); }
 
+void Store::put_build(const std::string& build_key, const std::string& format, const std::string& candidate_hash,
+                      bool ok, double seconds, const std::string& diagnostics, const std::string& log,
+                      const std::string& kernels_json) {
+  db_.prepare(
+         "INSERT OR REPLACE INTO builds(build_key, format, candidate_hash, ok, seconds, diagnostics, log, kernels,"
+         " created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)")
+      .bind(1, build_key).bind(2, format).bind(3, candidate_hash).bind(4, int64_t{ok}).bind(5, seconds)
+      .bind(6, diagnostics).bind(7, log).bind(8, kernels_json).bind(9, now_utc())
+      .run();
+}
+
+std::optional<std::string> Store::build_log(const std::string& build_key) {
+  auto s = db_.prepare("SELECT log FROM builds WHERE build_key = ?1");
+  s.bind(1, build_key);
+  if (!s.step()) return std::nullopt;
+  return s.text_at(0);
+}
+
 int Store::schema_version() {
   auto s = db_.prepare("SELECT value FROM meta WHERE key='schema_version'");
   return s.step() ? std::stoi(s.text_at(0)) : 0;

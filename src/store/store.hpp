@@ -43,6 +43,12 @@ class Store {
 
   int schema_version();
 
+  // A native build's outcome, keyed by its build key (the cache's); the newest wins.
+  void put_build(const std::string& build_key, const std::string& format, const std::string& candidate_hash,
+                 bool ok, double seconds, const std::string& diagnostics, const std::string& log,
+                 const std::string& kernels_json);
+  std::optional<std::string> build_log(const std::string& build_key);
+
  private:
   EvaluationRecord read_record(sqlite::Statement& s);
   void load_samples(EvaluationRecord& r);
@@ -51,7 +57,7 @@ class Store {
 };
 
 // The schema this build writes, and the migrations that bring an older file to it.
-inline constexpr int kSchemaVersion = 1;
+inline constexpr int kSchemaVersion = 2;
 void migrate(sqlite::Database& db);
 
 }  // namespace kforge

@@ -23,7 +23,8 @@ Candidate load_candidate_file(const std::filesystem::path& path, const std::stri
 }
 
 std::optional<ProblemKey> match_candidate_path(const std::filesystem::path& relative) {
-  if (relative.extension() != ".py") return std::nullopt;
+  std::string ext = relative.extension().string();
+  if (ext != ".py" && ext != ".cu" && ext != ".cpp") return std::nullopt;
   static const std::regex generation(R"(^level_(\d+)_problem_(\d+)_sample_(\d+)_kernel\.py$)");
   std::smatch m;
   std::string file = relative.filename().string();
@@ -40,6 +41,12 @@ std::optional<ProblemKey> match_candidate_path(const std::filesystem::path& rela
       return ProblemKey{*level, std::stoi(m[1])};
   }
   return std::nullopt;
+}
+
+bool candidate_needs_cuda(const std::filesystem::path& path, const std::string& source) {
+  if (path.extension() == ".cu") return true;
+  if (path.extension() == ".cpp") return false;  // the cpp format is host code by definition
+  return candidate_needs_cuda(source);
 }
 
 bool candidate_needs_cuda(const std::string& source) {
@@ -62,7 +69,8 @@ Discovery discover_candidates(const std::filesystem::path& dir) {
       it.disable_recursion_pending();
       continue;
     }
-    if (!entry.is_regular_file() || entry.path().extension() != ".py" || name == "__init__.py") continue;
+    std::string ext = entry.path().extension().string();
+    if (!entry.is_regular_file() || (ext != ".py" && ext != ".cu" && ext != ".cpp") || name == "__init__.py") continue;
     auto relative = std::filesystem::relative(entry.path(), dir);
     if (auto key = match_candidate_path(relative))
       found.candidates.push_back({*key, entry.path(), relative.string()});

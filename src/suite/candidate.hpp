@@ -24,8 +24,9 @@ struct ProblemKey {
   auto operator<=>(const ProblemKey&) const = default;
 };
 
-// Matches a candidate to its problem by its path relative to DIR:
-//   level<L>/<id>_<Name>/<anything>.py                 (kforge's own layout, solutions/)
+// Matches a candidate to its problem by its path relative to DIR (.py KernelBench modules, .cu and
+// .cpp native candidates):
+//   level<L>/<id>_<Name>/<anything>.{py,cu,cpp}        (kforge's own layout, solutions/)
 //   [...]/level_<L>_problem_<P>_sample_<S>_kernel.py   (KernelBench's generation names)
 std::optional<ProblemKey> match_candidate_path(const std::filesystem::path& relative);
 
@@ -33,6 +34,7 @@ std::optional<ProblemKey> match_candidate_path(const std::filesystem::path& rela
 // a .cu build), uses Triton, or names a CUDA device. A static reading; used only to leave such
 // candidates out of a CPU run with a note, never to judge them.
 bool candidate_needs_cuda(const std::string& source);
+bool candidate_needs_cuda(const std::filesystem::path& path, const std::string& source);
 
 struct FoundCandidate {
   ProblemKey key;

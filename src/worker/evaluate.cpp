@@ -1,6 +1,7 @@
 #include "worker/evaluate.hpp"
 
 #include <ATen/ATen.h>
+#include <torch/csrc/autograd/python_variable.h>
 #include <torch/csrc/utils/pybind.h>
 
 #include <c10/core/GradMode.h>
@@ -8,6 +9,7 @@
 #include <chrono>
 
 #include "metrics/statistics.hpp"
+#include "worker/native_candidate.hpp"
 #include "worker/python_bridge.hpp"
 #include "worker/tensors.hpp"
 #include "worker/timer.hpp"
@@ -81,6 +83,43 @@ bool cuda_context_alive() {
   } catch (...) {
     return false;
   }
+}
+
+py::object load_kernelbench_candidate(const protocol::EvalJob& job, const py::list& init_args,
+                                     const std::string& device_name, at::ScalarType dtype) {
+  py::module_ candidate = guarded(Verdict::load_error, "importing the candidate failed",
+                                  [&] { return import_file(job.candidate_path, "kforge_candidate_"); });
+  if (!py::hasattr(candidate, "ModelNew"))
+    throw Failure{Verdict::load_error, "the candidate defines no ModelNew class", ""};
+  return guarded(Verdict::load_error, "ModelNew(*get_init_inputs()) failed",
+                 [&] { return build_model(candidate.attr("ModelNew"), init_args, device_name, dtype); });
+}
+
+// A native candidate gets copies of the reference's parameters and outputs shaped like the
+// reference's, learnt from one reference call on the first trial's inputs.
+py::object load_native_candidate(const protocol::EvalJob& job, const py::module_& problem, const py::object& ref,
+                                 const py::list& init_args, const std::string& device_name, const at::Device& device,
+                                 at::ScalarType dtype) {
+  std::vector<double> init_scalars;
+  for (auto arg : init_args)
+    if (py::isinstance<py::bool_>(arg) || py::isinstance<py::int_>(arg) || py::isinstance<py::float_>(arg))
+      init_scalars.push_back(arg.cast<double>());
+  uint64_t seed = job.trial_seeds.empty() ? 1 : job.trial_seeds.front();
+  py::list probe = fresh_inputs(problem, seed, device_name, device, dtype);
+  std::vector<OutputSpec> specs = guarded(Verdict::runtime_error, "the reference Model.forward raised", [&] {
+    return output_specs_of(ref(*py::tuple(clone_arguments(probe))));
+  });
+  std::vector<std::pair<std::string, at::Tensor>> params;
+  py::dict state = ref.attr("state_dict")();
+  for (auto [name, value] : state)
+    if (THPVariable_Check(value.ptr()))
+      params.emplace_back(name.cast<std::string>(), THPVariable_Unpack(value.ptr()).detach().clone());
+  bool cuda = job.device == "cuda";
+  return guarded(Verdict::load_error, "loading the native candidate failed", [&] {
+    auto native = std::make_unique<NativeCandidate>(job.candidate_library, std::move(init_scalars), std::move(params),
+                                                    std::move(specs), cuda);
+    return py::cast(native.release(), py::return_value_policy::take_ownership);
+  });
 }
 
 struct TimingOutcome {
@@ -158,12 +197,9 @@ protocol::JobResult evaluate(const protocol::EvalJob& job, const WorkerContext& 
     });
     py::object ref = guarded(Verdict::load_error, "problem: Model(*get_init_inputs()) failed",
                              [&] { return build_model(problem.attr("Model"), init_args, device_name, dtype); });
-    py::module_ candidate = guarded(Verdict::load_error, "importing the candidate failed",
-                                    [&] { return import_file(job.candidate_path, "kforge_candidate_"); });
-    if (!py::hasattr(candidate, "ModelNew"))
-      throw Failure{Verdict::load_error, "the candidate defines no ModelNew class", ""};
-    py::object cand = guarded(Verdict::load_error, "ModelNew(*get_init_inputs()) failed",
-                              [&] { return build_model(candidate.attr("ModelNew"), init_args, device_name, dtype); });
+    py::object cand = job.candidate_format == "kernelbench"
+                          ? load_kernelbench_candidate(job, init_args, device_name, dtype)
+                          : load_native_candidate(job, problem, ref, init_args, device_name, device, dtype);
     synchronize_device(cuda);
     res.load_s = seconds_since(phase_start);
 

@@ -26,6 +26,8 @@ protocol::WorkerInfo describe_worker(WorkerContext& context) {
     info.device_name = py::str(props.attr("name")).cast<std::string>();
     info.l2_bytes = props.attr("L2_cache_size").cast<int64_t>();
     info.sm_count = props.attr("multi_processor_count").cast<int>();
+    info.compute_capability = std::to_string(props.attr("major").cast<int>()) + "." +
+                              std::to_string(props.attr("minor").cast<int>());
     context.l2_bytes = info.l2_bytes;
   } else {
     info.device_kind = "cpu";

@@ -69,14 +69,17 @@ PythonError describe(py::error_already_set& e) {
   if (message.find("out of memory") != std::string::npos) out.is_out_of_memory = true;
 
   try {
+    // An exception raised in C++ (a native candidate) and translated by pybind11 has no traceback.
+    py::object trace = e.trace() ? py::reinterpret_borrow<py::object>(e.trace()) : py::none();
+    py::object value = e.value() ? py::reinterpret_borrow<py::object>(e.value()) : py::none();
     auto traceback = py::module_::import("traceback");
-    py::list lines = traceback.attr("format_exception")(e.type(), e.value(), e.trace());
+    py::list lines = traceback.attr("format_exception")(type, value, trace);
     std::string text;
     for (auto line : lines) text += line.cast<std::string>();
     // Keep the end: the frames nearest the failure, and the message.
     constexpr size_t kMax = 6000;
     out.traceback = text.size() > kMax ? "..." + text.substr(text.size() - kMax) : text;
-    py::list frames = traceback.attr("extract_tb")(e.trace());
+    py::list frames = trace.is_none() ? py::list() : py::list(traceback.attr("extract_tb")(trace));
     if (py::len(frames) > 0) {
       py::object last = frames[py::len(frames) - 1];
       std::string file = py::str(last.attr("filename")).cast<std::string>();
@@ -84,7 +87,7 @@ PythonError describe(py::error_already_set& e) {
       out.summary += " (" + file + ", line " + py::str(last.attr("lineno")).cast<std::string>() + ", in " +
                      py::str(last.attr("name")).cast<std::string>() + ")";
     }
-  } catch (py::error_already_set&) {
+  } catch (const std::exception&) {  // the summary above stands on its own
   }
   return out;
 }

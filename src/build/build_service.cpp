@@ -1,0 +1,291 @@
+#include "build/build_service.hpp"
+
+#include <unistd.h>
+
+#include <atomic>
+#include <cstdlib>
+#include <fstream>
+#include <random>
+#include <regex>
+#include <thread>
+
+#include "build/diagnostics.hpp"
+#include "build/subprocess.hpp"
+#include "common/files.hpp"
+#include "common/sha256.hpp"
+
+namespace kforge::build {
+namespace {
+
+constexpr int kInterfaceVersion = 1;  // include/kforge/candidate.h
+
+std::string first_line(const std::string& text) { return text.substr(0, text.find('\n')); }
+
+std::string nvcc_path() {
+  if (const char* env = std::getenv("KFORGE_NVCC"); env && *env) return env;
+  for (const char* var : {"CUDA_HOME", "CUDA_PATH"})
+    if (const char* home = std::getenv(var); home && *home && std::filesystem::exists(std::string(home) + "/bin/nvcc"))
+      return std::string(home) + "/bin/nvcc";
+  if (std::filesystem::exists("/usr/local/cuda/bin/nvcc")) return "/usr/local/cuda/bin/nvcc";
+  return "nvcc";
+}
+
+std::string gxx_path() {
+  const char* env = std::getenv("KFORGE_CXX");
+  return env && *env ? env : "g++";
+}
+
+uint64_t folder_bytes(const std::filesystem::path& dir) {
+  uint64_t total = 0;
+  std::error_code ec;
+  for (const auto& e : std::filesystem::recursive_directory_iterator(dir, ec))
+    if (e.is_regular_file(ec)) total += e.file_size(ec);
+  return total;
+}
+
+std::string unique_suffix() {
+  static std::atomic<uint64_t> counter{0};
+  std::random_device rd;
+  return std::to_string(::getpid()) + "-" + std::to_string(counter++) + "-" + std::to_string(rd());
+}
+
+}  // namespace
+
+std::optional<Format> format_of(const std::filesystem::path& file) {
+  auto ext = file.extension().string();
+  if (ext == ".py") return Format::kernelbench;
+  if (ext == ".cpp" || ext == ".cc" || ext == ".cxx") return Format::cpp;
+  if (ext == ".cu") return Format::cuda;
+  return std::nullopt;
+}
+
+const char* to_string(Format f) {
+  switch (f) {
+    case Format::kernelbench: return "kernelbench";
+    case Format::cpp: return "cpp";
+    case Format::cuda: return "cuda";
+  }
+  return "?";
+}
+
+std::filesystem::path interface_include_dir() {
+  if (const char* env = std::getenv("KFORGE_INCLUDE"); env && *env) return env;
+  return KFORGE_SOURCE_DIR "/include";
+}
+
+BuildSettings default_build_settings() {
+  BuildSettings s;
+  const char* cache = std::getenv("XDG_CACHE_HOME");
+  const char* home = std::getenv("HOME");
+  std::filesystem::path base = cache && *cache ? cache : (home ? std::filesystem::path(home) / ".cache" : ".");
+  s.cache_dir = base / "kforge" / "build";
+  return s;
+}
+
+std::optional<std::string> check_native_source(Format format, const std::string& source) {
+  static const std::regex stated(R"(KFORGE_CANDIDATE\s*\(\s*(\d+)\s*\))");
+  std::smatch m;
+  if (!std::regex_search(source, m, stated))
+    return "no KFORGE_CANDIDATE(<version>) line: a native candidate states the interface version it was written "
+           "for (docs/candidate-format.md)";
+  int version = std::stoi(m[1]);
+  if (version < 1 || version > kInterfaceVersion)
+    return "written for interface version " + std::to_string(version) + "; this kforge knows versions 1.." +
+           std::to_string(kInterfaceVersion);
+  // A candidate is one file: quoted includes (its own folder, relative or absolute paths) reach
+  // outside it. System and toolkit headers come in with <...>.
+  static const std::regex quoted_include(R"((^|\n)\s*#\s*include\s*"([^"]*)\")");
+  for (auto it = std::sregex_iterator(source.begin(), source.end(), quoted_include); it != std::sregex_iterator(); ++it) {
+    std::string target = (*it)[2].str();
+    if (target != "kforge/candidate.h")
+      return "#include \"" + target + "\" reaches outside the candidate's own source; only <system headers> and "
+             "\"kforge/candidate.h\" may be included";
+  }
+  static const std::regex angle_path(R"((^|\n)\s*#\s*include\s*<([^>]*\.\.[^>]*|/[^>]*)>)");
+  if (std::regex_search(source, m, angle_path))
+    return "#include <" + m[2].str() + "> names a path outside the toolkit's headers";
+  if (format == Format::cuda && source.find("__global__") == std::string::npos)
+    return "a cuda candidate defines at least one __global__ kernel (use the cpp format for host-only code)";
+  return std::nullopt;
+}
+
+BuildService::BuildService(BuildSettings settings) : settings_(std::move(settings)) {
+  if (settings_.jobs <= 0) settings_.jobs = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+}
+
+std::string BuildService::toolchain_identity(Format format) {
+  std::lock_guard lock(identity_mutex_);
+  std::string& identity = format == Format::cuda ? nvcc_identity_ : gxx_identity_;
+  if (identity.empty()) {
+    std::vector<std::string> argv = format == Format::cuda ? std::vector<std::string>{nvcc_path(), "--version"}
+                                                           : std::vector<std::string>{gxx_path(), "--version"};
+    auto r = run_process(argv, std::min(settings_.timeout, std::chrono::seconds(30)), 4096);
+    identity = r.exit_code == 0 ? r.output : "unavailable: " + first_line(r.output);
+  }
+  return identity;
+}
+
+std::vector<std::string> BuildService::command(const BuildRequest& request, const std::filesystem::path& source,
+                                               const std::filesystem::path& output) const {
+  std::string include = "-I" + interface_include_dir().string();
+  if (request.format == Format::cuda) {
+    std::vector<std::string> argv{nvcc_path(), "-std=c++17", "-O3", "-shared", "-Xcompiler", "-fPIC,-fvisibility=hidden",
+                                  "-arch=" + request.arch, "-Xptxas", "-v", "-lineinfo", include, source.string(),
+                                  "-o", output.string()};
+    if (request.source.find("cublas") != std::string::npos) argv.push_back("-lcublas");
+    return argv;
+  }
+  return {gxx_path(), "-std=c++17", "-O3", "-shared", "-fPIC", "-fvisibility=hidden", include, source.string(),
+          "-o", output.string()};
+}
+
+std::string BuildService::key_of(const BuildRequest& request) {
+  std::string header;
+  try {
+    header = read_file(interface_include_dir() / "kforge" / "candidate.h");
+  } catch (...) {
+  }
+  nlohmann::json identity = {{"format", to_string(request.format)},
+                             {"source", sha256_hex(request.source)},
+                             {"command", command(request, "SOURCE", "OUTPUT")},
+                             {"toolchain", toolchain_identity(request.format)},
+                             {"header", sha256_hex(header)},
+                             {"arch", request.format == Format::cuda ? request.arch : ""}};
+  return sha256_hex(identity.dump());
+}
+
+std::optional<BuildOutcome> BuildService::lookup(const std::string& key) {
+  auto dir = settings_.cache_dir / "objects" / key;
+  std::error_code ec;
+  if (!std::filesystem::exists(dir / "meta.json", ec)) return std::nullopt;
+  try {
+    auto meta = nlohmann::json::parse(read_file(dir / "meta.json"));
+    BuildOutcome out;
+    out.ok = meta.at("ok").get<bool>();
+    out.cached = true;
+    out.key = key;
+    out.diagnostics = meta.value("diagnostics", "");
+    out.kernels = meta.value("kernels", nlohmann::json::array());
+    out.seconds = meta.value("seconds", 0.0);
+    out.log = read_file(dir / "build.log");
+    if (out.ok) {
+      out.library = dir / "candidate.so";
+      if (!std::filesystem::exists(out.library, ec)) return std::nullopt;  // damaged entry: rebuild
+    }
+    std::filesystem::last_write_time(dir / "meta.json", std::filesystem::file_time_type::clock::now(), ec);  // LRU
+    return out;
+  } catch (...) {
+    return std::nullopt;  // a damaged entry is rebuilt, never trusted
+  }
+}
+
+BuildOutcome BuildService::build(const BuildRequest& request) {
+  BuildOutcome out;
+  out.key = key_of(request);
+  if (auto cached = lookup(out.key)) return *cached;
+
+  if (auto problem = check_native_source(request.format, request.source)) {
+    out.diagnostics = request.display_name + ": " + *problem;
+    out.log = out.diagnostics;
+    return out;  // not cached: a static check costs nothing
+  }
+
+  std::error_code ec;
+  auto tmp = settings_.cache_dir / "tmp" / (out.key + "." + unique_suffix());
+  std::filesystem::create_directories(tmp, ec);
+  if (ec) {
+    out.diagnostics = "cannot create the build folder " + tmp.string() + ": " + ec.message();
+    return out;
+  }
+  auto source = tmp / (request.format == Format::cuda ? "candidate.cu" : "candidate.cpp");
+  try {
+    write_file_atomically(source, request.source);
+  } catch (const std::exception& e) {
+    out.diagnostics = std::string("cannot write the source to build: ") + e.what();
+    std::filesystem::remove_all(tmp, ec);
+    return out;
+  }
+  auto result = run_process(command(request, source, tmp / "candidate.so"), settings_.timeout, 1 << 20, tmp.string());
+  out.seconds = result.seconds;
+  out.log = result.output;
+  if (result.truncated) out.log += "\n[kforge: compiler output cut at 1 MiB]";
+  out.kernels = to_json(parse_ptxas_resources(result.output));
+  if (result.timed_out) {
+    out.diagnostics = "the compiler did not finish within " + std::to_string(settings_.timeout.count()) + " s";
+  } else if (result.exit_code != 0) {
+    out.diagnostics = condense_diagnostics(result.output, source.string(), request.display_name);
+    if (out.diagnostics.empty()) out.diagnostics = "the compiler exited with status " + std::to_string(result.exit_code);
+  } else {
+    out.ok = true;
+  }
+  // Timeouts are not cached (a loaded machine may finish next time); results are.
+  if (!result.timed_out) {
+    nlohmann::json meta = {{"ok", out.ok},         {"format", to_string(request.format)},
+                           {"diagnostics", out.diagnostics}, {"kernels", out.kernels},
+                           {"seconds", out.seconds}, {"name", request.display_name}};
+    try {
+      write_file_atomically(tmp / "build.log", out.log);
+      write_file_atomically(tmp / "meta.json", meta.dump(2));  // written last: marks the entry complete
+      auto final_dir = settings_.cache_dir / "objects" / out.key;
+      std::filesystem::create_directories(final_dir.parent_path());
+      std::filesystem::rename(tmp, final_dir, ec);  // atomic; fails if another process published first
+      if (!ec) {
+        if (out.ok) out.library = final_dir / "candidate.so";
+        evict_if_needed();
+        return out;
+      }
+      if (auto theirs = lookup(out.key)) {
+        std::filesystem::remove_all(tmp, ec);
+        theirs->cached = false;
+        theirs->seconds = out.seconds;
+        return *theirs;
+      }
+    } catch (const std::exception& e) {  // a full disk: the build is lost, the cache is intact
+      out.ok = false;
+      out.diagnostics = std::string("cannot store the build: ") + e.what();
+    }
+  }
+  std::filesystem::remove_all(tmp, ec);
+  return out;
+}
+
+std::vector<BuildOutcome> BuildService::build_all(const std::vector<BuildRequest>& requests) {
+  std::vector<BuildOutcome> outcomes(requests.size());
+  std::atomic<size_t> next{0};
+  std::vector<std::thread> threads;
+  int n = std::min<int>(settings_.jobs, static_cast<int>(requests.size()));
+  for (int t = 0; t < n; ++t)
+    threads.emplace_back([&] {
+      for (size_t i = next++; i < requests.size(); i = next++) outcomes[i] = build(requests[i]);
+    });
+  for (auto& t : threads) t.join();
+  return outcomes;
+}
+
+void BuildService::evict_if_needed() {
+  auto objects = settings_.cache_dir / "objects";
+  if (folder_bytes(objects) <= settings_.max_cache_bytes) return;
+  struct Entry {
+    std::filesystem::file_time_type used;
+    std::filesystem::path dir;
+  };
+  std::vector<Entry> entries;
+  std::error_code ec;
+  for (const auto& e : std::filesystem::directory_iterator(objects, ec))
+    entries.push_back({std::filesystem::last_write_time(e.path() / "meta.json", ec), e.path()});
+  std::sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) { return a.used < b.used; });
+  uint64_t total = folder_bytes(objects);
+  for (const auto& e : entries) {
+    if (total <= settings_.max_cache_bytes * 9 / 10) break;
+    uint64_t size = folder_bytes(e.dir);
+    // Renamed away first, so a reader never sees half an entry.
+    auto doomed = settings_.cache_dir / "tmp" / ("evict." + unique_suffix());
+    std::filesystem::rename(e.dir, doomed, ec);
+    if (!ec) {
+      std::filesystem::remove_all(doomed, ec);
+      total -= std::min(total, size);
+    }
+  }
+}
+
+}  // namespace kforge::build

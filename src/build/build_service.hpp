@@ -1,0 +1,79 @@
+#pragma once
+// The build service: compiles native candidates (g++ for `cpp`, nvcc for `cuda`) into shared
+// libraries, through a content-addressed cache shared by every kforge process of the user. An
+// identical candidate (same source, flags, compiler, interface header, target) is never built twice;
+// failures are cached too, with their log. Safe under concurrent processes: a build happens in a
+// private folder and is published by one atomic rename.
+#include <chrono>
+#include <filesystem>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace kforge::build {
+
+enum class Format { kernelbench, cpp, cuda };
+std::optional<Format> format_of(const std::filesystem::path& file);  // .py, .cpp, .cu
+const char* to_string(Format f);
+
+struct BuildRequest {
+  Format format = Format::cpp;
+  std::string source;
+  std::string display_name;     // how diagnostics name the file
+  std::string arch = "sm_90a";  // cuda: the device's (sm_90a on the H200), overridable
+};
+
+struct BuildOutcome {
+  bool ok = false;
+  bool cached = false;  // taken from the cache, not built now
+  std::string key;
+  std::filesystem::path library;  // when ok
+  std::string diagnostics;        // condensed, for the candidate's author
+  std::string log;                // the compiler's full output
+  double seconds = 0;             // compile time when built now [s]
+  nlohmann::json kernels = nlohmann::json::array();  // ptxas resources per kernel (cuda)
+};
+
+struct BuildSettings {
+  std::filesystem::path cache_dir;          // default: ~/.cache/kforge/build
+  uint64_t max_cache_bytes = 4ull << 30;    // evict least recently used beyond this
+  std::chrono::seconds timeout{120};        // per compile
+  int jobs = 0;                             // 0: one per core
+};
+
+BuildSettings default_build_settings();
+
+class BuildService {
+ public:
+  explicit BuildService(BuildSettings settings);
+
+  BuildOutcome build(const BuildRequest& request);
+  // Many at once on `settings.jobs` threads; outcomes in request order.
+  std::vector<BuildOutcome> build_all(const std::vector<BuildRequest>& requests);
+
+  // What a request's key covers, exposed for tests: same inputs, same key.
+  std::string key_of(const BuildRequest& request);
+
+ private:
+  std::string toolchain_identity(Format format);
+  std::vector<std::string> command(const BuildRequest& request, const std::filesystem::path& source,
+                                   const std::filesystem::path& output) const;
+  std::optional<BuildOutcome> lookup(const std::string& key);
+  void evict_if_needed();
+
+  BuildSettings settings_;
+  std::mutex identity_mutex_;
+  std::string gxx_identity_, nvcc_identity_;
+};
+
+// Static checks before compiling, each a clear compile_error: the interface version the candidate
+// states, includes reaching outside its own source, a .cu without a kernel.
+std::optional<std::string> check_native_source(Format format, const std::string& source);
+
+// The header's folder (include/), for -I.
+std::filesystem::path interface_include_dir();
+
+}  // namespace kforge::build

@@ -1,0 +1,85 @@
+#include "build/subprocess.hpp"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+namespace kforge::build {
+
+ProcessResult run_process(const std::vector<std::string>& argv, std::chrono::seconds timeout, size_t output_cap,
+                          const std::string& cwd) {
+  ProcessResult result;
+  auto t0 = std::chrono::steady_clock::now();
+  int pipe_fds[2];
+  if (::pipe2(pipe_fds, O_CLOEXEC) != 0) {
+    result.output = std::string("cannot create a pipe: ") + std::strerror(errno);
+    return result;
+  }
+  std::vector<char*> args;
+  for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+  args.push_back(nullptr);
+  pid_t pid = ::fork();
+  if (pid < 0) {
+    ::close(pipe_fds[0]);
+    ::close(pipe_fds[1]);
+    result.output = std::string("cannot fork: ") + std::strerror(errno);
+    return result;
+  }
+  if (pid == 0) {
+    ::setpgid(0, 0);  // its own group: a timeout kills the compiler's children too (cc1plus, ptxas)
+    ::dup2(pipe_fds[1], 1);
+    ::dup2(pipe_fds[1], 2);
+    int devnull = ::open("/dev/null", O_RDONLY);
+    ::dup2(devnull, 0);
+    if (!cwd.empty() && ::chdir(cwd.c_str()) != 0) ::_exit(126);
+    ::execvp(args[0], args.data());
+    const char msg[] = "cannot execute the compiler\n";
+    [[maybe_unused]] auto n = ::write(2, msg, sizeof msg - 1);
+    ::_exit(127);
+  }
+  ::setpgid(pid, pid);
+  ::close(pipe_fds[1]);
+  auto deadline = t0 + timeout;
+  char buffer[65536];
+  for (;;) {
+    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+    if (left.count() <= 0) {
+      result.timed_out = true;
+      break;
+    }
+    pollfd p{pipe_fds[0], POLLIN, 0};
+    int ready = ::poll(&p, 1, static_cast<int>(std::min<long long>(left.count(), 1000)));
+    if (ready < 0 && errno == EINTR) continue;
+    if (ready <= 0) continue;
+    ssize_t n = ::read(pipe_fds[0], buffer, sizeof buffer);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;  // EOF: the process closed its output (it is exiting)
+    size_t room = output_cap > result.output.size() ? output_cap - result.output.size() : 0;
+    if (static_cast<size_t>(n) > room) result.truncated = true;
+    result.output.append(buffer, std::min(static_cast<size_t>(n), room));
+  }
+  ::close(pipe_fds[0]);
+  int status = 0;
+  // A process can close its output and still run: wait for it under the same deadline.
+  while (!result.timed_out && ::waitpid(pid, &status, WNOHANG) == 0) {
+    if (std::chrono::steady_clock::now() >= deadline) {
+      result.timed_out = true;
+      break;
+    }
+    ::usleep(2000);
+  }
+  if (result.timed_out) {
+    ::kill(-pid, SIGKILL);
+    ::waitpid(pid, &status, 0);
+  }
+  result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return result;
+}
+
+}  // namespace kforge::build

@@ -1,0 +1,21 @@
+#pragma once
+// Runs a compiler (or any program) to completion with a deadline, capturing its output up to a
+// cap: the build service's only way to start processes.
+#include <chrono>
+#include <string>
+#include <vector>
+
+namespace kforge::build {
+
+struct ProcessResult {
+  int exit_code = -1;      // 128 + signal when killed by one
+  bool timed_out = false;  // killed at the deadline (with its process group)
+  bool truncated = false;  // output exceeded the cap; the rest was discarded
+  std::string output;      // stdout and stderr interleaved
+  double seconds = 0;
+};
+
+ProcessResult run_process(const std::vector<std::string>& argv, std::chrono::seconds timeout,
+                          size_t output_cap = 1 << 20, const std::string& cwd = "");
+
+}  // namespace kforge::build

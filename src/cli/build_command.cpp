@@ -1,0 +1,131 @@
+// kforge build DIR: builds every candidate of a run ahead of time, on a machine without a GPU if
+// need be (compile only), so GPU time is spent on running. Native candidates go through the build
+// cache; KernelBench candidates that build with load_inline are imported once, in parallel, which
+// fills torch's extension cache.
+#include <atomic>
+#include <iostream>
+#include <thread>
+
+#include <fmt/format.h>
+
+#include "build/build_service.hpp"
+#include "build/subprocess.hpp"
+#include "cli/commands.hpp"
+#include "common/errors.hpp"
+#include "common/files.hpp"
+#include "planner/native_builds.hpp"
+#include "pool/worker_paths.hpp"
+#include "report/formatting.hpp"
+#include "suite/candidate.hpp"
+
+namespace kforge::cli {
+namespace {
+
+struct BuildOptions {
+  std::string dir;
+  std::string arch = "auto";
+  int jobs = 0;
+  int timeout_s = 600;
+  bool json = false;
+};
+
+// "sm_90a" -> "9.0a" for TORCH_CUDA_ARCH_LIST (load_inline on a machine without a GPU needs it).
+std::string torch_arch_list(const std::string& arch) {
+  std::string digits = arch.substr(3);
+  bool a = !digits.empty() && digits.back() == 'a';
+  if (a) digits.pop_back();
+  if (digits.size() < 2) return "9.0";
+  return digits.substr(0, digits.size() - 1) + "." + digits.substr(digits.size() - 1) + (a ? "a" : "");
+}
+
+constexpr const char* kImportScript =
+    "import importlib.util, sys\n"
+    "spec = importlib.util.spec_from_file_location('kforge_build_' + str(abs(hash(sys.argv[1]))), sys.argv[1])\n"
+    "spec.loader.exec_module(importlib.util.module_from_spec(spec))\n";
+
+int run_build(const BuildOptions& o) {
+  std::filesystem::path dir = o.dir;
+  std::error_code ec;
+  if (!std::filesystem::is_directory(dir, ec)) throw UsageError("no such folder: " + o.dir);
+  Discovery found = discover_candidates(dir);
+  std::vector<PlannedEval> natives;
+  std::vector<std::string> inline_builds;
+  for (const auto& f : found.candidates) {
+    Candidate c = load_candidate_file(f.path, f.relative);
+    auto format = build::format_of(f.path).value_or(build::Format::kernelbench);
+    if (format == build::Format::kernelbench) {
+      if (c.source.find("load_inline") != std::string::npos) inline_builds.push_back(f.path.string());
+      continue;
+    }
+    PlannedEval e;
+    e.candidate = std::move(c);
+    e.candidate_name = f.relative;
+    e.format = format;
+    natives.push_back(std::move(e));
+  }
+
+  bool needs_arch = !inline_builds.empty();
+  for (const auto& e : natives) needs_arch |= e.format == build::Format::cuda;
+  std::string arch = resolve_arch(o.arch, needs_arch);
+
+  struct Row {
+    std::string name, format, status, seconds, detail;
+  };
+  std::vector<Row> rows;
+  auto t0 = std::chrono::steady_clock::now();
+  build_native_candidates(natives, arch, nullptr, o.jobs);
+  for (const auto& e : natives)
+    rows.push_back({e.candidate_name, build::to_string(e.format), e.build_failure ? "compile_error" : "built", "-",
+                    e.build_failure ? *e.build_failure : e.library.string()});
+
+  // load_inline candidates: one import per candidate, as many at once as there are jobs.
+  std::vector<build::ProcessResult> results(inline_builds.size());
+  std::atomic<size_t> next{0};
+  std::vector<std::thread> threads;
+  int jobs = o.jobs > 0 ? o.jobs : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  ::setenv("TORCH_CUDA_ARCH_LIST", torch_arch_list(arch).c_str(), 0);
+  std::string python = worker_python().string();
+  for (int t = 0; t < std::min<int>(jobs, static_cast<int>(inline_builds.size())); ++t)
+    threads.emplace_back([&] {
+      for (size_t i = next++; i < inline_builds.size(); i = next++)
+        results[i] = build::run_process({python, "-c", kImportScript, inline_builds[i]}, std::chrono::seconds(o.timeout_s));
+    });
+  for (auto& t : threads) t.join();
+  for (size_t i = 0; i < inline_builds.size(); ++i) {
+    const auto& r = results[i];
+    std::string name = std::filesystem::relative(inline_builds[i], dir).string();
+    bool ok = r.exit_code == 0 && !r.timed_out;
+    std::string detail = ok ? "torch extension cache" : r.timed_out ? "did not finish in time" : r.output;
+    if (!ok && detail.size() > 300) detail = "..." + detail.substr(detail.size() - 300);
+    rows.push_back({name, "kernelbench", ok ? "built" : "failed", fmt::format("{:.1f}", r.seconds), detail});
+  }
+  double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+
+  if (o.json) {
+    for (const auto& r : rows)
+      std::cout << nlohmann::json{{"candidate", r.name}, {"format", r.format}, {"status", r.status}, {"detail", r.detail}}.dump()
+                << '\n';
+  } else {
+    for (const auto& r : rows)
+      std::cout << fmt::format("{:<14} {:<12} {:<50} {}\n", r.status, r.format, r.name,
+                               report::one_line(r.detail, 100));
+    std::cout << fmt::format("{} candidates ({} native, {} load_inline) for {} in {:.1f} s\n", rows.size(),
+                             natives.size(), inline_builds.size(), arch, wall);
+  }
+  return 0;
+}
+
+}  // namespace
+
+Runner add_build_command(CLI::App& app, const GlobalOptions&) {
+  auto o = std::make_shared<BuildOptions>();
+  auto* cmd = app.add_subcommand("build", "Build every candidate of a folder ahead of time (no GPU needed)");
+  cmd->add_option("dir", o->dir, "Folder of candidates, in the layout `kforge eval DIR` takes")->required();
+  cmd->add_option("--arch", o->arch, "nvcc target: auto (the GPU's) or e.g. sm_90a (needed without a GPU)");
+  cmd->add_option("--jobs,-j", o->jobs, "Compiles at once [default: 0, one per core]")->check(CLI::Range(0, 1024));
+  cmd->add_option("--timeout", o->timeout_s, "Seconds one load_inline build may take")->check(CLI::Range(1, 86400));
+  cmd->add_flag("--json", o->json, "One JSON object per candidate per line");
+  return [o] { return run_build(*o); };
+}
+
+}  // namespace kforge::cli

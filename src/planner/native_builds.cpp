@@ -1,0 +1,47 @@
+#include "planner/native_builds.hpp"
+
+#include "common/errors.hpp"
+#include "pool/devices.hpp"
+
+namespace kforge {
+
+std::string resolve_arch(const std::string& arch, bool needed) {
+  if (arch != "auto") return arch;
+  if (!needed) return "sm_90a";  // unused: no cuda candidate in the plan
+  std::string why;
+  std::string found = cuda_arch_of(0, &why);
+  if (found.empty()) throw Error("--arch auto: " + why + "; give the target, e.g. --arch sm_90a");
+  return found;
+}
+
+void build_native_candidates(std::vector<PlannedEval>& plan, const std::string& arch, Store* store, int jobs) {
+  std::vector<size_t> index;
+  std::vector<build::BuildRequest> requests;
+  bool any_cuda = false;
+  for (size_t i = 0; i < plan.size(); ++i) {
+    const auto& e = plan[i];
+    if (e.format == build::Format::kernelbench || !e.load_failure.empty()) continue;
+    any_cuda |= e.format == build::Format::cuda;
+    index.push_back(i);
+    requests.push_back({e.format, e.candidate.source, e.candidate_name, ""});
+  }
+  if (requests.empty()) return;
+  std::string target = resolve_arch(arch, any_cuda);
+  for (auto& r : requests) r.arch = target;
+  auto settings = build::default_build_settings();
+  settings.jobs = jobs;
+  build::BuildService service(settings);
+  auto outcomes = service.build_all(requests);
+  for (size_t k = 0; k < index.size(); ++k) {
+    PlannedEval& e = plan[index[k]];
+    const auto& out = outcomes[k];
+    e.build_key = out.key;
+    if (out.ok) e.library = out.library;
+    else e.build_failure = out.diagnostics.empty() ? "the build failed" : out.diagnostics;
+    if (store)
+      store->put_build(out.key, build::to_string(e.format), e.candidate.hash, out.ok, out.seconds, out.diagnostics,
+                       out.log, out.kernels.dump());
+  }
+}
+
+}  // namespace kforge

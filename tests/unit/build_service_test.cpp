@@ -1,0 +1,201 @@
+// The build service against the real g++ (no GPU, no torch): static checks, the cache, concurrent
+// builders, eviction, deadlines and runaway output, and the condensed diagnostics.
+#include "build/build_service.hpp"
+
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+
+#include <fstream>
+#include <thread>
+
+#include "build/diagnostics.hpp"
+#include "support/temp_dir.hpp"
+
+namespace kforge::build {
+namespace {
+
+using testing::TempDir;
+
+constexpr const char* kGood =
+    "#include <kforge/candidate.h>\n"
+    "KFORGE_CANDIDATE(1) {\n"
+    "  float* out = static_cast<float*>(ctx->outputs[0].data);\n"
+    "  for (int64_t i = 0; i < ctx->outputs[0].numel; ++i) out[i] = 1.0f;\n"
+    "  return 0;\n"
+    "}\n";
+
+BuildService service_in(const TempDir& dir, uint64_t max_bytes = 1ull << 30) {
+  BuildSettings s;
+  s.cache_dir = dir.path() / "cache";
+  s.max_cache_bytes = max_bytes;
+  s.timeout = std::chrono::seconds(60);
+  s.jobs = 2;
+  return BuildService(s);
+}
+
+TEST(NativeSourceChecks, VersionIncludesKernels) {
+  EXPECT_FALSE(check_native_source(Format::cpp, kGood));
+  EXPECT_NE(check_native_source(Format::cpp, "int x;")->find("KFORGE_CANDIDATE"), std::string::npos);
+  EXPECT_NE(check_native_source(Format::cpp, "KFORGE_CANDIDATE(2) {}")->find("version 2"), std::string::npos);
+  EXPECT_NE(check_native_source(Format::cpp, "#include \"mine.h\"\nKFORGE_CANDIDATE(1) {}")->find("outside"),
+            std::string::npos);
+  EXPECT_NE(check_native_source(Format::cpp, "#include </etc/passwd>\nKFORGE_CANDIDATE(1) {}")->find("outside"),
+            std::string::npos);
+  EXPECT_FALSE(check_native_source(Format::cpp, "#include <vector>\n#include \"kforge/candidate.h\"\nKFORGE_CANDIDATE(1) {}"));
+  EXPECT_NE(check_native_source(Format::cuda, "KFORGE_CANDIDATE(1) {}")->find("__global__"), std::string::npos);
+  EXPECT_FALSE(check_native_source(Format::cuda, "__global__ void k() {}\nKFORGE_CANDIDATE(1) {}"));
+}
+
+TEST(BuildService, BuildsOnceThenServesFromTheCache) {
+  TempDir dir;
+  auto service = service_in(dir);
+  BuildRequest request{Format::cpp, kGood, "good.cpp", ""};
+  auto first = service.build(request);
+  ASSERT_TRUE(first.ok) << first.diagnostics << first.log;
+  EXPECT_FALSE(first.cached);
+  EXPECT_TRUE(std::filesystem::exists(first.library));
+  auto second = service.build(request);
+  EXPECT_TRUE(second.ok);
+  EXPECT_TRUE(second.cached);
+  EXPECT_EQ(second.key, first.key);
+  EXPECT_EQ(second.library, first.library);
+  // Another process's service sees the same entry.
+  auto other = service_in(dir).build(request);
+  EXPECT_TRUE(other.cached);
+  // A different source is a different build.
+  BuildRequest changed{Format::cpp, std::string(kGood) + "// changed\n", "good.cpp", ""};
+  EXPECT_NE(service.key_of(changed), first.key);
+}
+
+TEST(BuildService, FailuresAreDiagnosedAndCached) {
+  TempDir dir;
+  auto service = service_in(dir);
+  std::string bad = "#include <kforge/candidate.h>\nKFORGE_CANDIDATE(1) {\n  return undefined_name;\n}\n";
+  auto first = service.build({Format::cpp, bad, "bad.cpp", ""});
+  EXPECT_FALSE(first.ok);
+  EXPECT_NE(first.diagnostics.find("bad.cpp:3: error:"), std::string::npos) << first.diagnostics;
+  EXPECT_NE(first.diagnostics.find("undefined_name"), std::string::npos) << first.diagnostics;
+  EXPECT_EQ(first.diagnostics.find("candidate.cpp"), std::string::npos) << first.diagnostics;
+  EXPECT_FALSE(first.log.empty());
+  auto second = service.build({Format::cpp, bad, "bad.cpp", ""});
+  EXPECT_FALSE(second.ok);
+  EXPECT_TRUE(second.cached);
+  EXPECT_EQ(second.diagnostics, first.diagnostics);
+}
+
+TEST(BuildService, ConcurrentBuildersAgree) {
+  TempDir dir;
+  std::vector<BuildOutcome> outcomes(4);
+  std::vector<std::thread> threads;
+  for (int i = 0; i < 4; ++i)
+    threads.emplace_back([&, i] { outcomes[i] = service_in(dir).build({Format::cpp, kGood, "good.cpp", ""}); });
+  for (auto& t : threads) t.join();
+  for (const auto& o : outcomes) {
+    ASSERT_TRUE(o.ok) << o.diagnostics;
+    EXPECT_EQ(o.library, outcomes[0].library);
+    EXPECT_TRUE(std::filesystem::exists(o.library));
+  }
+  // Nothing half-built is left behind.
+  size_t leftovers = 0;
+  for ([[maybe_unused]] const auto& e : std::filesystem::directory_iterator(dir.path() / "cache" / "tmp")) ++leftovers;
+  EXPECT_EQ(leftovers, 0u);
+}
+
+uint64_t bytes_under(const std::filesystem::path& dir) {
+  uint64_t total = 0;
+  for (const auto& e : std::filesystem::recursive_directory_iterator(dir))
+    if (e.is_regular_file()) total += e.file_size();
+  return total;
+}
+
+TEST(BuildService, EvictsLeastRecentlyUsed) {
+  TempDir dir;
+  auto a = service_in(dir).build({Format::cpp, std::string(kGood) + "// a\n", "a.cpp", ""});
+  ASSERT_TRUE(a.ok) << a.diagnostics;
+  uint64_t one_entry = bytes_under(dir.path() / "cache" / "objects");
+  // Room for one and a half entries: publishing b pushes a, the least recently used, out.
+  auto bounded = service_in(dir, one_entry * 3 / 2);
+  auto b = bounded.build({Format::cpp, std::string(kGood) + "// b\n", "b.cpp", ""});
+  ASSERT_TRUE(b.ok) << b.diagnostics;
+  EXPECT_FALSE(std::filesystem::exists(a.library));
+  EXPECT_TRUE(std::filesystem::exists(b.library));
+  auto again = bounded.build({Format::cpp, std::string(kGood) + "// a\n", "a.cpp", ""});
+  EXPECT_TRUE(again.ok);
+  EXPECT_FALSE(again.cached);  // rebuilt after eviction
+}
+
+std::string fake_compiler(const TempDir& dir, const std::string& body) {
+  std::string path = dir.write("fake-cxx.sh", "#!/bin/sh\n" + body + "\n");
+  ::chmod(path.c_str(), 0755);
+  return path;
+}
+
+TEST(BuildService, HangingCompilerHitsTheDeadline) {
+  TempDir dir;
+  ::setenv("KFORGE_CXX", fake_compiler(dir, "sleep 30").c_str(), 1);
+  BuildSettings s;
+  s.cache_dir = dir.path() / "cache";
+  s.timeout = std::chrono::seconds(1);
+  BuildService service(s);
+  auto t0 = std::chrono::steady_clock::now();
+  auto out = service.build({Format::cpp, kGood, "good.cpp", ""});
+  ::unsetenv("KFORGE_CXX");
+  EXPECT_FALSE(out.ok);
+  EXPECT_NE(out.diagnostics.find("did not finish within 1 s"), std::string::npos) << out.diagnostics;
+  EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(10));
+}
+
+TEST(BuildService, EnormousOutputIsCapped) {
+  TempDir dir;
+  // 4 MB of error lines, then failure.
+  ::setenv("KFORGE_CXX",
+           fake_compiler(dir, "i=0; while [ $i -lt 40000 ]; do echo \"x.cpp:$i:1: error: same thing again and again and "
+                              "again and again and again and again\"; i=$((i+1)); done; exit 1")
+               .c_str(),
+           1);
+  auto out = service_in(dir).build({Format::cpp, kGood, "good.cpp", ""});
+  ::unsetenv("KFORGE_CXX");
+  EXPECT_FALSE(out.ok);
+  EXPECT_LE(out.log.size(), (1u << 20) + 100);
+  EXPECT_LE(out.diagnostics.size(), 2100u);
+  EXPECT_NE(out.diagnostics.find("more distinct errors"), std::string::npos) << out.diagnostics;
+}
+
+TEST(Diagnostics, FoldsAndMapsNames) {
+  std::string log =
+      "/tmp/b/candidate.cu(12): error: identifier \"foo\" is undefined\n"
+      "/tmp/b/candidate.cu(12): error: identifier \"foo\" is undefined\n"
+      "/tmp/b/candidate.cu:20:3: error: expected ';'\n"
+      "   20 |   x = 1\n"
+      "      |        ^\n"
+      "2 errors detected\n";
+  std::string d = condense_diagnostics(log, "/tmp/b/candidate.cu", "mine.cu");
+  EXPECT_NE(d.find("mine.cu:12: error: identifier \"foo\" is undefined"), std::string::npos) << d;
+  EXPECT_NE(d.find("mine.cu:20: error: expected ';'"), std::string::npos) << d;
+  EXPECT_NE(d.find("1 repeated errors folded"), std::string::npos) << d;
+  EXPECT_EQ(d.find("/tmp/b"), std::string::npos) << d;
+}
+
+TEST(Diagnostics, UnknownShapesKeepTheTail) {
+  std::string d = condense_diagnostics("ld: cannot find -lfoo\ncollect2: linker failed\n", "x", "y");
+  EXPECT_NE(d.find("cannot find -lfoo"), std::string::npos);
+}
+
+TEST(Diagnostics, PtxasResources) {
+  std::string log =
+      "ptxas info    : 0 bytes gmem\n"
+      "ptxas info    : Compiling entry function '_Z4reluPKfPfl' for 'sm_90a'\n"
+      "ptxas info    : Function properties for _Z4reluPKfPfl\n"
+      "    8 bytes stack frame, 4 bytes spill stores, 4 bytes spill loads\n"
+      "ptxas info    : Used 18 registers, used 1 barriers, 2048 bytes smem, 380 bytes cmem[0]\n";
+  auto k = parse_ptxas_resources(log);
+  ASSERT_EQ(k.size(), 1u);
+  EXPECT_EQ(k[0].kernel, "_Z4reluPKfPfl");
+  EXPECT_EQ(k[0].registers, 18);
+  EXPECT_EQ(k[0].shared_bytes, 2048);
+  EXPECT_EQ(k[0].spill_store_bytes, 4);
+  EXPECT_EQ(k[0].stack_bytes, 8);
+}
+
+}  // namespace
+}  // namespace kforge::build
