@@ -30,6 +30,14 @@ std::string nvcc_path() {
   return "nvcc";
 }
 
+// Machine code for the one target only. `-arch=sm_90a` would also embed compute_90 PTX, which costs
+// a second cicc pass (about 0.6 s of a 2.9 s build, measured on a 2-core machine) and is never run:
+// kforge builds for the device it runs on.
+std::string gencode(const std::string& arch) {
+  std::string compute = arch.starts_with("sm_") ? "compute_" + arch.substr(3) : arch;
+  return "-gencode=arch=" + compute + ",code=" + arch;
+}
+
 std::string gxx_path() {
   const char* env = std::getenv("KFORGE_CXX");
   return env && *env ? env : "g++";
@@ -130,7 +138,7 @@ std::vector<std::string> BuildService::command(const BuildRequest& request, cons
   std::string include = "-I" + interface_include_dir().string();
   if (request.format == Format::cuda) {
     std::vector<std::string> argv{nvcc_path(), "-std=c++17", "-O3", "-shared", "-Xcompiler", "-fPIC,-fvisibility=hidden",
-                                  "-arch=" + request.arch, "-Xptxas", "-v", "-lineinfo", include, source.string(),
+                                  gencode(request.arch), "-Xptxas", "-v", "-lineinfo", include, source.string(),
                                   "-o", output.string()};
     if (request.source.find("cublas") != std::string::npos) argv.push_back("-lcublas");
     return argv;

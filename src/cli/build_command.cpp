@@ -75,7 +75,9 @@ int run_build(const BuildOptions& o) {
   auto t0 = std::chrono::steady_clock::now();
   build_native_candidates(natives, arch, nullptr, o.jobs);
   for (const auto& e : natives)
-    rows.push_back({e.candidate_name, build::to_string(e.format), e.build_failure ? "compile_error" : "built", "-",
+    rows.push_back({e.candidate_name, build::to_string(e.format),
+                    e.build_failure ? "compile_error" : e.build_cached ? "cached" : "built",
+                    e.build_cached ? "-" : fmt::format("{:.1f}", e.build_seconds),
                     e.build_failure ? *e.build_failure : e.library.string()});
 
   // load_inline candidates: one import per candidate, as many at once as there are jobs.
@@ -103,11 +105,12 @@ int run_build(const BuildOptions& o) {
 
   if (o.json) {
     for (const auto& r : rows)
-      std::cout << nlohmann::json{{"candidate", r.name}, {"format", r.format}, {"status", r.status}, {"detail", r.detail}}.dump()
+      std::cout << nlohmann::json{{"candidate", r.name}, {"format", r.format}, {"status", r.status},
+                                  {"seconds", r.seconds}, {"detail", r.detail}}.dump()
                 << '\n';
   } else {
     for (const auto& r : rows)
-      std::cout << fmt::format("{:<14} {:<12} {:<50} {}\n", r.status, r.format, r.name,
+      std::cout << fmt::format("{:<14} {:<12} {:>6}  {:<50} {}\n", r.status, r.format, r.seconds, r.name,
                                report::one_line(r.detail, 100));
     std::cout << fmt::format("{} candidates ({} native, {} load_inline) for {} in {:.1f} s\n", rows.size(),
                              natives.size(), inline_builds.size(), arch, wall);

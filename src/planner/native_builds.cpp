@@ -36,6 +36,8 @@ void build_native_candidates(std::vector<PlannedEval>& plan, const std::string& 
     PlannedEval& e = plan[index[k]];
     const auto& out = outcomes[k];
     e.build_key = out.key;
+    e.build_cached = out.cached;
+    e.build_seconds = out.seconds;
     if (out.ok) e.library = out.library;
     else e.build_failure = out.diagnostics.empty() ? "the build failed" : out.diagnostics;
     if (store)

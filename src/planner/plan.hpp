@@ -43,6 +43,8 @@ struct PlannedEval {
   std::string build_key;
   std::filesystem::path library;
   std::optional<std::string> build_failure;  // the condensed compiler diagnostics
+  bool build_cached = false;                 // found in the build cache, not compiled now
+  double build_seconds = 0;                  // compile time when compiled now [s]
 };
 
 // sha256 over the problem's and candidate's content, the settings and the worker's identity

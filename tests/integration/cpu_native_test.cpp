@@ -73,6 +73,9 @@ TEST(CpuNative, BuildAheadWithoutAGpu) {
   EXPECT_EQ(status["level1/1_Tiny_Add_ReLU/add_relu.cpp"], "built");
   EXPECT_EQ(status["level1/1_Tiny_Add_ReLU/broken.cpp"], "compile_error");
   if (have_nvcc) EXPECT_EQ(status["level1/1_Tiny_Add_ReLU/add_relu.cu"], "built") << first.out;
+  auto second = run_kforge({"build", "--arch", "sm_90a", "--json", dir.file("run")});
+  for (const auto& l : second.json_lines())
+    if (l["candidate"] != "level1/1_Tiny_Add_ReLU/broken.cpp") EXPECT_EQ(l["status"], "cached") << l.dump();
 
   // The evaluation that follows finds the build in the cache.
   auto eval = run_kforge({"--db", dir.file("k.db"), "eval", "--device", "cpu", "--json", "--max-time", "0.2", "--suite",

@@ -58,3 +58,25 @@ TEST(GpuDemo, ShippedSolutionsOnGpu) {
 
 }  // namespace
 }  // namespace kforge::testing
+
+namespace kforge::testing {
+namespace {
+
+TEST(GpuNative, CudaCandidatesGetTheirVerdicts) {
+  REQUIRE_GPU();
+  TempDir dir;
+  auto r = run_kforge({"--db", dir.file("k.db"), "eval", "--device", "cuda:0", "--max-time", "1", "--json", "--problem",
+                       source_path("tests/problems/level1/1_Tiny_Add_ReLU.py"),
+                       source_path("tests/candidates/native/cuda_add_relu.cu"),
+                       source_path("tests/candidates/native/cuda_no_kernel.cu"),
+                       source_path("tests/candidates/native/cpp_add_relu.cpp")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::map<std::string, std::string> verdict;
+  for (const auto& l : r.json_lines()) verdict[file_of(l)] = l["verdict"];
+  EXPECT_EQ(verdict["cuda_add_relu.cu"], "correct");
+  EXPECT_EQ(verdict["cuda_no_kernel.cu"], "compile_error");
+  EXPECT_EQ(verdict["cpp_add_relu.cpp"], "load_error");  // host code: --device cpu runs it
+}
+
+}  // namespace
+}  // namespace kforge::testing
