@@ -35,6 +35,7 @@ fi
 if [[ "$what" == bench || "$what" == all ]]; then
   step bench-wall bench/eval_wall_time.sh "$logs"
   step bench-ident bench/identity.sh "$logs"
+  step bench-build bench/build_times.sh "$logs"
 fi
 for f in "${XDG_CACHE_HOME:-$HOME/.cache}"/kforge/logs/worker-*.log; do
   [[ -f "$f" ]] && { echo "== $f (last 60 lines)"; tail -60 "$f"; }
@@ -46,12 +47,12 @@ done >"$logs/worker-tail.txt" 2>&1
   echo "== demo =="
   tail -28 "$logs/make-demo.log" 2>/dev/null
   echo "== benchmarks =="
-  cat "$logs/bench-wall.txt" "$logs/bench-identity.txt" 2>/dev/null
+  cat "$logs/bench-wall.txt" "$logs/bench-identity.txt" "$logs/build-times.txt" 2>/dev/null
   echo "== steps (commit $commit; $gpu) =="
   printf '%s\n' "${summary[@]}"
 } >"$logs/summary.txt"
 if [[ -n "${OUT:-}" ]]; then
-  for f in summary.txt test-gpu.log make-demo.log worker-tail.txt bench-wall.txt bench-wall.jsonl \
+  for f in summary.txt test-gpu.log make-demo.log worker-tail.txt bench-wall.txt build-times.txt \
            bench-identity.txt bench-identity.jsonl; do
     [[ -f "$logs/$f" ]] && cp "$logs/$f" "$OUT/"
   done
