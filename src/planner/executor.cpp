@@ -109,32 +109,39 @@ std::vector<EvaluationRecord> execute_plan(const std::vector<PlannedEval>& plan,
       next = plan.size();  // nobody starts more work
       return;
     }
+    // Every path ends here: stored (when it has a key worth keeping), added to the run, reported.
+    // Call with the mutex held.
+    auto finish = [&](size_t i, EvaluationRecord r, bool store_it) {
+      if (store_it) {
+        r.id = store.insert_evaluation(r);
+        store.add_to_run(run_id, r);
+      }
+      records[i] = std::move(r);
+      ++done;
+      if (on_finished) on_finished(records[i], done, plan.size());
+    };
+    auto settled = [](Verdict verdict, const std::string& message) {
+      JobOutcome outcome;
+      outcome.result.verdict = verdict;
+      outcome.result.message = message;
+      return outcome;
+    };
+
     for (size_t i = next++; i < plan.size(); i = next++) {
       const PlannedEval& e = plan[i];
-      if (!e.load_failure.empty()) {
-        JobOutcome unreadable;
-        unreadable.result.verdict = Verdict::load_error;
-        unreadable.result.message = e.load_failure;
+      if (!e.load_failure.empty()) {  // unreadable: no content to key a stored result by
         EvaluationRecord r = make_record(e, "unreadable:" + e.candidate_name, key_settings, info, device_label,
-                                         unreadable, 0.0);
+                                         settled(Verdict::load_error, e.load_failure), 0.0);
         std::lock_guard lock(mutex);
-        records[i] = std::move(r);
-        ++done;
-        if (on_finished) on_finished(records[i], done, plan.size());
+        finish(i, std::move(r), false);
         continue;
       }
       std::string key = evaluation_key(e, key_settings, info);
       if (e.build_failure) {  // judged without a job, and stored like any result
-        JobOutcome failed;
-        failed.result.verdict = Verdict::compile_error;
-        failed.result.message = *e.build_failure;
-        EvaluationRecord r = make_record(e, key, key_settings, info, device_label, failed, 0.0);
+        EvaluationRecord r = make_record(e, key, key_settings, info, device_label,
+                                         settled(Verdict::compile_error, *e.build_failure), 0.0);
         std::lock_guard lock(mutex);
-        r.id = store.insert_evaluation(r);
-        store.add_to_run(run_id, r);
-        records[i] = std::move(r);
-        ++done;
-        if (on_finished) on_finished(records[i], done, plan.size());
+        finish(i, std::move(r), true);
         continue;
       }
       {
@@ -147,9 +154,7 @@ std::vector<EvaluationRecord> execute_plan(const std::vector<PlannedEval>& plan,
             stored->problem_id = e.problem.id;
             stored->reused = true;
             store.add_to_run(run_id, *stored);
-            records[i] = std::move(*stored);
-            ++done;
-            if (on_finished) on_finished(records[i], done, plan.size());
+            finish(i, std::move(*stored), false);
             continue;
           }
         if (on_started) on_started(e, i, plan.size());
@@ -178,13 +183,8 @@ std::vector<EvaluationRecord> execute_plan(const std::vector<PlannedEval>& plan,
       nlohmann::json stored_settings = key_settings;
       stored_settings["trial_seeds"] = job.trial_seeds;
       EvaluationRecord r = make_record(e, key, stored_settings, info, device_label, outcome, wall);
-
       std::lock_guard lock(mutex);
-      r.id = store.insert_evaluation(r);
-      store.add_to_run(run_id, r);
-      records[i] = std::move(r);
-      ++done;
-      if (on_finished) on_finished(records[i], done, plan.size());
+      finish(i, std::move(r), true);
     }
   };
 
