@@ -2,9 +2,7 @@
 // need be (compile only), so GPU time is spent on running. Native candidates go through the build
 // cache; KernelBench candidates that build with load_inline are imported once, in parallel, which
 // fills torch's extension cache.
-#include <atomic>
 #include <iostream>
-#include <thread>
 
 #include <fmt/format.h>
 
@@ -13,8 +11,8 @@
 #include "cli/commands.hpp"
 #include "common/errors.hpp"
 #include "common/files.hpp"
+#include "planner/inline_prebuild.hpp"
 #include "planner/native_builds.hpp"
-#include "pool/worker_paths.hpp"
 #include "report/formatting.hpp"
 #include "suite/candidate.hpp"
 
@@ -29,20 +27,6 @@ struct BuildOptions {
   bool json = false;
 };
 
-// "sm_90a" -> "9.0a" for TORCH_CUDA_ARCH_LIST (load_inline on a machine without a GPU needs it).
-std::string torch_arch_list(const std::string& arch) {
-  std::string digits = arch.substr(3);
-  bool a = !digits.empty() && digits.back() == 'a';
-  if (a) digits.pop_back();
-  if (digits.size() < 2) return "9.0";
-  return digits.substr(0, digits.size() - 1) + "." + digits.substr(digits.size() - 1) + (a ? "a" : "");
-}
-
-constexpr const char* kImportScript =
-    "import importlib.util, sys\n"
-    "spec = importlib.util.spec_from_file_location('kforge_build_' + str(abs(hash(sys.argv[1]))), sys.argv[1])\n"
-    "spec.loader.exec_module(importlib.util.module_from_spec(spec))\n";
-
 int run_build(const BuildOptions& o) {
   std::filesystem::path dir = o.dir;
   std::error_code ec;
@@ -54,7 +38,7 @@ int run_build(const BuildOptions& o) {
     Candidate c = load_candidate_file(f.path, f.relative);
     auto format = build::format_of(f.path).value_or(build::Format::kernelbench);
     if (format == build::Format::kernelbench) {
-      if (c.source.find("load_inline") != std::string::npos) inline_builds.push_back(f.path.string());
+      if (builds_with_load_inline(c.source)) inline_builds.push_back(f.path.string());
       continue;
     }
     PlannedEval e;
@@ -81,18 +65,7 @@ int run_build(const BuildOptions& o) {
                     e.build_failure ? *e.build_failure : e.library.string()});
 
   // load_inline candidates: one import per candidate, as many at once as there are jobs.
-  std::vector<build::ProcessResult> results(inline_builds.size());
-  std::atomic<size_t> next{0};
-  std::vector<std::thread> threads;
-  int jobs = o.jobs > 0 ? o.jobs : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  ::setenv("TORCH_CUDA_ARCH_LIST", torch_arch_list(arch).c_str(), 0);
-  std::string python = worker_python().string();
-  for (int t = 0; t < std::min<int>(jobs, static_cast<int>(inline_builds.size())); ++t)
-    threads.emplace_back([&] {
-      for (size_t i = next++; i < inline_builds.size(); i = next++)
-        results[i] = build::run_process({python, "-c", kImportScript, inline_builds[i]}, std::chrono::seconds(o.timeout_s));
-    });
-  for (auto& t : threads) t.join();
+  auto results = prebuild_load_inline(inline_builds, arch, o.jobs, std::chrono::seconds(o.timeout_s));
   for (size_t i = 0; i < inline_builds.size(); ++i) {
     const auto& r = results[i];
     std::string name = std::filesystem::relative(inline_builds[i], dir).string();

@@ -12,6 +12,7 @@
 #include "cli/progress.hpp"
 #include "common/errors.hpp"
 #include "planner/executor.hpp"
+#include "planner/inline_prebuild.hpp"
 #include "planner/native_builds.hpp"
 #include "pool/devices.hpp"
 #include "report/formatting.hpp"
@@ -138,6 +139,19 @@ std::vector<PlannedEval> plan_for_dir(const EvalOptions& o, const SuiteLoad& sui
   return plan;
 }
 
+// load_inline candidates of a GPU run are built before the first job, in parallel (see
+// planner/inline_prebuild.hpp); a build that fails here fails again in the worker, which judges it.
+void prebuild_kernelbench_extensions(const std::vector<PlannedEval>& plan, const std::string& arch) {
+  std::vector<std::string> files;
+  for (const auto& e : plan)
+    if (e.format == build::Format::kernelbench && e.load_failure.empty() && builds_with_load_inline(e.candidate.source))
+      files.push_back(e.candidate.path.string());
+  if (files.empty()) return;
+  Progress progress;
+  progress.show("building " + std::to_string(files.size()) + " load_inline extension(s) in parallel ...");
+  prebuild_load_inline(files, resolve_arch(arch, true), 0, std::chrono::seconds(600));
+}
+
 int run_eval(const EvalOptions& o, const GlobalOptions& global) {
   static const std::regex device_pattern(R"(^(auto|cpu|cuda|cuda:\d+)$)");
   if (!std::regex_match(o.settings.device, device_pattern))
@@ -170,6 +184,7 @@ int run_eval(const EvalOptions& o, const GlobalOptions& global) {
     if (e.load_failure.empty()) store.put_candidate(e.candidate);
   }
   build_native_candidates(plan, o.settings.arch, &store);
+  if (workers.cuda) prebuild_kernelbench_extensions(plan, o.settings.arch);
   std::string device_label = workers.cuda ? "cuda" : "cpu";
   int64_t run_id = store.begin_run(global.command_line, device_label);
 

@@ -1,0 +1,26 @@
+#pragma once
+// Builds the load_inline extensions of KernelBench candidates ahead of their jobs: one Python
+// process per candidate imports it (load_inline runs at import), many at once, filling torch's
+// extension cache. A worker then loads the built module instead of compiling for 45 s while the
+// GPU waits, one candidate after another.
+#include <chrono>
+#include <string>
+#include <vector>
+
+#include "build/subprocess.hpp"
+
+namespace kforge {
+
+// Whether a candidate's source builds with load_inline at import.
+bool builds_with_load_inline(const std::string& source);
+
+// "sm_90a" -> "9.0": the TORCH_CUDA_ARCH_LIST entry torch itself picks on such a device, so the
+// worker finds the build up to date.
+std::string torch_arch_list_for(const std::string& arch);
+
+// Imports each file in its own process, `jobs` at a time (0: one per core), with
+// TORCH_CUDA_ARCH_LIST set and no GPU visible (a build needs none). Results in input order.
+std::vector<build::ProcessResult> prebuild_load_inline(const std::vector<std::string>& files, const std::string& arch,
+                                                       int jobs, std::chrono::seconds timeout);
+
+}  // namespace kforge
