@@ -31,6 +31,10 @@ class NativeCandidate {
 
   py::object call(const py::args& args);
 
+  // Outputs are poisoned for the correctness trials; the timing phase turns it off, since the
+  // fill is a full write of every output that the reference does not pay for.
+  void set_poison_outputs(bool on) { poison_outputs_ = on; }
+
   static void register_type(py::module_& m);
 
  private:
@@ -40,6 +44,7 @@ class NativeCandidate {
   std::vector<std::pair<std::string, at::Tensor>> params_;
   std::vector<OutputSpec> outputs_;
   bool cuda_ = false;
+  bool poison_outputs_ = true;
 };
 
 // Shapes and dtypes of a reference result (a tensor or a tuple/list of tensors).
