@@ -44,6 +44,11 @@ TEST(NativeSourceChecks, VersionIncludesKernels) {
   EXPECT_FALSE(check_native_source(Format::cpp, "#include <vector>\n#include \"kforge/candidate.h\"\nKFORGE_CANDIDATE(1) {}"));
   EXPECT_NE(check_native_source(Format::cuda, "KFORGE_CANDIDATE(1) {}")->find("__global__"), std::string::npos);
   EXPECT_FALSE(check_native_source(Format::cuda, "__global__ void k() {}\nKFORGE_CANDIDATE(1) {}"));
+  // Comments are not code: a kernel or an include named in one does not count.
+  EXPECT_TRUE(check_native_source(Format::cuda, "// no __global__ here\n/* __global__ */\nKFORGE_CANDIDATE(1) {}"));
+  EXPECT_FALSE(check_native_source(Format::cpp, "// #include \"x.h\"\nKFORGE_CANDIDATE(1) {}"));
+  EXPECT_TRUE(check_native_source(Format::cpp, "/* KFORGE_CANDIDATE(1) */ int x;"));
+  EXPECT_FALSE(check_native_source(Format::cpp, "const char* s = \"// not a comment\";\nKFORGE_CANDIDATE(1) {}"));
 }
 
 TEST(BuildService, BuildsOnceThenServesFromTheCache) {

@@ -1,9 +1,10 @@
-// ReLU in kforge's native cuda format (include/kforge/candidate.h): float4 loads and stores, a
-// grid-stride loop, launched on the stream the harness gives. No torch headers: builds in seconds.
+// ReLU in kforge's native cuda format (include/kforge/candidate.h): float4 loads and stores, one
+// per thread, launched on the stream the harness gives. No torch headers: builds in seconds.
 #include <kforge/candidate.h>
 
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <cstdio>
 
 __global__ void relu_vec4(const float4* __restrict__ in, float4* __restrict__ out, int64_t n4) {
@@ -33,8 +34,10 @@ KFORGE_CANDIDATE(1) {
   const int64_t n = x.numel, n4 = n / 4;  // cudaMalloc'd tensors are 256-byte aligned
   const int threads = 256;
   if (n4 > 0) {
-    int64_t blocks = (n4 + threads - 1) / threads;
-    if (blocks > 132 * 32) blocks = 132 * 32;  // enough to fill an H200; the loop covers the rest
+    // One float4 per thread. Capping the grid at a few blocks per SM and striding was measured
+    // 6% slower than torch.relu on the H200 (0.546 vs 0.515 ms, 2026-11-30); the stride loop stays
+    // for grids larger than the hardware limit.
+    const int64_t blocks = std::min<int64_t>((n4 + threads - 1) / threads, 0x7fffffff);
     relu_vec4<<<static_cast<int>(blocks), threads, 0, stream>>>(static_cast<const float4*>(x.data),
                                                                  static_cast<float4*>(y.data), n4);
   }
