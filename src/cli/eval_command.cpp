@@ -77,7 +77,10 @@ std::vector<PlannedEval> plan_for_problem(const EvalOptions& o, const SuiteLoad&
     std::error_code ec;
     if (std::filesystem::is_directory(target, ec))
       throw UsageError("with --problem, candidates are files; '" + target + "' is a folder (drop --problem to evaluate a folder)");
-    PlannedEval e{problem, {}, problem.display_name(), target, {}};
+    PlannedEval e;
+    e.problem = problem;
+    e.problem_name = problem.display_name();
+    e.candidate_name = target;
     try {
       e.candidate = load_candidate_file(target, target);
     } catch (const Error& err) {
@@ -110,7 +113,10 @@ std::vector<PlannedEval> plan_for_dir(const EvalOptions& o, const SuiteLoad& sui
       no_problem.push_back(f.relative);
       continue;
     }
-    PlannedEval e{*problem, {}, problem->display_name(), f.relative, {}};
+    PlannedEval e;
+    e.problem = *problem;
+    e.problem_name = problem->display_name();
+    e.candidate_name = f.relative;
     try {
       e.candidate = load_candidate_file(f.path, f.relative);
     } catch (const Error& err) {
