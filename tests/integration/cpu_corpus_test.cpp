@@ -107,3 +107,29 @@ TEST(CpuCorpus, BrokenProblemsAreNamed) {
 
 }  // namespace
 }  // namespace kforge::testing
+
+namespace kforge::testing {
+namespace {
+
+// A reference with -inf in its output: a candidate with the same infinities passes, one that puts
+// finite values there fails with a message that says so.
+TEST(CpuCorpus, InfinitiesInTheReference) {
+  TempDir dir;
+  std::vector<std::string> args{"--db", dir.file("k.db"), "eval"};
+  args.insert(args.end(), kQuick.begin(), kQuick.end());
+  args.insert(args.end(), {"--problem", source_path("tests/problems/level1/4_Tiny_Log_ReLU.py"),
+                           source_path("tests/candidates/special_values/log_clamp.py"),
+                           source_path("tests/candidates/special_values/log_finite.py")});
+  auto r = run_kforge(args);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto lines = r.json_lines();
+  ASSERT_EQ(lines.size(), 2u) << r.out << r.err;
+  EXPECT_EQ(lines[0]["verdict"], "correct") << lines[0]["message"];
+  EXPECT_EQ(lines[1]["verdict"], "incorrect");
+  EXPECT_NE(lines[1]["message"].get<std::string>().find("finite value(s) where the reference has NaN or Inf"),
+            std::string::npos)
+      << lines[1]["message"];
+}
+
+}  // namespace
+}  // namespace kforge::testing
