@@ -89,6 +89,7 @@ std::vector<EvaluationRecord> execute_plan(const std::vector<PlannedEval>& plan,
   std::atomic<size_t> next{0};
   size_t done = 0;
   std::string fatal;
+  size_t failed_workers = 0;
 
   auto serve = [&](size_t worker_index) {
     const std::string& id = config.worker_devices[worker_index];
@@ -104,9 +105,10 @@ std::vector<EvaluationRecord> execute_plan(const std::vector<PlannedEval>& plan,
     try {
       info = worker.ensure_started();
     } catch (const Error& e) {
+      // This device is lost for the run; the other workers (other GPUs) take its share.
       std::lock_guard lock(mutex);
       fatal = e.what();
-      next = plan.size();  // nobody starts more work
+      ++failed_workers;
       return;
     }
     // Every path ends here: stored (when it has a key worth keeping), added to the run, reported.
@@ -191,8 +193,10 @@ std::vector<EvaluationRecord> execute_plan(const std::vector<PlannedEval>& plan,
   std::vector<std::thread> threads;
   for (size_t w = 0; w < config.worker_devices.size(); ++w) threads.emplace_back(serve, w);
   for (auto& t : threads) t.join();
-  if (!fatal.empty() && done == 0) throw Error(fatal);
-  if (!fatal.empty()) std::fprintf(stderr, "kforge: a worker failed to start: %s\n", fatal.c_str());
+  if (failed_workers == config.worker_devices.size()) throw Error(fatal);  // nothing could run
+  if (failed_workers > 0)
+    std::fprintf(stderr, "kforge: %zu of %zu workers failed to start; the others ran every job. Last error: %s\n",
+                 failed_workers, config.worker_devices.size(), fatal.c_str());
   std::erase_if(records, [](const EvaluationRecord& r) { return r.eval_key.empty(); });
   return records;
 }

@@ -173,3 +173,23 @@ TEST(CpuDemo, ShippedSolutionsOnCpu) {
 
 }  // namespace
 }  // namespace kforge::testing
+
+namespace kforge::testing {
+namespace {
+
+// A worker that cannot start (here: an interpreter that exits at once) stops the run with a clear
+// error and exit status 1, and nothing half-done is stored.
+TEST(CpuWorkflowErrors, WorkerThatCannotStart) {
+  TempDir dir;
+  ::setenv("KFORGE_PYTHON", "/bin/true", 1);
+  auto r = run_kforge({"--db", dir.file("k.db"), "eval", "--device", "cpu", "--problem",
+                       source_path("tests/problems/level1/1_Tiny_Add_ReLU.py"), source_path("tests/candidates/correct.py")});
+  ::unsetenv("KFORGE_PYTHON");
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  EXPECT_NE(r.err.find("failed to start"), std::string::npos) << r.err;
+  auto report = run_kforge({"--db", dir.file("k.db"), "report"});
+  EXPECT_NE(report.err.find("holds no run yet"), std::string::npos) << report.err;
+}
+
+}  // namespace
+}  // namespace kforge::testing
