@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <cstring>
 #include <cstdlib>
 #include <fstream>
 #include <random>
@@ -49,6 +50,16 @@ uint64_t folder_bytes(const std::filesystem::path& dir) {
   for (const auto& e : std::filesystem::recursive_directory_iterator(dir, ec))
     if (e.is_regular_file(ec)) total += e.file_size(ec);
   return total;
+}
+
+// Cached diagnostics name the file by this token, replaced by the asking candidate's name on the
+// way out: the same source can be asked for under many names.
+constexpr const char* kNameToken = "<candidate>";
+
+std::string with_name(std::string text, const std::string& name) {
+  for (size_t at = text.find(kNameToken); at != std::string::npos; at = text.find(kNameToken, at + name.size()))
+    text.replace(at, std::strlen(kNameToken), name);
+  return text;
 }
 
 std::string unique_suffix() {
@@ -181,7 +192,8 @@ std::string BuildService::key_of(const BuildRequest& request) {
     header = read_file(interface_include_dir() / "kforge" / "candidate.h");
   } catch (...) {
   }
-  nlohmann::json identity = {{"format", to_string(request.format)},
+  nlohmann::json identity = {{"cache_layout", 2},  // 2: diagnostics stored with kNameToken
+                             {"format", to_string(request.format)},
                              {"source", sha256_hex(request.source)},
                              {"command", command(request, "SOURCE", "OUTPUT")},
                              {"toolchain", toolchain_identity(request.format)},
@@ -216,6 +228,12 @@ std::optional<BuildOutcome> BuildService::lookup(const std::string& key) {
 }
 
 BuildOutcome BuildService::build(const BuildRequest& request) {
+  BuildOutcome out = build_unnamed(request);
+  out.diagnostics = with_name(out.diagnostics, request.display_name);
+  return out;
+}
+
+BuildOutcome BuildService::build_unnamed(const BuildRequest& request) {
   BuildOutcome out;
   out.key = key_of(request);
   if (auto cached = lookup(out.key)) return *cached;
@@ -249,7 +267,7 @@ BuildOutcome BuildService::build(const BuildRequest& request) {
   if (result.timed_out) {
     out.diagnostics = "the compiler did not finish within " + std::to_string(settings_.timeout.count()) + " s";
   } else if (result.exit_code != 0) {
-    out.diagnostics = condense_diagnostics(result.output, source.string(), request.display_name);
+    out.diagnostics = condense_diagnostics(result.output, source.string(), kNameToken);
     if (out.diagnostics.empty()) out.diagnostics = "the compiler exited with status " + std::to_string(result.exit_code);
   } else {
     out.ok = true;

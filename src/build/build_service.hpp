@@ -58,6 +58,7 @@ class BuildService {
   std::string key_of(const BuildRequest& request);
 
  private:
+  BuildOutcome build_unnamed(const BuildRequest& request);  // diagnostics name the file kNameToken
   std::string toolchain_identity(Format format);
   std::vector<std::string> command(const BuildRequest& request, const std::filesystem::path& source,
                                    const std::filesystem::path& output) const;

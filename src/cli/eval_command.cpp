@@ -189,7 +189,22 @@ int run_eval(const EvalOptions& o, const GlobalOptions& global) {
     store.put_problem(e.problem);
     if (e.load_failure.empty()) store.put_candidate(e.candidate);
   }
-  build_native_candidates(plan, o.settings.arch, &store);
+  {
+    Progress progress;
+    size_t natives = 0;
+    for (const auto& e : plan) natives += e.format != build::Format::kernelbench && e.load_failure.empty();
+    if (natives) progress.show("building " + std::to_string(natives) + " native candidate(s) ...");
+    build_native_candidates(plan, o.settings.arch, &store);
+    size_t cached = 0, failed = 0;
+    for (const auto& e : plan) {
+      cached += e.build_cached;
+      failed += e.build_failure.has_value();
+    }
+    progress.clear();
+    if (natives)
+      std::cerr << "kforge: native builds: " << natives - cached << " compiled now, " << cached
+                << " from the cache; " << failed << " failed\n";
+  }
   if (workers.cuda) prebuild_kernelbench_extensions(plan, o.settings.arch);
   std::string device_label = workers.cuda ? "cuda" : "cpu";
   int64_t run_id = store.begin_run(global.command_line, device_label);

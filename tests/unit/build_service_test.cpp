@@ -86,6 +86,11 @@ TEST(BuildService, FailuresAreDiagnosedAndCached) {
   EXPECT_FALSE(second.ok);
   EXPECT_TRUE(second.cached);
   EXPECT_EQ(second.diagnostics, first.diagnostics);
+  // The same source under another name: the cached diagnostics name the file asked for.
+  auto renamed = service.build({Format::cpp, bad, "other_name.cpp", ""});
+  EXPECT_TRUE(renamed.cached);
+  EXPECT_NE(renamed.diagnostics.find("other_name.cpp:3: error:"), std::string::npos) << renamed.diagnostics;
+  EXPECT_EQ(renamed.diagnostics.find("bad.cpp"), std::string::npos) << renamed.diagnostics;
 }
 
 TEST(BuildService, ConcurrentBuildersAgree) {
