@@ -12,6 +12,7 @@
 
 #include "build/diagnostics.hpp"
 #include "build/subprocess.hpp"
+#include "common/parallel.hpp"
 #include "common/files.hpp"
 #include "common/sha256.hpp"
 
@@ -305,20 +306,14 @@ BuildOutcome BuildService::build_unnamed(const BuildRequest& request) {
 
 std::vector<BuildOutcome> BuildService::build_all(const std::vector<BuildRequest>& requests) {
   std::vector<BuildOutcome> outcomes(requests.size());
-  std::atomic<size_t> next{0};
-  std::vector<std::thread> threads;
-  int n = std::min<int>(settings_.jobs, static_cast<int>(requests.size()));
-  for (int t = 0; t < n; ++t)
-    threads.emplace_back([&] {
-      for (size_t i = next++; i < requests.size(); i = next++) outcomes[i] = build(requests[i]);
-    });
-  for (auto& t : threads) t.join();
+  parallel_for(requests.size(), settings_.jobs, [&](size_t i) { outcomes[i] = build(requests[i]); });
   return outcomes;
 }
 
 void BuildService::evict_if_needed() {
   auto objects = settings_.cache_dir / "objects";
-  if (folder_bytes(objects) <= settings_.max_cache_bytes) return;
+  uint64_t total = folder_bytes(objects);
+  if (total <= settings_.max_cache_bytes) return;
   struct Entry {
     std::filesystem::file_time_type used;
     std::filesystem::path dir;
@@ -328,7 +323,6 @@ void BuildService::evict_if_needed() {
   for (const auto& e : std::filesystem::directory_iterator(objects, ec))
     entries.push_back({std::filesystem::last_write_time(e.path() / "meta.json", ec), e.path()});
   std::sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) { return a.used < b.used; });
-  uint64_t total = folder_bytes(objects);
   for (const auto& e : entries) {
     if (total <= settings_.max_cache_bytes * 9 / 10) break;
     uint64_t size = folder_bytes(e.dir);

@@ -69,6 +69,20 @@ ExecutorConfig choose_workers(const std::string& device) {
   return config;
 }
 
+// One planned evaluation; a candidate file that cannot be read is kept, to be judged load_error.
+PlannedEval plan_entry(const Problem& problem, const std::filesystem::path& file, const std::string& name) {
+  PlannedEval e;
+  e.problem = problem;
+  e.problem_name = problem.display_name();
+  e.candidate_name = name;
+  try {
+    e.candidate = load_candidate_file(file, name);
+  } catch (const Error& err) {
+    e.load_failure = err.what();
+  }
+  return e;
+}
+
 std::vector<PlannedEval> plan_for_problem(const EvalOptions& o, const SuiteLoad& builtin) {
   std::vector<PlannedEval> plan;
   Problem problem = resolve_problem(o.problem, builtin);
@@ -77,16 +91,7 @@ std::vector<PlannedEval> plan_for_problem(const EvalOptions& o, const SuiteLoad&
     std::error_code ec;
     if (std::filesystem::is_directory(target, ec))
       throw UsageError("with --problem, candidates are files; '" + target + "' is a folder (drop --problem to evaluate a folder)");
-    PlannedEval e;
-    e.problem = problem;
-    e.problem_name = problem.display_name();
-    e.candidate_name = target;
-    try {
-      e.candidate = load_candidate_file(target, target);
-    } catch (const Error& err) {
-      e.load_failure = err.what();
-    }
-    plan.push_back(std::move(e));
+    plan.push_back(plan_entry(problem, target, target));
   }
   return plan;
 }
@@ -113,15 +118,7 @@ std::vector<PlannedEval> plan_for_dir(const EvalOptions& o, const SuiteLoad& sui
       no_problem.push_back(f.relative);
       continue;
     }
-    PlannedEval e;
-    e.problem = *problem;
-    e.problem_name = problem->display_name();
-    e.candidate_name = f.relative;
-    try {
-      e.candidate = load_candidate_file(f.path, f.relative);
-    } catch (const Error& err) {
-      e.load_failure = err.what();
-    }
+    PlannedEval e = plan_entry(*problem, f.path, f.relative);
     if (cpu_run && e.load_failure.empty() && candidate_needs_cuda(e.candidate.path, e.candidate.source)) {
       ++needs_gpu;
       continue;

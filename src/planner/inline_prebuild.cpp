@@ -1,9 +1,9 @@
 #include "planner/inline_prebuild.hpp"
 
-#include <atomic>
+#include <cctype>
 #include <cstdlib>
-#include <thread>
 
+#include "common/parallel.hpp"
 #include "pool/worker_paths.hpp"
 
 namespace kforge {
@@ -33,15 +33,9 @@ std::vector<build::ProcessResult> prebuild_load_inline(const std::vector<std::st
   // Inherited by the children; the worker, started later with its own environment, is not affected.
   ::setenv("TORCH_CUDA_ARCH_LIST", torch_arch_list_for(arch).c_str(), 0);
   std::string python = worker_python().string();
-  if (jobs <= 0) jobs = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  std::atomic<size_t> next{0};
-  std::vector<std::thread> threads;
-  for (int t = 0; t < std::min<int>(jobs, static_cast<int>(files.size())); ++t)
-    threads.emplace_back([&] {
-      for (size_t i = next++; i < files.size(); i = next++)
-        results[i] = build::run_process({python, "-c", kImportScript, files[i]}, timeout);
-    });
-  for (auto& t : threads) t.join();
+  parallel_for(files.size(), jobs, [&](size_t i) {
+    results[i] = build::run_process({python, "-c", kImportScript, files[i]}, timeout);
+  });
   return results;
 }
 

@@ -22,71 +22,85 @@ std::optional<int> count_from_proc() {
   return n;
 }
 
+// The parent's CUDA_VISIBLE_DEVICES as a list of ids; empty when it is not set.
+std::optional<std::vector<std::string>> visible_device_list() {
+  const char* env = std::getenv("CUDA_VISIBLE_DEVICES");
+  if (!env) return std::nullopt;
+  std::vector<std::string> ids;
+  std::stringstream ss(env);
+  for (std::string id; std::getline(ss, id, ',');)
+    if (!id.empty()) ids.push_back(id);
+  return ids;
+}
+
+// The driver API entry points kforge uses, from libcuda, initialised; empty (with the reason in
+// `why`) when there is no usable driver. The library stays loaded: unloading it after cuInit is
+// not supported.
+struct Driver {
+  int (*device_count)(int*) = nullptr;
+  int (*device_get)(int*, int) = nullptr;
+  int (*device_attribute)(int*, int, int) = nullptr;
+};
+
+std::optional<Driver> load_driver(std::string& why) {
+  void* lib = ::dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+  if (!lib) {
+    why = "no NVIDIA driver (libcuda.so.1 not found)";
+    return std::nullopt;
+  }
+  auto init = reinterpret_cast<int (*)(unsigned)>(::dlsym(lib, "cuInit"));
+  Driver d;
+  d.device_count = reinterpret_cast<int (*)(int*)>(::dlsym(lib, "cuDeviceGetCount"));
+  d.device_get = reinterpret_cast<int (*)(int*, int)>(::dlsym(lib, "cuDeviceGet"));
+  d.device_attribute = reinterpret_cast<int (*)(int*, int, int)>(::dlsym(lib, "cuDeviceGetAttribute"));
+  if (!init || !d.device_count || !d.device_get || !d.device_attribute) {
+    why = "libcuda.so.1 lacks the driver entry points kforge uses";
+    return std::nullopt;
+  }
+  if (int rc = init(0); rc != 0) {
+    why = "the CUDA driver failed to initialise (CUresult " + std::to_string(rc) + ")";
+    return std::nullopt;
+  }
+  return d;
+}
+
 }  // namespace
 
 CudaDevices probe_cuda_devices() {
   CudaDevices out;
+  auto listed = visible_device_list();
   if (auto n = count_from_proc(); n && *n > 0) {
-    std::vector<std::string> parent;
-    bool restricted = false;
-    if (const char* env = std::getenv("CUDA_VISIBLE_DEVICES")) {
-      restricted = true;
-      std::stringstream ss(env);
-      for (std::string id; std::getline(ss, id, ',');)
-        if (!id.empty()) parent.push_back(id);
-    }
-    int count = restricted ? std::min<int>(*n, static_cast<int>(parent.size())) : *n;
+    // /proc counts every GPU of the machine; CUDA_VISIBLE_DEVICES, if set, narrows it.
+    int count = listed ? std::min<int>(*n, static_cast<int>(listed->size())) : *n;
     out.count = count;
-    for (int i = 0; i < count; ++i) out.visible_ids.push_back(restricted ? parent[i] : std::to_string(i));
+    for (int i = 0; i < count; ++i) out.visible_ids.push_back(listed ? (*listed)[i] : std::to_string(i));
     if (count == 0) out.why_none = "CUDA_VISIBLE_DEVICES hides every GPU";
     return out;
   }
-  void* lib = ::dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
-  if (!lib) {
-    out.why_none = "no NVIDIA driver (libcuda.so.1 not found)";
-    return out;
-  }
-  using InitFn = int (*)(unsigned);
-  using CountFn = int (*)(int*);
-  auto init = reinterpret_cast<InitFn>(::dlsym(lib, "cuInit"));
-  auto count = reinterpret_cast<CountFn>(::dlsym(lib, "cuDeviceGetCount"));
+  auto driver = load_driver(out.why_none);
   int n = 0;
-  if (!init || !count) {
-    out.why_none = "libcuda.so.1 lacks cuInit/cuDeviceGetCount";
-  } else if (int rc = init(0); rc != 0) {
-    out.why_none = "the CUDA driver failed to initialise (CUresult " + std::to_string(rc) + ")";
-  } else if (count(&n) != 0 || n == 0) {
+  if (driver && (driver->device_count(&n) != 0 || n == 0)) {
     out.why_none = "the CUDA driver reports no device";
     n = 0;
   }
-  // The driver stays loaded: unloading it after cuInit is not supported.
+  // The driver already applies CUDA_VISIBLE_DEVICES to its count.
   out.count = n;
-  std::vector<std::string> parent;
-  if (const char* env = std::getenv("CUDA_VISIBLE_DEVICES"); env && *env) {
-    std::stringstream ss(env);
-    for (std::string id; std::getline(ss, id, ',');) parent.push_back(id);
-  }
   for (int i = 0; i < n; ++i)
-    out.visible_ids.push_back(i < static_cast<int>(parent.size()) ? parent[i] : std::to_string(i));
+    out.visible_ids.push_back(listed && i < static_cast<int>(listed->size()) ? (*listed)[i] : std::to_string(i));
   return out;
 }
 
 std::string cuda_arch_of(int ordinal, std::string* why) {
-  void* lib = ::dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
-  if (!lib) {
-    if (why) *why = "no NVIDIA driver (libcuda.so.1 not found)";
+  std::string reason;
+  auto driver = load_driver(reason);
+  if (!driver) {
+    if (why) *why = reason;
     return {};
   }
-  using InitFn = int (*)(unsigned);
-  using GetFn = int (*)(int*, int);
-  using AttrFn = int (*)(int*, int, int);
-  auto init = reinterpret_cast<InitFn>(::dlsym(lib, "cuInit"));
-  auto get = reinterpret_cast<GetFn>(::dlsym(lib, "cuDeviceGet"));
-  auto attr = reinterpret_cast<AttrFn>(::dlsym(lib, "cuDeviceGetAttribute"));
   int device = 0, major = 0, minor = 0;
   constexpr int kMajor = 75, kMinor = 76;  // CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR/MINOR
-  if (!init || !get || !attr || init(0) != 0 || get(&device, ordinal) != 0 || attr(&major, kMajor, device) != 0 ||
-      attr(&minor, kMinor, device) != 0) {
+  if (driver->device_get(&device, ordinal) != 0 || driver->device_attribute(&major, kMajor, device) != 0 ||
+      driver->device_attribute(&minor, kMinor, device) != 0) {
     if (why) *why = "the CUDA driver did not report the device's compute capability";
     return {};
   }
