@@ -158,6 +158,12 @@ std::optional<std::string> check_native_source(Format format, const std::string&
 }
 
 BuildService::BuildService(BuildSettings settings) : settings_(std::move(settings)) {
+  // The interface header is part of every key; read once, not per build.
+  try {
+    header_hash_ = sha256_hex(read_file(interface_include_dir() / "kforge" / "candidate.h"));
+  } catch (...) {
+    header_hash_ = sha256_hex("");  // as before: a missing header hashes as empty
+  }
   if (settings_.jobs <= 0) settings_.jobs = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
 }
 
@@ -188,17 +194,12 @@ std::vector<std::string> BuildService::command(const BuildRequest& request, cons
 }
 
 std::string BuildService::key_of(const BuildRequest& request) {
-  std::string header;
-  try {
-    header = read_file(interface_include_dir() / "kforge" / "candidate.h");
-  } catch (...) {
-  }
   nlohmann::json identity = {{"cache_layout", 2},  // 2: diagnostics stored with kNameToken
                              {"format", to_string(request.format)},
                              {"source", sha256_hex(request.source)},
                              {"command", command(request, "SOURCE", "OUTPUT")},
                              {"toolchain", toolchain_identity(request.format)},
-                             {"header", sha256_hex(header)},
+                             {"header", header_hash_},
                              {"arch", request.format == Format::cuda ? request.arch : ""}};
   return sha256_hex(identity.dump());
 }

@@ -68,6 +68,7 @@ class BuildService {
   BuildSettings settings_;
   std::mutex identity_mutex_;
   std::string gxx_identity_, nvcc_identity_;
+  std::string header_hash_;  // sha256 of include/kforge/candidate.h
 };
 
 // Static checks before compiling, each a clear compile_error: the interface version the candidate
