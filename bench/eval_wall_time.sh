@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Benchmark (a) of docs/benchmarks.md: wall time of `kforge eval` for one already-built candidate
-# of a level-1 problem whose inputs are 1 GB or more (level1/2_ReLU, 16384 x 16384 fp32 = 1.07 GB),
+# of a level-1 problem whose inputs are 1 GB or more (level1/2_ReLU, 24576 x 24576 fp32 = 2.4 GB),
 # against upstream's 60-75 s for such problems (REFERENCE.md section 7).
 # Usage: bench/eval_wall_time.sh [OUT_DIR]   (writes bench-wall.txt and bench-wall.jsonl there)
 set -euo pipefail
@@ -15,6 +15,8 @@ candidate=$(ls solutions/level1/2_ReLU/cuda_*.py | head -1)
 # Build once (load_inline's cache), untimed: the benchmark is about evaluating, not compiling.
 "$kforge" --db "$db" eval --device cuda --problem level1/2 "$candidate" --json >"$out/bench-wall-build.jsonl"
 
+log_dir="${XDG_CACHE_HOME:-$HOME/.cache}/kforge/logs"
+log_lines_before=$(cat "$log_dir"/worker-cuda*.log 2>/dev/null | wc -l)
 walls=()
 for i in 1 2 3 4 5; do
   t0=$(date +%s%N)
@@ -31,14 +33,17 @@ t0=$(date +%s%N)
 t1=$(date +%s%N)
 start_floor=$(python3 -c "print(f'{($t1 - $t0) / 1e9:.2f}')")
 {
-  echo "benchmark (a): kforge eval wall time, level1/2_ReLU (1.07 GB input), built candidate $(basename "$candidate")"
+  echo "benchmark (a): kforge eval wall time, level1/2_ReLU (2.4 GB input), built candidate $(basename "$candidate")"
   echo "runs (s): ${walls[*]}"
   echo "median wall: ${median} s   (upstream: 60-75 s on such problems; target < 5 s)"
   echo "of which a bare python + import torch + CUDA context costs: ${start_floor} s"
+  echo "kforge's worker start (hello received) and stop, from the worker log:"
+  cat "$log_dir"/worker-cuda*.log | tail -n +"$((log_lines_before + 1))" | grep -E "^kforge: worker [0-9]+ (ready|stopped)" | sed 's/^/  /' || true
   python3 - "$out/bench-wall.jsonl" <<'PY'
 import json, sys
 for line in open(sys.argv[1]):
     j = json.loads(line)
-    print(f"  verdict={j['verdict']} speedup={j['speedup']} ci={j['speedup_ci']} samples={j['samples']} job_wall={j['wall_s']:.2f}s")
+    print(f"  verdict={j['verdict']} speedup={j['speedup']} ci={j['speedup_ci']} samples={j['samples']} "
+          f"job_wall={j['wall_s']:.2f}s phases={j.get('phases_s')}")
 PY
 } | tee "$out/bench-wall.txt"

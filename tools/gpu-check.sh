@@ -26,7 +26,7 @@ commit="${KFORGE_COMMIT:-$(git rev-parse --short HEAD 2>/dev/null || echo unknow
 what="${1:-all}"  # tests | bench | all: a device call is capped at 10 minutes, so two calls can split it
 step build make build
 if [[ "$what" == tests || "$what" == all ]]; then
-  step warm-cache tools/warm-extension-cache.sh solutions/level*/*/*cuda*.py tests/candidates/cuda_*.py
+  step build-solutions build/release/kforge build solutions  # every load_inline and native solution, in parallel
   step test-unit ctest --preset release -L unit
   step test-gpu ctest --preset release -L gpu --output-on-failure
   if [[ "${GPU_CHECK_CPU:-0}" == 1 ]]; then step test-cpu ctest --preset release -L cpu; fi
@@ -44,6 +44,8 @@ done >"$logs/worker-tail.txt" 2>&1
 {
   echo "== tests =="
   cat "$logs"/test-*.log 2>/dev/null | grep -E "tests passed|tests failed|\(Failed\)|Not Run|Skipped" | tail -12
+  echo "== kforge build solutions =="
+  tail -25 "$logs/build-solutions.log" 2>/dev/null
   echo "== demo =="
   tail -28 "$logs/make-demo.log" 2>/dev/null
   echo "== benchmarks =="
@@ -52,7 +54,7 @@ done >"$logs/worker-tail.txt" 2>&1
   printf '%s\n' "${summary[@]}"
 } >"$logs/summary.txt"
 if [[ -n "${OUT:-}" ]]; then
-  for f in summary.txt test-gpu.log make-demo.log worker-tail.txt bench-wall.txt build-times.txt \
+  for f in summary.txt test-gpu.log make-demo.log build-solutions.log bench-wall.txt build-times.txt \
            bench-identity.txt bench-identity.jsonl; do
     [[ -f "$logs/$f" ]] && cp "$logs/$f" "$OUT/"
   done

@@ -2,7 +2,7 @@
 import torch
 import torch.nn as nn
 
-N = 2048
+N = 4096
 
 
 class Model(nn.Module):

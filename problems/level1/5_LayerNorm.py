@@ -2,8 +2,8 @@
 import torch
 import torch.nn as nn
 
-BATCH = 4096
-HIDDEN = 2048
+BATCH = 65536
+HIDDEN = 8192
 
 
 class Model(nn.Module):

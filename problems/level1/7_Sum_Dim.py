@@ -2,8 +2,8 @@
 import torch
 import torch.nn as nn
 
-ROWS = 2048
-COLS = 4096
+ROWS = 32768
+COLS = 32768
 
 
 class Model(nn.Module):

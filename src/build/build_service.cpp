@@ -23,6 +23,8 @@ constexpr int kInterfaceVersion = 1;  // include/kforge/candidate.h
 
 std::string first_line(const std::string& text) { return text.substr(0, text.find('\n')); }
 
+}  // namespace
+
 std::string nvcc_path() {
   if (const char* env = std::getenv("KFORGE_NVCC"); env && *env) return env;
   for (const char* var : {"CUDA_HOME", "CUDA_PATH"})
@@ -35,7 +37,7 @@ std::string nvcc_path() {
 // Machine code for the one target only. `-arch=sm_90a` would also embed compute_90 PTX, which costs
 // a second cicc pass (about 0.6 s of a 2.9 s build, measured on a 2-core machine) and is never run:
 // kforge builds for the device it runs on.
-std::string gencode(const std::string& arch) {
+static std::string gencode(const std::string& arch) {
   std::string compute = arch.starts_with("sm_") ? "compute_" + arch.substr(3) : arch;
   return "-gencode=arch=" + compute + ",code=" + arch;
 }
@@ -45,22 +47,14 @@ std::string gxx_path() {
   return env && *env ? env : "g++";
 }
 
+namespace {
+
 uint64_t folder_bytes(const std::filesystem::path& dir) {
   uint64_t total = 0;
   std::error_code ec;
   for (const auto& e : std::filesystem::recursive_directory_iterator(dir, ec))
     if (e.is_regular_file(ec)) total += e.file_size(ec);
   return total;
-}
-
-// Cached diagnostics name the file by this token, replaced by the asking candidate's name on the
-// way out: the same source can be asked for under many names.
-constexpr const char* kNameToken = "<candidate>";
-
-std::string with_name(std::string text, const std::string& name) {
-  for (size_t at = text.find(kNameToken); at != std::string::npos; at = text.find(kNameToken, at + name.size()))
-    text.replace(at, std::strlen(kNameToken), name);
-  return text;
 }
 
 std::string unique_suffix() {
@@ -70,6 +64,12 @@ std::string unique_suffix() {
 }
 
 }  // namespace
+
+std::string with_name(std::string text, const std::string& name) {
+  for (size_t at = text.find(kNameToken); at != std::string::npos; at = text.find(kNameToken, at + name.size()))
+    text.replace(at, std::strlen(kNameToken), name);
+  return text;
+}
 
 std::optional<Format> format_of(const std::filesystem::path& file) {
   auto ext = file.extension().string();
@@ -236,53 +236,72 @@ BuildOutcome BuildService::build(const BuildRequest& request) {
 }
 
 BuildOutcome BuildService::build_unnamed(const BuildRequest& request) {
-  BuildOutcome out;
-  out.key = key_of(request);
-  if (auto cached = lookup(out.key)) return *cached;
-
+  std::string key = key_of(request);
+  if (auto cached = lookup(key)) return *cached;
   if (auto problem = check_native_source(request.format, request.source)) {
+    BuildOutcome out;  // not cached: a static check costs nothing
+    out.key = key;
     out.diagnostics = request.display_name + ": " + *problem;
     out.log = out.diagnostics;
-    return out;  // not cached: a static check costs nothing
+    return out;
   }
+  return cached_build(key, request.display_name, to_string(request.format), [&](const std::filesystem::path& folder) {
+    CompileResult r;
+    auto source = folder / (request.format == Format::cuda ? "candidate.cu" : "candidate.cpp");
+    write_file_atomically(source, request.source);
+    auto p = run_process(command(request, source, folder / "candidate.so"), settings_.timeout, 1 << 20, folder.string());
+    r.seconds = p.seconds;
+    r.log = p.output;
+    if (p.truncated) r.log += "\n[kforge: compiler output cut at 1 MiB]";
+    r.kernels = to_json(parse_ptxas_resources(p.output));
+    r.timed_out = p.timed_out;
+    if (p.timed_out) {
+      r.diagnostics = "the compiler did not finish within " + std::to_string(settings_.timeout.count()) + " s";
+    } else if (p.exit_code != 0) {
+      r.diagnostics = condense_diagnostics(p.output, source.string(), kNameToken);
+      if (r.diagnostics.empty()) r.diagnostics = "the compiler exited with status " + std::to_string(p.exit_code);
+    } else {
+      r.ok = true;
+    }
+    return r;
+  });
+}
+
+BuildOutcome BuildService::cached_build(const std::string& key, const std::string& display_name,
+                                        const std::string& format,
+                                        const std::function<CompileResult(const std::filesystem::path&)>& compile) {
+  BuildOutcome out;
+  out.key = key;
+  if (auto cached = lookup(key)) return *cached;
 
   std::error_code ec;
-  auto tmp = settings_.cache_dir / "tmp" / (out.key + "." + unique_suffix());
+  auto tmp = settings_.cache_dir / "tmp" / (key + "." + unique_suffix());
   std::filesystem::create_directories(tmp, ec);
   if (ec) {
     out.diagnostics = "cannot create the build folder " + tmp.string() + ": " + ec.message();
     return out;
   }
-  auto source = tmp / (request.format == Format::cuda ? "candidate.cu" : "candidate.cpp");
+  CompileResult result;
   try {
-    write_file_atomically(source, request.source);
-  } catch (const std::exception& e) {
-    out.diagnostics = std::string("cannot write the source to build: ") + e.what();
+    result = compile(tmp);
+  } catch (const std::exception& e) {  // e.g. the source could not be written: a full disk
+    out.diagnostics = std::string("cannot prepare the build: ") + e.what();
     std::filesystem::remove_all(tmp, ec);
     return out;
   }
-  auto result = run_process(command(request, source, tmp / "candidate.so"), settings_.timeout, 1 << 20, tmp.string());
+  out.ok = result.ok;
   out.seconds = result.seconds;
-  out.log = result.output;
-  if (result.truncated) out.log += "\n[kforge: compiler output cut at 1 MiB]";
-  out.kernels = to_json(parse_ptxas_resources(result.output));
-  if (result.timed_out) {
-    out.diagnostics = "the compiler did not finish within " + std::to_string(settings_.timeout.count()) + " s";
-  } else if (result.exit_code != 0) {
-    out.diagnostics = condense_diagnostics(result.output, source.string(), kNameToken);
-    if (out.diagnostics.empty()) out.diagnostics = "the compiler exited with status " + std::to_string(result.exit_code);
-  } else {
-    out.ok = true;
-  }
-  // Timeouts are not cached (a loaded machine may finish next time); results are.
+  out.log = result.log;
+  out.diagnostics = result.diagnostics;
+  out.kernels = result.kernels;
   if (!result.timed_out) {
-    nlohmann::json meta = {{"ok", out.ok},         {"format", to_string(request.format)},
+    nlohmann::json meta = {{"ok", out.ok},         {"format", format},
                            {"diagnostics", out.diagnostics}, {"kernels", out.kernels},
-                           {"seconds", out.seconds}, {"name", request.display_name}};
+                           {"seconds", out.seconds}, {"name", display_name}, {"extra", result.extra}};
     try {
       write_file_atomically(tmp / "build.log", out.log);
       write_file_atomically(tmp / "meta.json", meta.dump(2));  // written last: marks the entry complete
-      auto final_dir = settings_.cache_dir / "objects" / out.key;
+      auto final_dir = settings_.cache_dir / "objects" / key;
       std::filesystem::create_directories(final_dir.parent_path());
       std::filesystem::rename(tmp, final_dir, ec);  // atomic; fails if another process published first
       if (!ec) {
@@ -290,7 +309,7 @@ BuildOutcome BuildService::build_unnamed(const BuildRequest& request) {
         evict_if_needed();
         return out;
       }
-      if (auto theirs = lookup(out.key)) {
+      if (auto theirs = lookup(key)) {
         std::filesystem::remove_all(tmp, ec);
         theirs->cached = false;
         theirs->seconds = out.seconds;

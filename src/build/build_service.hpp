@@ -5,6 +5,7 @@
 // failures are cached too, with their log. Safe under concurrent processes: a build happens in a
 // private folder and is published by one atomic rename.
 #include <chrono>
+#include <functional>
 #include <filesystem>
 #include <mutex>
 #include <optional>
@@ -37,6 +38,23 @@ struct BuildOutcome {
   nlohmann::json kernels = nlohmann::json::array();  // ptxas resources per kernel (cuda)
 };
 
+// What one compile step leaves for a cache entry; the step writes its library to
+// `<folder>/candidate.so`.
+struct CompileResult {
+  bool ok = false;
+  bool timed_out = false;  // not cached: a loaded machine may finish next time
+  std::string log;
+  std::string diagnostics;  // condensed, naming the file kNameToken
+  double seconds = 0;
+  nlohmann::json kernels = nlohmann::json::array();
+  nlohmann::json extra = nlohmann::json::object();  // stored in the entry's meta (e.g. how it was built)
+};
+
+// Cached diagnostics name the file by this token; the asking candidate's name replaces it on the
+// way out, since the same source can be asked for under many names.
+inline constexpr const char* kNameToken = "<candidate>";
+std::string with_name(std::string text, const std::string& name);
+
 struct BuildSettings {
   std::filesystem::path cache_dir;          // default: ~/.cache/kforge/build
   uint64_t max_cache_bytes = 4ull << 30;    // evict least recently used beyond this
@@ -57,9 +75,18 @@ class BuildService {
   // What a request's key covers, exposed for tests: same inputs, same key.
   std::string key_of(const BuildRequest& request);
 
+  // The cache around any compile: returns the entry for `key` if there is one, else runs
+  // `compile` in a private folder and publishes that folder as the entry by one atomic rename.
+  // Diagnostics come back unnamed (kNameToken).
+  BuildOutcome cached_build(const std::string& key, const std::string& display_name, const std::string& format,
+                            const std::function<CompileResult(const std::filesystem::path& folder)>& compile);
+
+  const BuildSettings& settings() const { return settings_; }
+  // `g++ --version` or `nvcc --version`, read once.
+  std::string toolchain_identity(Format format);
+
  private:
   BuildOutcome build_unnamed(const BuildRequest& request);  // diagnostics name the file kNameToken
-  std::string toolchain_identity(Format format);
   std::vector<std::string> command(const BuildRequest& request, const std::filesystem::path& source,
                                    const std::filesystem::path& output) const;
   std::optional<BuildOutcome> lookup(const std::string& key);
@@ -77,5 +104,8 @@ std::optional<std::string> check_native_source(Format format, const std::string&
 
 // The header's folder (include/), for -I.
 std::filesystem::path interface_include_dir();
+
+std::string nvcc_path();  // KFORGE_NVCC, CUDA_HOME/bin/nvcc, /usr/local/cuda/bin/nvcc, or nvcc
+std::string gxx_path();   // KFORGE_CXX or g++
 
 }  // namespace kforge::build

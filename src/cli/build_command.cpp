@@ -70,9 +70,22 @@ int run_build(const BuildOptions& o) {
     const auto& r = results[i];
     std::string name = std::filesystem::relative(inline_builds[i], dir).string();
     bool ok = r.exit_code == 0 && !r.timed_out;
-    std::string detail = ok ? "torch extension cache" : r.timed_out ? "did not finish in time" : r.output;
+    auto reports = inline_build_reports(r);
+    bool all_cached = !reports.empty();
+    double build_seconds = 0;
+    std::string detail;
+    for (const auto& rep : reports) {
+      all_cached = all_cached && rep.value("cached", false);
+      build_seconds += rep.value("cached", false) ? 0.0 : rep.value("seconds", 0.0);
+      std::string strategy = rep.value("strategy", "");
+      detail += (detail.empty() ? "" : "; ") + rep.value("name", std::string("?")) + ": " +
+                (strategy.empty() ? "failed" : strategy);
+      if (!rep.value("why_whole", std::string()).empty()) detail += " (" + rep.value("why_whole", std::string()) + ")";
+    }
+    if (!ok) detail = r.timed_out ? "did not finish in time" : r.output;
     if (!ok && detail.size() > 300) detail = "..." + detail.substr(detail.size() - 300);
-    rows.push_back({name, "kernelbench", ok ? "built" : "failed", fmt::format("{:.1f}", r.seconds), detail});
+    std::string status = !ok ? (reports.empty() ? "failed" : "compile_error") : all_cached ? "cached" : "built";
+    rows.push_back({name, "kernelbench", status, fmt::format("{:.1f}", ok && !reports.empty() ? build_seconds : r.seconds), detail});
   }
   double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 

@@ -186,7 +186,13 @@ int run_eval(const EvalOptions& o, const GlobalOptions& global) {
     store.put_problem(e.problem);
     if (e.load_failure.empty()) store.put_candidate(e.candidate);
   }
-  {
+  std::string device_label = workers.cuda ? "cuda" : "cpu";
+  int64_t run_id = store.begin_run(global.command_line, device_label);
+  // Before any thread starts: the workers and the load_inline builds inherit it.
+  if (workers.cuda) export_torch_arch_list(resolve_arch(o.settings.arch, true));
+
+  // Builds run while the workers start (importing torch and creating a CUDA context takes seconds).
+  auto prepare = [&] {
     Progress progress;
     size_t natives = 0;
     for (const auto& e : plan) natives += e.format != build::Format::kernelbench && e.load_failure.empty();
@@ -201,10 +207,8 @@ int run_eval(const EvalOptions& o, const GlobalOptions& global) {
     if (natives)
       std::cerr << "kforge: native builds: " << natives - cached << " compiled now, " << cached
                 << " from the cache; " << failed << " failed\n";
-  }
-  if (workers.cuda) prebuild_kernelbench_extensions(plan, o.settings.arch);
-  std::string device_label = workers.cuda ? "cuda" : "cpu";
-  int64_t run_id = store.begin_run(global.command_line, device_label);
+    if (workers.cuda) prebuild_kernelbench_extensions(plan, o.settings.arch);
+  };
 
   Progress progress;
   auto on_started = [&](const PlannedEval& e, size_t index, size_t total) {
@@ -218,7 +222,7 @@ int run_eval(const EvalOptions& o, const GlobalOptions& global) {
     progress.show(fmt::format("[{}/{}] {} :: {} -> {} {}", done, total, r.problem_name, r.candidate_name,
                               to_string(r.verdict), report::format_speedup(r.speedup, std::nullopt)));
   };
-  auto records = execute_plan(plan, o.settings, workers, store, run_id, on_started, on_finished);
+  auto records = execute_plan(plan, o.settings, workers, store, run_id, prepare, on_started, on_finished);
   progress.clear();
   if (!o.json) {
     report::print_results_table(std::cout, records);

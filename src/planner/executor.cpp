@@ -3,6 +3,8 @@
 #include <atomic>
 #include <cstdio>
 #include <chrono>
+#include <condition_variable>
+#include <exception>
 #include <mutex>
 #include <random>
 #include <thread>
@@ -79,11 +81,21 @@ EvaluationRecord make_record(const PlannedEval& e, const std::string& eval_key, 
   return r;
 }
 
-std::vector<EvaluationRecord> execute_plan(const std::vector<PlannedEval>& plan, const EvalSettings& settings,
+std::vector<EvaluationRecord> execute_plan(std::vector<PlannedEval>& plan, const EvalSettings& settings,
                                            const ExecutorConfig& config, Store& store, int64_t run_id,
-                                           const OnStarted& on_started, const OnFinished& on_finished) {
+                                           const Prepare& prepare, const OnStarted& on_started,
+                                           const OnFinished& on_finished) {
   std::vector<EvaluationRecord> records(plan.size());
   if (plan.empty()) return records;
+  // Jobs wait for `prepare`; `prepared_ok` false means it threw and the workers only shut down.
+  std::mutex prepare_mutex;
+  std::condition_variable prepare_done;
+  bool prepared = !prepare, prepared_ok = true;
+  auto wait_prepared = [&] {
+    std::unique_lock lock(prepare_mutex);
+    prepare_done.wait(lock, [&] { return prepared; });
+    return prepared_ok;
+  };
   const nlohmann::json key_settings = settings_json(settings);
   std::mutex mutex;  // guards the store, `records`, `done` and the callbacks
   std::atomic<size_t> next{0};
@@ -111,6 +123,7 @@ std::vector<EvaluationRecord> execute_plan(const std::vector<PlannedEval>& plan,
       ++failed_workers;
       return;
     }
+    if (!wait_prepared()) return;
     // Every path ends here: stored (when it has a key worth keeping), added to the run, reported.
     // Call with the mutex held.
     auto finish = [&](size_t i, EvaluationRecord r, bool store_it) {
@@ -192,7 +205,20 @@ std::vector<EvaluationRecord> execute_plan(const std::vector<PlannedEval>& plan,
 
   std::vector<std::thread> threads;
   for (size_t w = 0; w < config.worker_devices.size(); ++w) threads.emplace_back(serve, w);
+  std::exception_ptr prepare_error;
+  if (prepare) {
+    try {
+      prepare();
+    } catch (...) {
+      prepare_error = std::current_exception();
+    }
+    std::lock_guard lock(prepare_mutex);
+    prepared = true;
+    prepared_ok = !prepare_error;
+    prepare_done.notify_all();
+  }
   for (auto& t : threads) t.join();
+  if (prepare_error) std::rethrow_exception(prepare_error);
   if (failed_workers == config.worker_devices.size()) throw Error(fatal);  // nothing could run
   if (failed_workers > 0)
     std::fprintf(stderr, "kforge: %zu of %zu workers failed to start; the others ran every job. Last error: %s\n",

@@ -23,11 +23,17 @@ using OnFinished = std::function<void(const EvaluationRecord&, size_t done, size
 // Called when a job starts (for the progress line).
 using OnStarted = std::function<void(const PlannedEval&, size_t index, size_t total)>;
 
+// Runs before the first job, on the calling thread, while the workers start (a worker takes
+// seconds to import torch and create its CUDA context; builds overlap with that). It may fill in
+// the plan's build results.
+using Prepare = std::function<void()>;
+
 // Evaluates `plan`; returns the records in plan order. Throws kforge::Error when no worker can
-// start at all.
-std::vector<EvaluationRecord> execute_plan(const std::vector<PlannedEval>& plan, const EvalSettings& settings,
+// start at all, and rethrows what `prepare` throws (after stopping the workers).
+std::vector<EvaluationRecord> execute_plan(std::vector<PlannedEval>& plan, const EvalSettings& settings,
                                            const ExecutorConfig& config, Store& store, int64_t run_id,
-                                           const OnStarted& on_started, const OnFinished& on_finished);
+                                           const Prepare& prepare, const OnStarted& on_started,
+                                           const OnFinished& on_finished);
 
 // Turns what a worker said (or failed to say) into the stored record. Exposed for tests.
 EvaluationRecord make_record(const PlannedEval& e, const std::string& eval_key, const nlohmann::json& settings,

@@ -9,11 +9,19 @@
 namespace kforge {
 namespace {
 
+// load_inline goes through kforge's build cache (python/kforge_inline.py), as in the worker.
 constexpr const char* kImportScript =
     "import importlib.util, os, sys\n"
     "os.environ['CUDA_VISIBLE_DEVICES'] = ''\n"
+    "sys.path.insert(0, sys.argv[2])\n"
+    "import torch, _kforge_worker, kforge_inline\n"
+    "kforge_inline.install()\n"
     "spec = importlib.util.spec_from_file_location('kforge_prebuild_' + str(abs(hash(sys.argv[1]))), sys.argv[1])\n"
-    "spec.loader.exec_module(importlib.util.module_from_spec(spec))\n";
+    "try:\n"
+    "    spec.loader.exec_module(importlib.util.module_from_spec(spec))\n"
+    "finally:\n"
+    "    import json\n"
+    "    for r in kforge_inline.results: print('kforge-inline-result', json.dumps(r), flush=True)\n";
 
 }  // namespace
 
@@ -26,17 +34,37 @@ std::string torch_arch_list_for(const std::string& arch) {
   return digits.substr(0, digits.size() - 1) + "." + digits.substr(digits.size() - 1);
 }
 
+void export_torch_arch_list(const std::string& arch) {
+  ::setenv("TORCH_CUDA_ARCH_LIST", torch_arch_list_for(arch).c_str(), 0);  // a user's setting wins
+}
+
 std::vector<build::ProcessResult> prebuild_load_inline(const std::vector<std::string>& files, const std::string& arch,
                                                        int jobs, std::chrono::seconds timeout) {
   std::vector<build::ProcessResult> results(files.size());
   if (files.empty()) return results;
-  // Inherited by the children; the worker, started later with its own environment, is not affected.
-  ::setenv("TORCH_CUDA_ARCH_LIST", torch_arch_list_for(arch).c_str(), 0);
+  export_torch_arch_list(arch);
   std::string python = worker_python().string();
+  std::string module_dir = worker_module_dir().string();
   parallel_for(files.size(), jobs, [&](size_t i) {
-    results[i] = build::run_process({python, "-c", kImportScript, files[i]}, timeout);
+    results[i] = build::run_process({python, "-c", kImportScript, files[i], module_dir}, timeout);
   });
   return results;
+}
+
+std::vector<nlohmann::json> inline_build_reports(const build::ProcessResult& prebuild) {
+  std::vector<nlohmann::json> reports;
+  constexpr std::string_view kTag = "kforge-inline-result ";
+  size_t at = 0;
+  while ((at = prebuild.output.find(kTag, at)) != std::string::npos) {
+    size_t eol = prebuild.output.find('\n', at);
+    std::string line = prebuild.output.substr(at + kTag.size(), eol == std::string::npos ? std::string::npos : eol - at - kTag.size());
+    try {
+      reports.push_back(nlohmann::json::parse(line));
+    } catch (...) {  // a candidate printed something that looks like it: not a report
+    }
+    at = eol == std::string::npos ? prebuild.output.size() : eol;
+  }
+  return reports;
 }
 
 }  // namespace kforge

@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "build/subprocess.hpp"
 
 namespace kforge {
@@ -18,9 +20,17 @@ bool builds_with_load_inline(const std::string& source);
 // worker finds the build up to date.
 std::string torch_arch_list_for(const std::string& arch);
 
+// Sets TORCH_CUDA_ARCH_LIST for this process and its children unless the user set it. Call before
+// any thread starts: setenv races with a fork that copies the environment.
+void export_torch_arch_list(const std::string& arch);
+
 // Imports each file in its own process, `jobs` at a time (0: one per core), with
 // TORCH_CUDA_ARCH_LIST set and no GPU visible (a build needs none). Results in input order.
 std::vector<build::ProcessResult> prebuild_load_inline(const std::vector<std::string>& files, const std::string& arch,
                                                        int jobs, std::chrono::seconds timeout);
+
+// The load_inline builds one prebuild process reported (python/kforge_inline.py): per call, ok,
+// cached, seconds, strategy ("split", "whole", "host") and why it was not split.
+std::vector<nlohmann::json> inline_build_reports(const build::ProcessResult& prebuild);
 
 }  // namespace kforge

@@ -6,6 +6,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <thread>
@@ -52,10 +53,13 @@ void WorkerProcess::start() {
   std::vector<std::string> env_strings;
   for (char** e = environ; *e; ++e) {
     std::string_view entry(*e);
-    if (entry.starts_with("CUDA_VISIBLE_DEVICES=") || entry.starts_with("PYTHONUNBUFFERED=")) continue;
+    if (entry.starts_with("CUDA_VISIBLE_DEVICES=") || entry.starts_with("PYTHONUNBUFFERED=") ||
+        entry.starts_with("KFORGE_WORKER_DEVICE="))
+      continue;
     env_strings.emplace_back(entry);
   }
   env_strings.push_back("PYTHONUNBUFFERED=1");
+  env_strings.push_back("KFORGE_WORKER_DEVICE=" + config_.device);
   if (config_.device == "cuda") env_strings.push_back("CUDA_VISIBLE_DEVICES=" + config_.cuda_visible_devices);
   else env_strings.push_back("CUDA_VISIBLE_DEVICES=");  // a CPU worker never touches a GPU
   std::vector<char*> envp;
@@ -92,6 +96,7 @@ void WorkerProcess::start() {
   if (starts_++ > 0) ++restarts_;
 
   auto log_start = std::filesystem::file_size(config_.log_path);
+  auto started_at = std::chrono::steady_clock::now();
   auto hello = protocol::read_frame(from_worker_, std::chrono::steady_clock::now() + config_.start_timeout);
   if (hello.status != protocol::ReadStatus::ok || hello.message.value("type", "") != "hello") {
     std::string why = hello.status == protocol::ReadStatus::timed_out ? "did not answer in time" : "failed to start";
@@ -106,6 +111,20 @@ void WorkerProcess::start() {
                 ", this kforge speaks " + std::to_string(protocol::kVersion) + ": rebuild kforge");
   }
   info_ = hello.message.at("worker").get<protocol::WorkerInfo>();
+  note_in_log("worker " + std::to_string(pid_) + " ready after " + seconds_since(started_at) + " s");
+}
+
+std::string WorkerProcess::seconds_since(std::chrono::steady_clock::time_point t0) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.2f", std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+  return text;
+}
+
+// A line of kforge's own in the worker's log, beside what the worker printed: start-up and
+// shut-down times, which the wall-time benchmark reads.
+void WorkerProcess::note_in_log(const std::string& line) const {
+  std::ofstream log(config_.log_path, std::ios::app);
+  log << "kforge: " << line << '\n';
 }
 
 JobOutcome WorkerProcess::run(const protocol::EvalJob& job, std::chrono::seconds deadline) {
@@ -200,15 +219,18 @@ void WorkerProcess::kill_now() {
 
 void WorkerProcess::stop() {
   if (pid_ > 0 && to_worker_ >= 0) {
+    auto asked_at = std::chrono::steady_clock::now();
+    pid_t pid = pid_;
     protocol::write_frame(to_worker_, {{"type", "shutdown"}});
     close_fd(to_worker_);
-    for (int i = 0; i < 100; ++i) {  // up to 2 s for a clean exit (frees the GPU context)
+    for (int i = 0; i < 400; ++i) {  // up to 2 s for a clean exit (frees the GPU context)
       int status;
       if (::waitpid(pid_, &status, WNOHANG) == pid_) {
         pid_ = -1;
+        note_in_log("worker " + std::to_string(pid) + " stopped after " + seconds_since(asked_at) + " s");
         break;
       }
-      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
     }
   }
   kill_now();

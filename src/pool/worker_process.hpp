@@ -51,6 +51,8 @@ class WorkerProcess {
   void kill_now();
   std::string describe_exit();  // reaps the child; "exited with status 3", "killed by signal 11"
   std::string log_tail_since(std::uintmax_t offset) const;
+  void note_in_log(const std::string& line) const;
+  static std::string seconds_since(std::chrono::steady_clock::time_point t0);
 
   WorkerConfig config_;
   pid_t pid_ = -1;

@@ -1,0 +1,35 @@
+#pragma once
+// Splits the CUDA source of a KernelBench `load_inline` candidate into a device part (kernels,
+// device functions, types) that nvcc compiles without any torch header, and a host part (the
+// torch wrappers that launch the kernels) that the host compiler compiles with torch's headers.
+//
+// Why: nvcc parses every header of a translation unit three times (cudafe++, cicc, host compiler),
+// and torch's headers are over 300k lines; the kernels themselves are a few hundred. Split, the
+// device pass costs what a plain CUDA file costs (docs/notes/load-inline-build-cost.md).
+//
+// The split is conservative: anything it does not recognise (template kernels, extern "C",
+// kernels in an anonymous namespace, launches it cannot parse) makes it give up, and the caller
+// builds the source as torch would, whole. A split that compiles links to the same kernels the
+// whole build would run: each `kernel<<<grid, block, smem, stream>>>(args)` becomes a call to
+// cudaLaunchKernel on the kernel's host stub with the arguments converted to the kernel's
+// parameter types, which is what nvcc's own launch code does.
+#include <optional>
+#include <string>
+
+namespace kforge::build {
+
+struct SplitSource {
+  std::string device_cu;  // for nvcc: no torch headers
+  std::string host_cpp;   // for g++: the torch wrappers, launches rewritten; starts with the
+                          // torch include so a precompiled header applies
+};
+
+struct SplitAttempt {
+  std::optional<SplitSource> split;
+  std::string why_not;  // when split is empty: what made the splitter give up
+};
+
+// `cuda_source` is the whole cuda.cu as torch writes it (its implicit includes first).
+SplitAttempt split_cuda_source(const std::string& cuda_source);
+
+}  // namespace kforge::build

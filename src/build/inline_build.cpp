@@ -1,0 +1,279 @@
+#include "build/inline_build.hpp"
+
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <future>
+#include <optional>
+
+#include "build/cuda_split.hpp"
+#include "build/diagnostics.hpp"
+#include "build/subprocess.hpp"
+#include "common/files.hpp"
+#include "common/sha256.hpp"
+
+namespace kforge::build {
+namespace {
+
+// A whole build parses torch's headers three times in nvcc; on a small machine that takes minutes.
+constexpr std::chrono::seconds kWholeTimeout{900};
+constexpr std::chrono::seconds kStepTimeout{300};
+constexpr int kSplitVersion = 1;  // part of every key: a better splitter rebuilds
+
+struct Step {
+  ProcessResult process;
+  std::string file;  // the source it compiled, for diagnostics
+  std::string shown_as;
+};
+
+std::vector<std::string> concat(std::vector<std::string> a, const std::vector<std::string>& b) {
+  a.insert(a.end(), b.begin(), b.end());
+  return a;
+}
+
+// The flags with which the precompiled header is made: the host flags without the module name,
+// which torch's headers never read (so one header serves every candidate).
+std::vector<std::string> pch_flags(const std::vector<std::string>& cflags) {
+  std::vector<std::string> out;
+  for (const auto& f : cflags)
+    if (!f.starts_with("-DTORCH_EXTENSION_NAME=")) out.push_back(f);
+  return out;
+}
+
+// torch/extension.h as the include path finds it.
+std::optional<std::filesystem::path> torch_extension_header(const std::vector<std::string>& cflags) {
+  for (size_t i = 0; i < cflags.size(); ++i) {
+    std::string dir;
+    if (cflags[i] == "-isystem" && i + 1 < cflags.size()) dir = cflags[i + 1];
+    else if (cflags[i].starts_with("-I")) dir = cflags[i].substr(2);
+    else if (cflags[i].starts_with("-isystem") && cflags[i].size() > 8) dir = cflags[i].substr(8);
+    if (!dir.empty() && std::filesystem::exists(std::filesystem::path(dir) / "torch" / "extension.h"))
+      return std::filesystem::path(dir) / "torch" / "extension.h";
+  }
+  return std::nullopt;
+}
+
+// Holds an exclusive lock on a file for its lifetime: one process builds a shared header while
+// the others wait for it instead of building it too.
+class FileLock {
+ public:
+  explicit FileLock(const std::filesystem::path& path) : fd_(::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644)) {
+    if (fd_ >= 0) ::flock(fd_, LOCK_EX);
+  }
+  ~FileLock() {
+    if (fd_ >= 0) ::close(fd_);  // closing releases the lock
+  }
+  FileLock(const FileLock&) = delete;
+  FileLock& operator=(const FileLock&) = delete;
+
+ private:
+  int fd_;
+};
+
+// The folder to put first on the include path so that `#include <torch/extension.h>` finds a
+// precompiled `torch/extension.h.gch`; built on first use. Empty when none can be made (the build
+// then goes on without it, only slower).
+std::filesystem::path torch_pch_dir(BuildService& service, const InlineSpec& spec, std::string& note) {
+  auto header = torch_extension_header(spec.cflags);
+  if (!header) {
+    note = "no torch/extension.h on the include path; no precompiled header";
+    return {};
+  }
+  std::vector<std::string> flags = pch_flags(spec.cflags);
+  nlohmann::json identity = {{"layout", 2},  // 2: the header copied beside its .gch
+                             {"compiler", service.toolchain_identity(Format::cpp)},
+                             {"torch", spec.torch_version},
+                             {"header", header->string()},
+                             {"flags", flags}};
+  auto root = service.settings().cache_dir / "pch";
+  std::string key = sha256_hex(identity.dump()).substr(0, 32);
+  auto dir = root / key;
+  auto gch = dir / "torch" / "extension.h.gch";
+  std::error_code ec;
+  std::filesystem::create_directories(root, ec);
+  if (std::filesystem::exists(gch, ec)) return dir;
+  FileLock lock(root / (key + ".lock"));
+  if (std::filesystem::exists(gch, ec)) return dir;  // built while this process waited
+  auto tmp = root / (key + ".tmp" + std::to_string(::getpid()));
+  std::filesystem::create_directories(tmp / "torch", ec);
+  auto argv = concat({gxx_path()}, flags);
+  argv.insert(argv.end(), {"-x", "c++-header", header->string(), "-o", (tmp / "torch" / "extension.h.gch").string()});
+  auto r = run_process(argv, kWholeTimeout, 64 << 10);
+  // GCC takes the folder of a .gch for the header's own folder: a second `#include
+  // <torch/extension.h>` in the same unit (main.cpp after the split host part) opens it there.
+  std::filesystem::copy_file(*header, tmp / "torch" / "extension.h", ec);
+  if (r.exit_code != 0 || ec) {
+    note = "the precompiled torch header failed to build (" + std::to_string(r.exit_code) + "): " +
+           r.output.substr(0, 400);
+    std::filesystem::remove_all(tmp, ec);
+    return {};
+  }
+  std::filesystem::rename(tmp, dir, ec);
+  if (ec) std::filesystem::remove_all(tmp, ec);
+  note = "built the precompiled torch header in " + std::to_string(static_cast<int>(r.seconds)) + " s";
+  return std::filesystem::exists(gch, ec) ? dir : std::filesystem::path{};
+}
+
+Step compile_host(const InlineSpec& spec, const std::filesystem::path& pch_dir, const std::filesystem::path& source,
+                  const std::filesystem::path& object, const std::string& shown_as, std::chrono::seconds timeout) {
+  std::vector<std::string> argv{gxx_path()};
+  if (!pch_dir.empty()) argv.insert(argv.end(), {"-I" + pch_dir.string(), "-Winvalid-pch"});
+  argv = concat(argv, spec.cflags);
+  argv.insert(argv.end(), {"-c", source.string(), "-o", object.string()});
+  return {run_process(argv, timeout), source.string(), shown_as};
+}
+
+Step compile_cuda(const InlineSpec& spec, const std::filesystem::path& source, const std::filesystem::path& object,
+                  const std::string& shown_as, std::chrono::seconds timeout) {
+  auto argv = concat({nvcc_path()}, spec.cuda_flags);
+  argv.insert(argv.end(), {"-Xptxas", "-v", "-c", source.string(), "-o", object.string()});
+  return {run_process(argv, timeout), source.string(), shown_as};
+}
+
+Step link(const InlineSpec& spec, const std::vector<std::filesystem::path>& objects, const std::filesystem::path& out) {
+  std::vector<std::string> argv{gxx_path()};
+  for (const auto& o : objects) argv.push_back(o.string());
+  argv = concat(argv, spec.ldflags);
+  // -Bsymbolic: the module's own references bind inside it, so two candidates whose kernels share
+  // a name cannot call each other's in one worker.
+  argv.insert(argv.end(), {"-shared", "-Wl,-Bsymbolic", "-o", out.string()});
+  return {run_process(argv, kStepTimeout), "", "link"};
+}
+
+bool ok(const Step& s) { return s.process.exit_code == 0 && !s.process.timed_out; }
+
+std::string describe_failure(const Step& s) {
+  if (s.process.timed_out) return s.shown_as + ": the compiler did not finish in time";
+  std::string d = s.file.empty() ? "" : condense_diagnostics(s.process.output, s.file, s.shown_as);
+  if (d.empty()) d = s.shown_as + ": exited with status " + std::to_string(s.process.exit_code) + "\n" +
+                     s.process.output.substr(0, 1500);
+  return d;
+}
+
+void append_log(CompileResult& r, const std::string& title, const Step& s) {
+  r.log += "== " + title + " (" + std::to_string(s.process.seconds).substr(0, 5) + " s, exit " +
+           std::to_string(s.process.exit_code) + ")\n" + s.process.output + "\n";
+}
+
+}  // namespace
+
+InlineSpec inline_spec_from_json(const nlohmann::json& j) {
+  InlineSpec s;
+  s.name = j.at("name").get<std::string>();
+  s.main_cpp = j.at("main_cpp").get<std::string>();
+  s.cuda_cu = j.value("cuda_cu", "");
+  s.cflags = j.at("cflags").get<std::vector<std::string>>();
+  s.cuda_flags = j.value("cuda_flags", std::vector<std::string>{});
+  s.ldflags = j.at("ldflags").get<std::vector<std::string>>();
+  s.torch_version = j.value("torch_version", "");
+  s.display_name = j.value("display_name", s.name);
+  return s;
+}
+
+InlineOutcome build_inline(BuildService& service, const InlineSpec& spec) {
+  const bool cuda = !spec.cuda_cu.empty();
+  nlohmann::json identity = {{"kind", "load_inline"},
+                             {"split_version", kSplitVersion},
+                             {"name", spec.name},
+                             {"main_cpp", sha256_hex(spec.main_cpp)},
+                             {"cuda_cu", sha256_hex(spec.cuda_cu)},
+                             {"cflags", spec.cflags},
+                             {"cuda_flags", spec.cuda_flags},
+                             {"ldflags", spec.ldflags},
+                             {"torch", spec.torch_version},
+                             {"gxx", service.toolchain_identity(Format::cpp)},
+                             {"nvcc", cuda ? service.toolchain_identity(Format::cuda) : ""}};
+  std::string key = sha256_hex(identity.dump());
+  InlineOutcome outcome;
+  outcome.build = service.cached_build(key, spec.display_name, "load_inline", [&](const std::filesystem::path& dir) {
+    CompileResult r;
+    auto t0 = std::chrono::steady_clock::now();
+    write_file_atomically(dir / "main.cpp", spec.main_cpp);
+    if (cuda) write_file_atomically(dir / "cuda.cu", spec.cuda_cu);
+    std::string pch_note;
+    auto pch = torch_pch_dir(service, spec, pch_note);
+    if (!pch_note.empty()) r.log += "== " + pch_note + "\n";
+    auto library = dir / "candidate.so";
+    std::string strategy = cuda ? "whole" : "host";
+    bool built = false;
+
+    if (cuda) {
+      SplitAttempt split = split_cuda_source(spec.cuda_cu);
+      if (split.split) {
+        write_file_atomically(dir / "split_device.cu", split.split->device_cu);
+        write_file_atomically(dir / "split_host.cpp", split.split->host_cpp + "\n" + spec.main_cpp);
+        auto device = std::async(std::launch::async, [&] {
+          return compile_cuda(spec, dir / "split_device.cu", dir / "split_device.o", "cuda_sources (kernels)", kStepTimeout);
+        });
+        Step host = compile_host(spec, pch, dir / "split_host.cpp", dir / "split_host.o", "host part", kStepTimeout);
+        Step dev = device.get();
+        append_log(r, "split: host part (g++)", host);
+        append_log(r, "split: kernels (nvcc)", dev);
+        r.kernels = to_json(parse_ptxas_resources(dev.process.output));
+        if (ok(host) && ok(dev)) {
+          Step l = link(spec, {dir / "split_host.o", dir / "split_device.o"}, library);
+          append_log(r, "split: link", l);
+          built = ok(l);
+        }
+        if (built) strategy = "split";
+        else outcome.why_whole = "the split build failed (see the log); built whole";
+      } else {
+        outcome.why_whole = "not split: " + split.why_not;
+      }
+      if (!outcome.why_whole.empty()) r.log += "== " + outcome.why_whole + "\n";
+    }
+
+    if (!built) {  // as torch builds it: main.cpp and cuda.cu, each whole
+      std::optional<std::future<Step>> device;
+      if (cuda)
+        device = std::async(std::launch::async, [&] {
+          return compile_cuda(spec, dir / "cuda.cu", dir / "cuda.o", kNameToken + std::string(" [cuda_sources]"),
+                              kWholeTimeout);
+        });
+      Step host = compile_host(spec, pch, dir / "main.cpp", dir / "main.o", kNameToken + std::string(" [cpp_sources]"),
+                               kWholeTimeout);
+      append_log(r, "whole: main.cpp (g++)", host);
+      std::vector<std::filesystem::path> objects{dir / "main.o"};
+      std::optional<Step> dev;
+      if (device) {
+        dev = device->get();
+        append_log(r, "whole: cuda.cu (nvcc)", *dev);
+        r.kernels = to_json(parse_ptxas_resources(dev->process.output));
+        objects.push_back(dir / "cuda.o");
+      }
+      r.timed_out = host.process.timed_out || (dev && dev->process.timed_out);
+      if (!ok(host)) r.diagnostics = describe_failure(host);
+      if (dev && !ok(*dev)) r.diagnostics += (r.diagnostics.empty() ? "" : "\n") + describe_failure(*dev);
+      if (r.diagnostics.empty()) {
+        Step l = link(spec, objects, library);
+        append_log(r, "whole: link", l);
+        if (ok(l)) built = true;
+        else r.diagnostics = describe_failure(l);
+      }
+    }
+    r.ok = built;
+    r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    r.extra = {{"strategy", strategy}, {"why_whole", outcome.why_whole}};
+    // Objects are not needed once linked; the sources and the log stay for the curious.
+    std::error_code ec;
+    for (const char* o : {"main.o", "cuda.o", "split_host.o", "split_device.o"}) std::filesystem::remove(dir / o, ec);
+    return r;
+  });
+  outcome.build.diagnostics = with_name(outcome.build.diagnostics, spec.display_name);
+  if (outcome.build.cached) {
+    // The strategy of a cached build is in its meta; read it back for the report.
+    try {
+      auto meta = nlohmann::json::parse(read_file(service.settings().cache_dir / "objects" / key / "meta.json"));
+      outcome.strategy = meta["extra"].value("strategy", "");
+      outcome.why_whole = meta["extra"].value("why_whole", "");
+    } catch (...) {
+    }
+  } else {
+    outcome.strategy = outcome.build.ok ? (cuda && outcome.why_whole.empty() ? "split" : (cuda ? "whole" : "host")) : "";
+  }
+  return outcome;
+}
+
+}  // namespace kforge::build
