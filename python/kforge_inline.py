@@ -5,7 +5,8 @@ KernelBench candidate builds through kforge unchanged: `from torch.utils.cpp_ext
 load_inline` and `torch.utils.cpp_extension.load_inline(...)` both reach this one.
 
 The sources and flags are the ones torch's load_inline would write and use (computed here with
-torch's own helpers); the build itself is C++ (src/build/inline_build.cpp): a content-addressed
+torch's own helpers); the build itself is kforge's (`kforge build-inline`, src/build/inline_build.cpp),
+run as a child process: a content-addressed
 cache shared by every kforge process, the CUDA kernels compiled apart from torch's headers, and a
 precompiled torch header for the host side. Calls this version cannot serve the same way (SYCL
 sources, is_python_module=False, no_implicit_headers) go to torch's original.
@@ -14,12 +15,12 @@ import importlib.util
 import inspect
 import json
 import os
+import subprocess
 import sysconfig
 
 import torch
 import torch.utils.cpp_extension as cpp_extension
 
-import _kforge_worker
 
 _original_load_inline = cpp_extension.load_inline
 _signature = inspect.signature(_original_load_inline)
@@ -56,6 +57,19 @@ def _flags(name, extra_cflags, extra_cuda_cflags, extra_ldflags, extra_include_p
             cuda_flags.append("-std=c++17")
     ldflags = cpp_extension._prepare_ldflags(list(extra_ldflags), with_cuda, False, False, False)
     return cflags, cuda_flags, ldflags
+
+
+def _build(spec):
+    """Asks the kforge binary to build (`kforge build-inline`): the compile runs outside this process."""
+    kforge = os.environ.get("KFORGE_BINARY")
+    if not kforge:
+        raise RuntimeError("Error building extension: KFORGE_BINARY is not set (kforge sets it for its workers)")
+    done = subprocess.run([kforge, "build-inline"], input=json.dumps(spec), capture_output=True, text=True)
+    try:
+        return json.loads(done.stdout.strip().splitlines()[-1])
+    except (IndexError, ValueError):
+        raise RuntimeError(f"Error building extension '{spec['name']}': kforge build-inline failed "
+                           f"(exit {done.returncode}): {done.stderr[-2000:]}") from None
 
 
 def load_inline(*args, **kwargs):
@@ -111,7 +125,7 @@ def load_inline(*args, **kwargs):
         "torch_version": torch.__version__,
         "display_name": f"load_inline('{name}')",
     }
-    result = json.loads(_kforge_worker.build_inline(json.dumps(spec)))
+    result = _build(spec)
     results.append({k: result[k] for k in ("ok", "cached", "seconds", "strategy", "why_whole")} | {"name": name})
     if a.get("verbose"):
         print(f"kforge: load_inline('{name}'): {'cached' if result['cached'] else 'built'} "

@@ -21,5 +21,6 @@ Runner add_problems_command(CLI::App& app, const GlobalOptions& global);
 Runner add_report_command(CLI::App& app, const GlobalOptions& global);
 Runner add_export_command(CLI::App& app, const GlobalOptions& global);
 Runner add_build_command(CLI::App& app, const GlobalOptions& global);
+Runner add_build_inline_command(CLI::App& app, const GlobalOptions& global);
 
 }  // namespace kforge::cli

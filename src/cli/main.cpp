@@ -3,6 +3,7 @@
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <iostream>
 
 #include "cli/commands.hpp"
@@ -17,6 +18,13 @@ constexpr const char* kVersion = "0.1.0";
 int main(int argc, char** argv) {
   // A worker that dies mid-write must not take kforge down with SIGPIPE: writes report EPIPE.
   std::signal(SIGPIPE, SIG_IGN);
+  // Workers and prebuild processes build load_inline extensions by calling this binary back
+  // (python/kforge_inline.py). Set before any thread starts: children copy the environment.
+  {
+    std::error_code ec;
+    auto self = std::filesystem::read_symlink("/proc/self/exe", ec);
+    if (!ec) ::setenv("KFORGE_BINARY", self.c_str(), 1);
+  }
 
   kforge::cli::GlobalOptions global;
   for (int i = 0; i < argc; ++i) global.command_line += (i ? " " : "") + std::string(argv[i]);
@@ -37,6 +45,7 @@ int main(int argc, char** argv) {
   };
   add(kforge::cli::add_eval_command);
   add(kforge::cli::add_build_command);
+  add(kforge::cli::add_build_inline_command);
   add(kforge::cli::add_problems_command);
   add(kforge::cli::add_report_command);
   add(kforge::cli::add_export_command);

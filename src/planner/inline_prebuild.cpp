@@ -14,7 +14,7 @@ constexpr const char* kImportScript =
     "import importlib.util, os, sys\n"
     "os.environ['CUDA_VISIBLE_DEVICES'] = ''\n"
     "sys.path.insert(0, sys.argv[2])\n"
-    "import torch, _kforge_worker, kforge_inline\n"
+    "import torch, kforge_inline\n"
     "kforge_inline.install()\n"
     "spec = importlib.util.spec_from_file_location('kforge_prebuild_' + str(abs(hash(sys.argv[1]))), sys.argv[1])\n"
     "try:\n"
