@@ -144,12 +144,14 @@ std::vector<PlannedEval> plan_for_dir(const EvalOptions& o, const SuiteLoad& sui
 
 // load_inline candidates of a GPU run are built before the first job, in parallel (see
 // planner/inline_prebuild.hpp); a build that fails here fails again in the worker, which judges it.
-void prebuild_kernelbench_extensions(const std::vector<PlannedEval>& plan, const std::string& arch) {
+// With no more of them than workers, each worker builds its own as fast, and a prebuild would only
+// add a Python start (seconds) before the first job.
+void prebuild_kernelbench_extensions(const std::vector<PlannedEval>& plan, const std::string& arch, size_t workers) {
   std::vector<std::string> files;
   for (const auto& e : plan)
     if (e.format == build::Format::kernelbench && e.load_failure.empty() && builds_with_load_inline(e.candidate.source))
       files.push_back(e.candidate.path.string());
-  if (files.empty()) return;
+  if (files.size() <= workers) return;
   Progress progress;
   progress.show("building " + std::to_string(files.size()) + " load_inline extension(s) in parallel ...");
   prebuild_load_inline(files, resolve_arch(arch, true), 0, std::chrono::seconds(600));
@@ -207,7 +209,7 @@ int run_eval(const EvalOptions& o, const GlobalOptions& global) {
     if (natives)
       std::cerr << "kforge: native builds: " << natives - cached << " compiled now, " << cached
                 << " from the cache; " << failed << " failed\n";
-    if (workers.cuda) prebuild_kernelbench_extensions(plan, o.settings.arch);
+    if (workers.cuda) prebuild_kernelbench_extensions(plan, o.settings.arch, workers.worker_devices.size());
   };
 
   Progress progress;
