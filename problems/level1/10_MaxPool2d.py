@@ -2,10 +2,10 @@
 import torch
 import torch.nn as nn
 
-BATCH = 128
-CHANNELS = 96
-HEIGHT = 256
-WIDTH = 256
+BATCH = 16
+CHANNELS = 64
+HEIGHT = 128
+WIDTH = 128
 KERNEL_SIZE = 2
 STRIDE = 2
 

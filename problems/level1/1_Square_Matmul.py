@@ -2,7 +2,7 @@
 import torch
 import torch.nn as nn
 
-N = 4096
+N = 2048
 
 
 class Model(nn.Module):

@@ -2,8 +2,8 @@
 import torch
 import torch.nn as nn
 
-ROWS = 24576
-COLS = 24576
+ROWS = 16384
+COLS = 16384
 
 
 class Model(nn.Module):

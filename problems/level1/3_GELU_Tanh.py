@@ -3,8 +3,8 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
-ROWS = 16384
-COLS = 32768
+ROWS = 4096
+COLS = 4096
 
 
 class Model(nn.Module):

@@ -2,8 +2,8 @@
 import torch
 import torch.nn as nn
 
-BATCH = 65536
-HIDDEN = 8192
+BATCH = 4096
+HIDDEN = 2048
 
 
 class Model(nn.Module):

@@ -2,8 +2,8 @@
 import torch
 import torch.nn as nn
 
-ROWS = 32768
-COLS = 32768
+ROWS = 1024
+COLS = 8192
 
 
 class Model(nn.Module):

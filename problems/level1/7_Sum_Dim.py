@@ -2,8 +2,8 @@
 import torch
 import torch.nn as nn
 
-ROWS = 32768
-COLS = 32768
+ROWS = 2048
+COLS = 4096
 
 
 class Model(nn.Module):

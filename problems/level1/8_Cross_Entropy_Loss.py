@@ -3,8 +3,8 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
-BATCH = 131072
-CLASSES = 4096
+BATCH = 8192
+CLASSES = 1000
 
 
 class Model(nn.Module):

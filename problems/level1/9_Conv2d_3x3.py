@@ -2,11 +2,11 @@
 import torch
 import torch.nn as nn
 
-BATCH = 32
-IN_CHANNELS = 64
-OUT_CHANNELS = 128
-HEIGHT = 128
-WIDTH = 128
+BATCH = 8
+IN_CHANNELS = 32
+OUT_CHANNELS = 64
+HEIGHT = 64
+WIDTH = 64
 KERNEL_SIZE = 3
 
 

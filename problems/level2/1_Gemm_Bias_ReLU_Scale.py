@@ -2,8 +2,8 @@
 import torch
 import torch.nn as nn
 
-BATCH = 4096
-IN_FEATURES = 4096
+BATCH = 1024
+IN_FEATURES = 2048
 OUT_FEATURES = 2048
 SCALE = 0.5
 
