@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Benchmark (a) of docs/benchmarks.md: wall time of `kforge eval` for one already-built candidate
-# of a level-1 problem whose inputs are 1 GB or more (level1/2_ReLU, 24576 x 24576 fp32 = 2.4 GB),
+# of a level-1 problem whose inputs are 1 GB or more (level1/2_ReLU, 16384 x 16384 fp32 = 1.07 GB),
 # against upstream's 60-75 s for such problems (REFERENCE.md section 7).
 # Usage: bench/eval_wall_time.sh [OUT_DIR]   (writes bench-wall.txt and bench-wall.jsonl there)
 set -euo pipefail
@@ -33,7 +33,7 @@ t0=$(date +%s%N)
 t1=$(date +%s%N)
 start_floor=$(python3 -c "print(f'{($t1 - $t0) / 1e9:.2f}')")
 {
-  echo "benchmark (a): kforge eval wall time, level1/2_ReLU (2.4 GB input), built candidate $(basename "$candidate")"
+  echo "benchmark (a): kforge eval wall time, level1/2_ReLU (1.07 GB input), built candidate $(basename "$candidate")"
   echo "runs (s): ${walls[*]}"
   echo "median wall: ${median} s   (upstream: 60-75 s on such problems; target < 5 s)"
   echo "of which a bare python + import torch + CUDA context costs: ${start_floor} s"
