@@ -1,6 +1,7 @@
 // kforge eval: evaluate candidates against their problems and store the results.
 //   kforge eval --problem PROBLEM CANDIDATE...   candidates for one problem (file or built-in id)
 //   kforge eval DIR                              every candidate found in DIR, matched by path
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
@@ -154,7 +155,7 @@ void prebuild_kernelbench_extensions(const std::vector<PlannedEval>& plan, const
   if (files.size() <= workers) return;
   Progress progress;
   progress.show("building " + std::to_string(files.size()) + " load_inline extension(s) in parallel ...");
-  prebuild_load_inline(files, resolve_arch(arch, true), 0, std::chrono::seconds(600));
+  prebuild_load_inline(files, arch, 0, std::chrono::seconds(600));
 }
 
 int run_eval(const EvalOptions& o, const GlobalOptions& global) {
@@ -190,8 +191,15 @@ int run_eval(const EvalOptions& o, const GlobalOptions& global) {
   }
   std::string device_label = workers.cuda ? "cuda" : "cpu";
   int64_t run_id = store.begin_run(global.command_line, device_label);
+  // The nvcc target, resolved once and only when something is compiled for the GPU: `auto` asks
+  // the driver, which costs a CUDA initialisation in this process.
+  const bool gpu_builds = workers.cuda && std::any_of(plan.begin(), plan.end(), [](const PlannedEval& e) {
+    return e.load_failure.empty() && (e.format == build::Format::cuda ||
+                                      (e.format == build::Format::kernelbench && builds_with_load_inline(e.candidate.source)));
+  });
+  const std::string arch = resolve_arch(o.settings.arch, gpu_builds);
   // Before any thread starts: the workers and the load_inline builds inherit it.
-  if (workers.cuda) export_torch_arch_list(resolve_arch(o.settings.arch, true));
+  if (gpu_builds) export_torch_arch_list(arch);
 
   // Builds run while the workers start (importing torch and creating a CUDA context takes seconds).
   auto prepare = [&] {
@@ -199,7 +207,7 @@ int run_eval(const EvalOptions& o, const GlobalOptions& global) {
     size_t natives = 0;
     for (const auto& e : plan) natives += e.format != build::Format::kernelbench && e.load_failure.empty();
     if (natives) progress.show("building " + std::to_string(natives) + " native candidate(s) ...");
-    build_native_candidates(plan, o.settings.arch, &store);
+    build_native_candidates(plan, arch, &store);
     size_t cached = 0, failed = 0;
     for (const auto& e : plan) {
       cached += e.build_cached;
@@ -209,7 +217,7 @@ int run_eval(const EvalOptions& o, const GlobalOptions& global) {
     if (natives)
       std::cerr << "kforge: native builds: " << natives - cached << " compiled now, " << cached
                 << " from the cache; " << failed << " failed\n";
-    if (workers.cuda) prebuild_kernelbench_extensions(plan, o.settings.arch, workers.worker_devices.size());
+    if (workers.cuda) prebuild_kernelbench_extensions(plan, arch, workers.worker_devices.size());
   };
 
   Progress progress;
