@@ -217,6 +217,7 @@ std::optional<BuildOutcome> BuildService::lookup(const std::string& key) {
     out.diagnostics = meta.value("diagnostics", "");
     out.kernels = meta.value("kernels", nlohmann::json::array());
     out.seconds = meta.value("seconds", 0.0);
+    out.extra = meta.value("extra", nlohmann::json::object());
     out.log = read_file(dir / "build.log");
     if (out.ok) {
       out.library = dir / "candidate.so";
@@ -294,6 +295,7 @@ BuildOutcome BuildService::cached_build(const std::string& key, const std::strin
   out.log = result.log;
   out.diagnostics = result.diagnostics;
   out.kernels = result.kernels;
+  out.extra = result.extra;
   if (!result.timed_out) {
     nlohmann::json meta = {{"ok", out.ok},         {"format", format},
                            {"diagnostics", out.diagnostics}, {"kernels", out.kernels},

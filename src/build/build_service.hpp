@@ -36,6 +36,7 @@ struct BuildOutcome {
   std::string log;                // the compiler's full output
   double seconds = 0;             // compile time when built now [s]
   nlohmann::json kernels = nlohmann::json::array();  // ptxas resources per kernel (cuda)
+  nlohmann::json extra = nlohmann::json::object();    // what the compile step added (CompileResult::extra)
 };
 
 // What one compile step leaves for a cache entry; the step writes its library to

@@ -197,6 +197,7 @@ InlineOutcome build_inline(BuildService& service, const InlineSpec& spec) {
     if (!pch_note.empty()) r.log += "== " + pch_note + "\n";
     auto library = dir / "candidate.so";
     std::string strategy = cuda ? "whole" : "host";
+    std::string why_whole;  // with CUDA sources, why they were not built split
     bool built = false;
 
     if (cuda) {
@@ -218,11 +219,11 @@ InlineOutcome build_inline(BuildService& service, const InlineSpec& spec) {
           built = ok(l);
         }
         if (built) strategy = "split";
-        else outcome.why_whole = "the split build failed (see the log); built whole";
+        else why_whole = "the split build failed (see the log); built whole";
       } else {
-        outcome.why_whole = "not split: " + split.why_not;
+        why_whole = "not split: " + split.why_not;
       }
-      if (!outcome.why_whole.empty()) r.log += "== " + outcome.why_whole + "\n";
+      if (!why_whole.empty()) r.log += "== " + why_whole + "\n";
     }
 
     if (!built) {  // as torch builds it: main.cpp and cuda.cu, each whole
@@ -255,24 +256,16 @@ InlineOutcome build_inline(BuildService& service, const InlineSpec& spec) {
     }
     r.ok = built;
     r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    r.extra = {{"strategy", strategy}, {"why_whole", outcome.why_whole}};
+    r.extra = {{"strategy", strategy}, {"why_whole", why_whole}};
     // Objects are not needed once linked; the sources and the log stay for the curious.
     std::error_code ec;
     for (const char* o : {"main.o", "cuda.o", "split_host.o", "split_device.o"}) std::filesystem::remove(dir / o, ec);
     return r;
   });
   outcome.build.diagnostics = with_name(outcome.build.diagnostics, spec.display_name);
-  if (outcome.build.cached) {
-    // The strategy of a cached build is in its meta; read it back for the report.
-    try {
-      auto meta = nlohmann::json::parse(read_file(service.settings().cache_dir / "objects" / key / "meta.json"));
-      outcome.strategy = meta["extra"].value("strategy", "");
-      outcome.why_whole = meta["extra"].value("why_whole", "");
-    } catch (...) {
-    }
-  } else {
-    outcome.strategy = outcome.build.ok ? (cuda && outcome.why_whole.empty() ? "split" : (cuda ? "whole" : "host")) : "";
-  }
+  // Fresh or cached, the entry's meta says how it was built.
+  if (outcome.build.ok) outcome.strategy = outcome.build.extra.value("strategy", "");
+  outcome.why_whole = outcome.build.extra.value("why_whole", "");
   return outcome;
 }
 

@@ -18,22 +18,21 @@ Runner add_build_inline_command(CLI::App& app, const GlobalOptions&) {
   cmd->group("");  // hidden from `kforge --help`: not a user command
   return [] {
     std::string input((std::istreambuf_iterator<char>(std::cin)), std::istreambuf_iterator<char>());
-    nlohmann::json reply;
+    build::InlineOutcome out;
     try {
       build::BuildService service(build::default_build_settings());
-      auto out = build::build_inline(service, build::inline_spec_from_json(nlohmann::json::parse(input)));
-      reply = {{"ok", out.build.ok},
-               {"cached", out.build.cached},
-               {"library", out.build.library.string()},
-               {"diagnostics", out.build.diagnostics},
-               {"seconds", out.build.seconds},
-               {"strategy", out.strategy},
-               {"why_whole", out.why_whole},
-               {"key", out.build.key}};
-    } catch (const std::exception& e) {
-      reply = {{"ok", false}, {"cached", false}, {"library", ""}, {"diagnostics", std::string("kforge build-inline: ") + e.what()},
-               {"seconds", 0.0}, {"strategy", ""}, {"why_whole", ""}, {"key", ""}};
+      out = build::build_inline(service, build::inline_spec_from_json(nlohmann::json::parse(input)));
+    } catch (const std::exception& e) {  // a malformed spec: answered like a failed build
+      out.build.diagnostics = std::string("kforge build-inline: ") + e.what();
     }
+    nlohmann::json reply = {{"ok", out.build.ok},
+                            {"cached", out.build.cached},
+                            {"library", out.build.library.string()},
+                            {"diagnostics", out.build.diagnostics},
+                            {"seconds", out.build.seconds},
+                            {"strategy", out.strategy},
+                            {"why_whole", out.why_whole},
+                            {"key", out.build.key}};
     std::cout << reply.dump() << std::endl;
     return 0;
   };
