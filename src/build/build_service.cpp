@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "build/diagnostics.hpp"
+#include "build/source_text.hpp"
 #include "build/subprocess.hpp"
 #include "common/parallel.hpp"
 #include "common/files.hpp"
@@ -102,35 +103,9 @@ BuildSettings default_build_settings() {
   return s;
 }
 
-// The source with comments blanked out (string and character literals kept), so the static checks
-// read code only: a kernel named in a comment is no kernel (seen on the H200, 2026-11-30).
-std::string without_comments(const std::string& s) {
-  std::string out;
-  out.reserve(s.size());
-  for (size_t i = 0; i < s.size();) {
-    if (s.compare(i, 2, "//") == 0) {
-      while (i < s.size() && s[i] != '\n') ++i;
-    } else if (s.compare(i, 2, "/*") == 0) {
-      size_t end = s.find("*/", i + 2);
-      i = end == std::string::npos ? s.size() : end + 2;
-      out += ' ';
-    } else if (s[i] == '"' || s[i] == '\'') {
-      char quote = s[i];
-      out += s[i++];
-      while (i < s.size() && s[i] != quote && s[i] != '\n') {
-        if (s[i] == '\\' && i + 1 < s.size()) out += s[i++];
-        out += s[i++];
-      }
-      if (i < s.size()) out += s[i++];
-    } else {
-      out += s[i++];
-    }
-  }
-  return out;
-}
-
 std::optional<std::string> check_native_source(Format format, const std::string& raw_source) {
-  const std::string source = without_comments(raw_source);
+  // Code only: a kernel or an include named in a comment is none (seen on the H200, 2026-11-30).
+  const std::string source = mask_source(raw_source, false).text;
   static const std::regex stated(R"(KFORGE_CANDIDATE\s*\(\s*(\d+)\s*\))");
   std::smatch m;
   if (!std::regex_search(source, m, stated))

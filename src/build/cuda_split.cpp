@@ -4,6 +4,8 @@
 #include <regex>
 #include <vector>
 
+#include "build/source_text.hpp"
+
 namespace kforge::build {
 namespace {
 
@@ -15,28 +17,9 @@ struct GiveUp {
 // The source with comments and the insides of string and character literals blanked (same
 // length, newlines kept), so structure is read from code only and offsets match the original.
 std::string code_mask(const std::string& s) {
-  std::string m = s;
-  for (size_t i = 0; i < s.size();) {
-    if (s.compare(i, 2, "//") == 0) {
-      while (i < s.size() && s[i] != '\n') m[i++] = ' ';
-    } else if (s.compare(i, 2, "/*") == 0) {
-      size_t end = s.find("*/", i + 2);
-      end = end == std::string::npos ? s.size() : end + 2;
-      for (; i < end; ++i)
-        if (s[i] != '\n') m[i] = ' ';
-    } else if (s[i] == '"' || s[i] == '\'') {
-      if (s[i] == '"' && i > 0 && s[i - 1] == 'R') throw GiveUp{"a raw string literal"};
-      char quote = s[i++];
-      while (i < s.size() && s[i] != quote && s[i] != '\n') {
-        if (s[i] == '\\' && i + 1 < s.size()) m[i++] = ' ';
-        m[i++] = ' ';
-      }
-      ++i;
-    } else {
-      ++i;
-    }
-  }
-  return m;
+  MaskedSource masked = mask_source(s, true);
+  if (masked.has_raw_string) throw GiveUp{"a raw string literal"};
+  return std::move(masked.text);
 }
 
 bool ident_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
@@ -94,9 +77,9 @@ std::string host_declaration(std::string head) {
   return head + ";\n";
 }
 
-// Rewrites each `name<<<config>>>(args)` of a host item into a call of kforge_split::launch.
-std::string rewrite_launches(const std::string& text) {
-  std::string mask = code_mask(text);
+// Rewrites each `name<<<config>>>(args)` of a host item (`text`, and `mask`, its code_mask) into a
+// call of kforge_split::launch.
+std::string rewrite_launches(const std::string& text, const std::string& mask) {
   std::string out = text;
   // Right to left, so earlier offsets stay valid while later text changes length.
   std::vector<size_t> launches;
@@ -240,7 +223,7 @@ class Splitter {
     }
     std::string text = s_.substr(i, j - i) + "\n";
     std::string head_mask = m_.substr(i, head_end - i);
-    std::string code = m_.substr(i, j - i);
+    std::string code = m_.substr(i, j - i) + "\n";  // the item's mask, aligned with `text`
     classify(text, s_.substr(i, head_end - i), head_mask, code, function);
     return j;
   }
@@ -261,7 +244,7 @@ class Splitter {
       return;
     }
     if (code.find("<<<") != std::string::npos) {
-      add(Place::host, rewrite_launches(text));
+      add(Place::host, rewrite_launches(text, code));
       return;
     }
     if (mentions_torch(code)) {
