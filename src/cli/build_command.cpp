@@ -1,7 +1,7 @@
 // kforge build DIR: builds every candidate of a run ahead of time, on a machine without a GPU if
 // need be (compile only), so GPU time is spent on running. Native candidates go through the build
 // cache; KernelBench candidates that build with load_inline are imported once, in parallel, which
-// fills torch's extension cache.
+// builds them into the same cache (python/kforge_inline.py).
 #include <iostream>
 
 #include <fmt/format.h>

@@ -1,8 +1,8 @@
 #pragma once
 // Builds the load_inline extensions of KernelBench candidates ahead of their jobs: one Python
-// process per candidate imports it (load_inline runs at import), many at once, filling torch's
-// extension cache. A worker then loads the built module instead of compiling for 45 s while the
-// GPU waits, one candidate after another.
+// process per candidate imports it (load_inline runs at import, served by kforge_inline.py), many at
+// once, filling kforge's build cache. A worker then loads the built module instead of compiling
+// while the GPU waits, one candidate after another.
 #include <chrono>
 #include <string>
 #include <vector>
