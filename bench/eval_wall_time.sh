@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Benchmark (a) of docs/benchmarks.md: wall time of `kforge eval` for one already-built candidate
-# of a level-1 problem whose inputs are 1 GB or more (level1/2_ReLU, 16384 x 16384 fp32 = 1.07 GB),
+# of a level-1 problem whose inputs are 1 GB or more (level1/2_ReLU, 24576 x 24576 fp32 = 2.4 GB),
 # against upstream's 60-75 s for such problems (REFERENCE.md section 7).
 # Usage: bench/eval_wall_time.sh [OUT_DIR]   (writes bench-wall.txt and bench-wall.jsonl there)
 set -euo pipefail

@@ -2,12 +2,15 @@
 import torch
 import torch.nn as nn
 
-BATCH = 16
-CHANNELS = 64
-HEIGHT = 128
-WIDTH = 128
+BATCH = 128
+CHANNELS = 96
+HEIGHT = 256
+WIDTH = 256
 KERNEL_SIZE = 2
 STRIDE = 2
+
+# kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
+cpu_sizes = {"BATCH": 16, "CHANNELS": 64, "HEIGHT": 128, "WIDTH": 128}
 
 
 class Model(nn.Module):

@@ -2,8 +2,12 @@
 import torch
 import torch.nn as nn
 
-ROWS = 2048
-COLS = 8192
+ROWS = 32768
+COLS = 16384
+
+# kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
+cpu_sizes = {"ROWS": 2048, "COLS": 8192}
+
 SCALE = 4.0
 SHIFT = 90.0  # exp(x) overflows fp32 for x > ~88.7
 

@@ -3,8 +3,11 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
-BATCH = 8192
-CLASSES = 1000
+BATCH = 131072
+CLASSES = 4096
+
+# kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
+cpu_sizes = {"BATCH": 8192, "CLASSES": 1000}
 
 
 class Model(nn.Module):

@@ -2,12 +2,15 @@
 import torch
 import torch.nn as nn
 
-BATCH = 8
-IN_CHANNELS = 32
-OUT_CHANNELS = 64
-HEIGHT = 64
-WIDTH = 64
+BATCH = 64
+IN_CHANNELS = 64
+OUT_CHANNELS = 128
+HEIGHT = 128
+WIDTH = 128
 KERNEL_SIZE = 3
+
+# kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
+cpu_sizes = {"BATCH": 8, "IN_CHANNELS": 32, "OUT_CHANNELS": 64, "HEIGHT": 64, "WIDTH": 64}
 
 
 class Model(nn.Module):

@@ -73,6 +73,24 @@ py::list fresh_inputs(const py::module_& problem, uint64_t seed, const std::stri
   });
 }
 
+// GPU-sized problems (1-15 ms on an H200) take minutes per call on a CPU, so a problem may declare
+// `cpu_sizes = {"ROWS": 2048, ...}`: on the CPU its module constants are set to those values before
+// anything reads them. Only names the file already defines, and only numbers, so a typo fails loudly.
+void apply_cpu_sizes(const py::module_& problem) {
+  if (!py::hasattr(problem, "cpu_sizes")) return;
+  py::object sizes = problem.attr("cpu_sizes");
+  if (!py::isinstance<py::dict>(sizes))
+    throw Failure{Verdict::load_error, "problem: cpu_sizes must be a dict of constant name to number", ""};
+  for (auto [key, value] : sizes.cast<py::dict>()) {
+    std::string name = py::str(key);
+    if (!py::isinstance<py::str>(key) || !py::hasattr(problem, name.c_str()))
+      throw Failure{Verdict::load_error, "problem: cpu_sizes names " + name + ", which the file does not define", ""};
+    if (!(py::isinstance<py::int_>(value) || py::isinstance<py::float_>(value)) || py::isinstance<py::bool_>(value))
+      throw Failure{Verdict::load_error, "problem: cpu_sizes[" + name + "] is not a number", ""};
+    problem.attr(name.c_str()) = value;
+  }
+}
+
 // Whether the CUDA context still works after an error: an illegal address or a device-side
 // assert poisons it for good, and only a new process recovers.
 bool cuda_context_alive() {
@@ -190,6 +208,7 @@ protocol::JobResult evaluate(const protocol::EvalJob& job, const WorkerContext& 
     for (const char* name : {"Model", "get_inputs", "get_init_inputs"})
       if (!py::hasattr(problem, name))
         throw Failure{Verdict::load_error, std::string("problem file defines no ") + name, ""};
+    if (!cuda) apply_cpu_sizes(problem);
     py::list init_args = guarded(Verdict::load_error, "problem: get_init_inputs() failed", [&] {
       seed_everything(42);
       py::object raw = call_on_device(problem.attr("get_init_inputs"), py::tuple(), device_name);

@@ -90,7 +90,8 @@ TEST(CpuCorpus, BrokenProblemsAreNamed) {
     const char* says;
   } cases[] = {{"no_model.py", "defines no Model"},
                {"no_get_inputs.py", "defines no get_inputs"},
-               {"syntax_error.py", "SyntaxError"}};
+               {"syntax_error.py", "SyntaxError"},
+               {"cpu_sizes_unknown_name.py", "cpu_sizes names M, which the file does not define"}};
   for (const auto& c : cases) {
     std::vector<std::string> args{"--db", dir.file("k.db"), "eval"};
     args.insert(args.end(), kQuick.begin(), kQuick.end());
@@ -103,6 +104,21 @@ TEST(CpuCorpus, BrokenProblemsAreNamed) {
     EXPECT_NE(lines[0]["message"].get<std::string>().find(c.says), std::string::npos)
         << c.problem << ": " << lines[0]["message"];
   }
+}
+
+// cpu_sizes: the problem's N (10^6, 4 TB per input) is replaced by 64 on the CPU before
+// get_inputs() runs, so the evaluation completes and the candidate is judged at that size.
+TEST(CpuCorpus, CpuSizesReplaceGpuSizes) {
+  TempDir dir;
+  std::vector<std::string> args{"--db", dir.file("k.db"), "eval"};
+  args.insert(args.end(), kQuick.begin(), kQuick.end());
+  args.insert(args.end(), {"--problem", source_path("tests/problems/cpu_sizes/1_Huge_Add_ReLU.py"),
+                           source_path("tests/candidates/correct.py")});
+  auto r = run_kforge(args);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto lines = r.json_lines();
+  ASSERT_EQ(lines.size(), 1u) << r.out << r.err;
+  EXPECT_EQ(lines[0]["verdict"], "correct") << lines[0]["message"];
 }
 
 }  // namespace
