@@ -243,6 +243,23 @@ BuildOutcome BuildService::build_unnamed(const BuildRequest& request) {
   });
 }
 
+namespace {
+
+// The line of a compiler's log that says the disk refused a write, if any. Such a failure says
+// nothing about the candidate, so it is never cached: the next build tries again.
+std::optional<std::string> disk_refusal(const std::string& log) {
+  for (const char* what : {"No space left on device", "File too large", "Disk quota exceeded"}) {
+    size_t at = log.find(what);
+    if (at == std::string::npos) continue;
+    size_t begin = log.rfind('\n', at);
+    begin = begin == std::string::npos ? 0 : begin + 1;
+    return log.substr(begin, log.find('\n', at) - begin);
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
 BuildOutcome BuildService::cached_build(const std::string& key, const std::string& display_name,
                                         const std::string& format,
                                         const std::function<CompileResult(const std::filesystem::path&)>& compile) {
@@ -271,7 +288,11 @@ BuildOutcome BuildService::cached_build(const std::string& key, const std::strin
   out.diagnostics = result.diagnostics;
   out.kernels = result.kernels;
   out.extra = result.extra;
-  if (!result.timed_out) {
+  std::optional<std::string> refusal = result.ok ? std::nullopt : disk_refusal(result.log);
+  if (refusal)
+    out.diagnostics = "the disk refused a write during the build (" + *refusal +
+                      "); not cached, the next build tries again\n" + out.diagnostics;
+  if (!result.timed_out && !refusal) {
     nlohmann::json meta = {{"ok", out.ok},         {"format", format},
                            {"diagnostics", out.diagnostics}, {"kernels", out.kernels},
                            {"seconds", out.seconds}, {"name", display_name}, {"extra", result.extra}};

@@ -3,7 +3,10 @@
 #include "build/build_service.hpp"
 
 #include <gtest/gtest.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+
+#include <csignal>
 
 #include <fstream>
 #include <thread>
@@ -169,6 +172,58 @@ TEST(BuildService, EnormousOutputIsCapped) {
   EXPECT_LE(out.log.size(), (1u << 20) + 100);
   EXPECT_LE(out.diagnostics.size(), 2100u);
   EXPECT_NE(out.diagnostics.find("more distinct errors"), std::string::npos) << out.diagnostics;
+}
+
+size_t leftovers_in(const std::filesystem::path& dir) {
+  size_t n = 0;
+  std::error_code ec;
+  for ([[maybe_unused]] const auto& e : std::filesystem::directory_iterator(dir, ec)) ++n;
+  return n;
+}
+
+// A full disk, simulated with RLIMIT_FSIZE (no root needed): writes past the limit fail with
+// EFBIG, as they would with ENOSPC. The compiler hitting it: compile_error that says so, nothing
+// cached, and the same build succeeds once there is room again.
+TEST(BuildService, FullDiskUnderTheCompilerIsNotCached) {
+  TempDir dir;
+  ::setenv("KFORGE_CXX", fake_compiler(dir, "trap '' XFSZ; ulimit -f 4; exec g++ \"$@\"").c_str(), 1);
+  auto full = service_in(dir).build({Format::cpp, kGood, "good.cpp", ""});
+  ::unsetenv("KFORGE_CXX");
+  EXPECT_FALSE(full.ok);
+  EXPECT_NE(full.diagnostics.find("the disk refused a write during the build"), std::string::npos) << full.diagnostics;
+  EXPECT_NE(full.diagnostics.find("File too large"), std::string::npos) << full.diagnostics;
+  EXPECT_EQ(leftovers_in(dir.path() / "cache" / "objects"), 0u);
+  EXPECT_EQ(leftovers_in(dir.path() / "cache" / "tmp"), 0u);
+  auto roomy = service_in(dir).build({Format::cpp, kGood, "good.cpp", ""});
+  EXPECT_TRUE(roomy.ok) << roomy.diagnostics;
+  EXPECT_FALSE(roomy.cached);
+}
+
+// kforge's own writes hitting a full disk: the source (before compiling) and the log (when
+// publishing). Each is a failed build with a message; the cache holds no entry, half or whole.
+TEST(BuildService, FullDiskUnderTheCacheLeavesItIntact) {
+  TempDir dir;
+  struct rlimit saved {};
+  ASSERT_EQ(::getrlimit(RLIMIT_FSIZE, &saved), 0);
+  auto old_handler = ::signal(SIGXFSZ, SIG_IGN);
+  struct rlimit small = saved;
+  small.rlim_cur = 2048;
+  ASSERT_EQ(::setrlimit(RLIMIT_FSIZE, &small), 0);
+  // A 4 KB source cannot be written.
+  auto big_source = service_in(dir).build({Format::cpp, std::string(kGood) + "//" + std::string(4000, 'x') + "\n", "big.cpp", ""});
+  // A compiler that succeeds but prints 3 KB of warnings: the log cannot be stored.
+  ::setenv("KFORGE_CXX", fake_compiler(dir, "head -c 3000 /dev/zero | tr '\\0' w; exit 0").c_str(), 1);
+  auto big_log = service_in(dir).build({Format::cpp, kGood, "good.cpp", ""});
+  ::unsetenv("KFORGE_CXX");
+  ::setrlimit(RLIMIT_FSIZE, &saved);
+  ::signal(SIGXFSZ, old_handler);
+
+  EXPECT_FALSE(big_source.ok);
+  EXPECT_NE(big_source.diagnostics.find("cannot prepare the build"), std::string::npos) << big_source.diagnostics;
+  EXPECT_FALSE(big_log.ok);
+  EXPECT_NE(big_log.diagnostics.find("cannot store the build"), std::string::npos) << big_log.diagnostics;
+  EXPECT_EQ(leftovers_in(dir.path() / "cache" / "objects"), 0u);
+  EXPECT_EQ(leftovers_in(dir.path() / "cache" / "tmp"), 0u);
 }
 
 TEST(Diagnostics, FoldsAndMapsNames) {
