@@ -72,6 +72,43 @@ def _build(spec):
                            f"(exit {done.returncode}): {done.stderr[-2000:]}") from None
 
 
+def _calling_file():
+    """The .py file whose code called load_inline (the candidate), or None."""
+    here = os.path.abspath(__file__)
+    for frame in inspect.stack()[1:]:
+        path = os.path.abspath(frame.filename)
+        if path != here and path.endswith(".py") and os.path.isfile(path):
+            return path
+    return None
+
+
+def _line_in_file(file_lines, text):
+    """The 1-based line of `file_lines` where `text` begins, matched on its first two non-blank
+    lines (stripped, so escapes and indentation elsewhere do not matter), or None."""
+    lines = text.split("\n")
+    anchors = [(i, ln.strip()) for i, ln in enumerate(lines) if ln.strip()][:2]
+    if not anchors:
+        return None
+    hits = []
+    for at, candidate in enumerate(file_lines):
+        if all(at + i - anchors[0][0] < len(file_lines) and
+               file_lines[at + i - anchors[0][0]].strip().endswith(want) for i, want in anchors):
+            hits.append(at - anchors[0][0] + 1)
+    return hits[0] if len(hits) == 1 else None
+
+
+def _line_map(generated_name, label, prefix_lines, sources, py_file, py_lines):
+    """Where each source string sits in the generated file (main.cpp or cuda.cu) and in the
+    candidate's .py, so kforge can report compiler errors at the candidate's own lines."""
+    segments, first = [], prefix_lines + 1
+    for text in sources:
+        count = text.count("\n") + 1
+        segments.append({"file": generated_name, "label": label, "first": first, "count": count,
+                         "py_file": py_file, "py_line": _line_in_file(py_lines, text) if py_lines else None})
+        first += count
+    return segments
+
+
 def load_inline(*args, **kwargs):
     bound = _signature.bind(*args, **kwargs)
     bound.apply_defaults()
@@ -80,11 +117,11 @@ def load_inline(*args, **kwargs):
         return _original_load_inline(*args, **kwargs)
 
     name = a["name"]
-    cpp_sources = _as_list(a["cpp_sources"])
+    user_cpp = _as_list(a["cpp_sources"])
+    cpp_sources = ["#include <torch/extension.h>"] + user_cpp
     cuda_sources = _as_list(a.get("cuda_sources"))
     functions = a.get("functions")
     # The texts torch writes: main.cpp and cuda.cu, byte for byte.
-    cpp_sources.insert(0, "#include <torch/extension.h>")
     if functions is not None:
         if isinstance(functions, str):
             functions = [functions]
@@ -106,6 +143,14 @@ def load_inline(*args, **kwargs):
     if cuda_sources:
         cuda_cu = "\n".join(["#include <torch/types.h>", "#include <cuda.h>", "#include <cuda_runtime.h>"]
                             + cuda_sources)
+    py_file = _calling_file()
+    try:
+        py_lines = open(py_file, encoding="utf-8").read().split("\n") if py_file else None
+    except OSError:
+        py_lines = None
+    shown_file = os.path.basename(py_file) if py_file else None
+    line_map = (_line_map("main.cpp", "cpp_sources", 1, user_cpp, shown_file, py_lines)
+                + _line_map("cuda.cu", "cuda_sources", 3, cuda_sources, shown_file, py_lines))
     with_cuda = a.get("with_cuda")
     if with_cuda is None:
         with_cuda = bool(cuda_sources)
@@ -124,9 +169,11 @@ def load_inline(*args, **kwargs):
         "ldflags": ldflags,
         "torch_version": torch.__version__,
         "display_name": f"load_inline('{name}')",
+        "line_map": line_map,
     }
     result = _build(spec)
-    results.append({k: result[k] for k in ("ok", "cached", "seconds", "strategy", "why_whole")} | {"name": name})
+    results.append({k: result[k] for k in ("ok", "cached", "seconds", "strategy", "why_whole", "diagnostics")}
+                   | {"name": name})
     if a.get("verbose"):
         print(f"kforge: load_inline('{name}'): {'cached' if result['cached'] else 'built'} "
               f"({result['strategy'] or 'failed'}) in {result['seconds']:.1f} s", flush=True)

@@ -36,7 +36,7 @@ std::string condense_diagnostics(const std::string& log, const std::string& sour
     }
     // The source line and caret gcc prints under an error: keep two lines of it.
     if (in_kept_error && context_lines < 2 && !line.empty() && line.find("error") == std::string::npos) {
-      kept.back() += "\n    " + line.substr(line.find_first_not_of(' ') == std::string::npos ? 0 : line.find_first_not_of(' '));
+      kept.back() += "\n" + line;  // as gcc indents it, so the caret stays under its column
       ++context_lines;
     } else {
       in_kept_error = false;

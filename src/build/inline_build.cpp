@@ -169,6 +169,7 @@ InlineSpec inline_spec_from_json(const nlohmann::json& j) {
   s.ldflags = j.at("ldflags").get<std::vector<std::string>>();
   s.torch_version = j.value("torch_version", "");
   s.display_name = j.value("display_name", s.name);
+  if (j.contains("line_map")) s.line_map = line_map_from_json(j["line_map"]);
   return s;
 }
 
@@ -262,7 +263,8 @@ InlineOutcome build_inline(BuildService& service, const InlineSpec& spec) {
     for (const char* o : {"main.o", "cuda.o", "split_host.o", "split_device.o"}) std::filesystem::remove(dir / o, ec);
     return r;
   });
-  outcome.build.diagnostics = with_name(outcome.build.diagnostics, spec.display_name);
+  outcome.build.diagnostics =
+      with_name(map_inline_lines(outcome.build.diagnostics, kNameToken, spec.line_map), spec.display_name);
   // Fresh or cached, the entry's meta says how it was built.
   if (outcome.build.ok) outcome.strategy = outcome.build.extra.value("strategy", "");
   outcome.why_whole = outcome.build.extra.value("why_whole", "");

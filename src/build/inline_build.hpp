@@ -16,6 +16,7 @@
 #include <nlohmann/json.hpp>
 
 #include "build/build_service.hpp"
+#include "build/inline_line_map.hpp"
 
 namespace kforge::build {
 
@@ -28,6 +29,7 @@ struct InlineSpec {
   std::vector<std::string> ldflags;     // linker flags, torch's then the candidate's
   std::string torch_version;
   std::string display_name;  // the candidate, for messages
+  std::vector<SourceSegment> line_map;  // where the candidate's strings are; not part of the cache key
 };
 
 struct InlineOutcome {

@@ -82,8 +82,12 @@ int run_build(const BuildOptions& o) {
                 (strategy.empty() ? "failed" : strategy);
       if (!rep.value("why_whole", std::string()).empty()) detail += " (" + rep.value("why_whole", std::string()) + ")";
     }
-    if (!ok) detail = r.timed_out ? "did not finish in time" : r.output;
-    if (!ok && detail.size() > 300) detail = "..." + detail.substr(detail.size() - 300);
+    if (!ok) {
+      detail = r.timed_out ? "did not finish in time" : r.output;
+      if (detail.size() > 300) detail = "..." + detail.substr(detail.size() - 300);
+      for (const auto& rep : reports)  // a failed build's condensed diagnostics say more than a traceback
+        if (!rep.value("ok", true) && !rep.value("diagnostics", std::string()).empty()) detail = rep["diagnostics"];
+    }
     std::string status = !ok ? (reports.empty() ? "failed" : "compile_error") : all_cached ? "cached" : "built";
     rows.push_back({name, "kernelbench", status, fmt::format("{:.1f}", ok && !reports.empty() ? build_seconds : r.seconds), detail});
   }

@@ -65,7 +65,14 @@ PythonError describe(py::error_already_set& e) {
     if (first.size() > 400) first = first.substr(0, 400) + "...";
     out.summary = out.type_name + ": " + first;
   }
-  if (message.find("Error building extension") != std::string::npos) out.is_build_failure = true;
+  if (message.find("Error building extension") != std::string::npos) {
+    // The message is the compiler's report (condensed by kforge's load_inline, whole from torch's):
+    // all of it is the point, and the Python frames that raised it are not.
+    out.is_build_failure = true;
+    constexpr size_t kMax = 4000;
+    out.summary = message.size() > kMax ? message.substr(0, kMax) + "\n(cut at 4000 characters)" : message;
+    return out;
+  }
   if (message.find("out of memory") != std::string::npos) out.is_out_of_memory = true;
 
   try {

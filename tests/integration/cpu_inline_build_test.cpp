@@ -3,6 +3,8 @@
 // CPU, and a CUDA extension built ahead by `kforge build`, split into kernels and host part.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <filesystem>
 
 #include "common/files.hpp"
@@ -23,9 +25,22 @@ std::vector<nlohmann::json> inline_entries(const std::filesystem::path& cache) {
   return metas;
 }
 
+// A fresh build cache under `dir` (XDG_CACHE_HOME), whose precompiled torch header folder is
+// shared by every test of this file and kept between runs: each test starts with no cached
+// build, without paying the header's minute again. (The header's build is locked and published
+// atomically, as for concurrent kforge processes.)
+void use_fresh_cache(const TempDir& dir) {
+  auto shared = std::filesystem::temp_directory_path() / ("kforge-test-pch-" + std::to_string(::getuid()));
+  auto build = std::filesystem::path(dir.file("cache")) / "kforge" / "build";
+  std::filesystem::create_directories(shared);
+  std::filesystem::create_directories(build);
+  std::filesystem::create_directory_symlink(shared, build / "pch");
+  ::setenv("XDG_CACHE_HOME", dir.file("cache").c_str(), 1);
+}
+
 TEST(CpuInlineBuild, CppExtensionEvaluatesThroughKforgesCache) {
   TempDir dir;
-  ::setenv("XDG_CACHE_HOME", dir.file("cache").c_str(), 1);
+  use_fresh_cache(dir);
   auto r = run_kforge({"--db", dir.file("k.db"), "eval", "--device", "cpu", "--json", "--max-time", "0.2", "--problem",
                        source_path("tests/problems/level1/1_Tiny_Add_ReLU.py"),
                        source_path("tests/candidates/inline_cpp_correct.py")});
@@ -44,7 +59,7 @@ TEST(CpuInlineBuild, CudaExtensionIsSplitAndCached) {
   if (!std::filesystem::exists("/usr/local/cuda/bin/nvcc") && !std::getenv("CUDA_HOME"))
     GTEST_SKIP() << "no CUDA toolkit";
   TempDir dir;
-  ::setenv("XDG_CACHE_HOME", dir.file("cache").c_str(), 1);
+  use_fresh_cache(dir);
   dir.write("run/level1/1_Tiny_Add_ReLU/inline.py", read_file(source_path("tests/candidates/cuda_correct.py")));
   auto first = run_kforge({"build", "--arch", "sm_90a", "--json", dir.file("run")});
   auto second = run_kforge({"build", "--arch", "sm_90a", "--json", dir.file("run")});
@@ -60,6 +75,49 @@ TEST(CpuInlineBuild, CudaExtensionIsSplitAndCached) {
   auto entries = inline_entries(dir.file("cache"));
   ASSERT_EQ(entries.size(), 1u);
   EXPECT_FALSE(entries[0]["kernels"].empty()) << "ptxas resources of the kernel are kept";
+}
+
+// A load_inline build that fails is compile_error, with the error at the candidate's own .py
+// line (and the line within its source string), not at a line of torch's generated main.cpp.
+TEST(CpuInlineBuild, CppCompileErrorPointsIntoThePyFile) {
+  TempDir dir;
+  use_fresh_cache(dir);
+  auto r = run_kforge({"--db", dir.file("k.db"), "eval", "--device", "cpu", "--json", "--problem",
+                       source_path("tests/problems/level1/1_Tiny_Add_ReLU.py"),
+                       source_path("tests/candidates/inline_cpp_compile_error.py")});
+  ::unsetenv("XDG_CACHE_HOME");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto lines = r.json_lines();
+  ASSERT_EQ(lines.size(), 1u) << r.out;
+  EXPECT_EQ(lines[0]["verdict"], "compile_error") << lines[0]["message"];
+  std::string message = lines[0]["message"];
+  EXPECT_NE(message.find("inline_cpp_compile_error.py:18 [cpp_sources line 11]: error:"), std::string::npos) << message;
+  EXPECT_NE(message.find("value"), std::string::npos) << message;
+  EXPECT_EQ(message.find("main.cpp"), std::string::npos) << message;
+}
+
+// A CUDA source that does not compile: the split build fails, the whole build (as torch builds
+// it) fails too, and `kforge build` reports compile_error at the .py line, without a GPU.
+TEST(CpuInlineBuild, CudaCompileErrorFallsBackWholeAndPointsIntoThePyFile) {
+  if (!std::filesystem::exists("/usr/local/cuda/bin/nvcc") && !std::getenv("CUDA_HOME"))
+    GTEST_SKIP() << "no CUDA toolkit";
+  TempDir dir;
+  use_fresh_cache(dir);
+  dir.write("run/level1/1_Tiny_Add_ReLU/broken.py",
+            read_file(source_path("tests/candidates/inline_cuda_compile_error.py")));
+  auto r = run_kforge({"build", "--arch", "sm_90a", "--json", dir.file("run")});
+  ::unsetenv("XDG_CACHE_HOME");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto lines = r.json_lines();
+  ASSERT_EQ(lines.size(), 1u) << r.out;
+  EXPECT_EQ(lines[0]["status"], "compile_error") << lines[0].dump();
+  std::string detail = lines[0]["detail"];
+  EXPECT_NE(detail.find("broken.py:22 [cuda_sources line 10]: error:"), std::string::npos) << detail;
+  auto entries = inline_entries(dir.file("cache"));
+  ASSERT_EQ(entries.size(), 1u);
+  EXPECT_FALSE(entries[0]["ok"].get<bool>());
+  EXPECT_NE(entries[0]["extra"]["why_whole"].get<std::string>().find("the split build failed"), std::string::npos)
+      << entries[0].dump();
 }
 
 }  // namespace
