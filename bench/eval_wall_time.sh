@@ -33,7 +33,7 @@ t0=$(date +%s%N)
 t1=$(date +%s%N)
 start_floor=$(python3 -c "print(f'{($t1 - $t0) / 1e9:.2f}')")
 {
-  echo "benchmark (a): kforge eval wall time, level1/2_ReLU (1.07 GB input), built candidate $(basename "$candidate")"
+  echo "benchmark (a): kforge eval wall time, level1/2_ReLU (2.4 GB input), built candidate $(basename "$candidate")"
   echo "runs (s): ${walls[*]}"
   echo "median wall: ${median} s   (upstream: 60-75 s on such problems; target < 5 s)"
   echo "of which a bare python + import torch + CUDA context costs: ${start_floor} s"
