@@ -276,13 +276,15 @@ SplitAttempt split_cuda_source(const std::string& cuda_source) {
         "#include <torch/extension.h>\n#include <cuda_runtime.h>\n#include <tuple>\n#include <type_traits>\n"
         "#include <utility>\n";
     split.host_cpp += kLauncher;
-    bool any_kernel = false;
+    bool any_kernel = false, any_device_code = false;
     for (const auto& item : items) {
       if (item.place != Place::host) split.device_cu += item.text;
       if (item.place != Place::device) split.host_cpp += item.text;
+      any_device_code = any_device_code || item.place == Place::device;
       any_kernel = any_kernel || (item.place == Place::device && has_word(item.text, "__global__"));
     }
-    if (!any_kernel) throw GiveUp{"no kernel"};
+    if (any_device_code && !any_kernel) throw GiveUp{"device code but no kernel"};
+    if (!any_kernel) split.device_cu.clear();  // host code only: nothing for nvcc
     attempt.split = std::move(split);
   } catch (const GiveUp& g) {
     attempt.why_not = g.why;

@@ -19,7 +19,8 @@
 namespace kforge::build {
 
 struct SplitSource {
-  std::string device_cu;  // for nvcc: no torch headers
+  std::string device_cu;  // for nvcc: no torch headers; empty when the CUDA source is host code only
+                          // (a wrapper calling ATen or cuBLAS, no kernel and no device function)
   std::string host_cpp;   // for g++: the torch wrappers, launches rewritten; starts with the
                           // torch include so a precompiled header applies
 };

@@ -20,7 +20,7 @@ namespace {
 // A whole build parses torch's headers three times in nvcc; on a small machine that takes minutes.
 constexpr std::chrono::seconds kWholeTimeout{900};
 constexpr std::chrono::seconds kStepTimeout{300};
-constexpr int kSplitVersion = 1;  // part of every key: a better splitter rebuilds
+constexpr int kSplitVersion = 2;  // part of every key: a better splitter rebuilds
 
 struct Step {
   ProcessResult process;
@@ -204,18 +204,29 @@ InlineOutcome build_inline(BuildService& service, const InlineSpec& spec) {
     if (cuda) {
       SplitAttempt split = split_cuda_source(spec.cuda_cu);
       if (split.split) {
-        write_file_atomically(dir / "split_device.cu", split.split->device_cu);
+        const bool host_only = split.split->device_cu.empty();
         write_file_atomically(dir / "split_host.cpp", split.split->host_cpp + "\n" + spec.main_cpp);
-        auto device = std::async(std::launch::async, [&] {
-          return compile_cuda(spec, dir / "split_device.cu", dir / "split_device.o", "cuda_sources (kernels)", kStepTimeout);
-        });
+        std::optional<std::future<Step>> device;
+        if (!host_only) {
+          write_file_atomically(dir / "split_device.cu", split.split->device_cu);
+          device = std::async(std::launch::async, [&] {
+            return compile_cuda(spec, dir / "split_device.cu", dir / "split_device.o", "cuda_sources (kernels)",
+                                kStepTimeout);
+          });
+        }
         Step host = compile_host(spec, pch, dir / "split_host.cpp", dir / "split_host.o", "host part", kStepTimeout);
-        Step dev = device.get();
         append_log(r, "split: host part (g++)", host);
-        append_log(r, "split: kernels (nvcc)", dev);
-        r.kernels = to_json(parse_ptxas_resources(dev.process.output));
-        if (ok(host) && ok(dev)) {
-          Step l = link(spec, {dir / "split_host.o", dir / "split_device.o"}, library);
+        bool device_ok = true;
+        if (device) {
+          Step dev = device->get();
+          append_log(r, "split: kernels (nvcc)", dev);
+          r.kernels = to_json(parse_ptxas_resources(dev.process.output));
+          device_ok = ok(dev);
+        }
+        if (ok(host) && device_ok) {
+          std::vector<std::filesystem::path> objects{dir / "split_host.o"};
+          if (!host_only) objects.push_back(dir / "split_device.o");
+          Step l = link(spec, objects, library);
           append_log(r, "split: link", l);
           built = ok(l);
         }

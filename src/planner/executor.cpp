@@ -9,7 +9,11 @@
 #include <random>
 #include <thread>
 
+#include <fmt/format.h>
+
 #include "common/errors.hpp"
+#include "metrics/statistics.hpp"
+#include "metrics/timing_clock.hpp"
 #include "pool/worker_paths.hpp"
 #include "pool/worker_process.hpp"
 
@@ -52,6 +56,11 @@ EvaluationRecord make_record(const PlannedEval& e, const std::string& eval_key, 
       r.verdict = Verdict::crashed;
       r.message = outcome.detail;
       return r;
+    case JobFailure::forged:
+      r.verdict = Verdict::rejected;
+      r.rule = "forged-result";
+      r.message = outcome.detail;
+      return r;
     case JobFailure::none:
       break;
   }
@@ -70,14 +79,20 @@ EvaluationRecord make_record(const PlannedEval& e, const std::string& eval_key, 
   r.cand_samples_ms = res.cand_ms;
   r.ref_host_ms = res.ref_host_ms;
   r.cand_host_ms = res.cand_host_ms;
-  if (!res.ref_ms.empty()) r.ref_ms = stats::median(res.ref_ms);
-  if (!res.cand_ms.empty()) r.cand_ms = stats::median(res.cand_ms);
-  if (r.verdict == Verdict::correct)
-    if (auto est = stats::paired_speedup(res.ref_ms, res.cand_ms)) {
+  auto clock = stats::choose_clock(res.ref_ms, res.cand_ms, res.ref_host_ms, res.cand_host_ms);
+  const auto& ref_samples = clock.host ? res.ref_host_ms : res.ref_ms;
+  const auto& cand_samples = clock.host ? res.cand_host_ms : res.cand_ms;
+  if (!ref_samples.empty()) r.ref_ms = stats::median(ref_samples);
+  if (!cand_samples.empty()) r.cand_ms = stats::median(cand_samples);
+  if (r.verdict == Verdict::correct) {
+    if (auto est = stats::paired_speedup(ref_samples, cand_samples)) {
       r.speedup = est->speedup;
       r.speedup_ci = est->ci95;
     }
-  if (res.worker_must_restart) r.message += " (the CUDA context was lost; the worker was restarted)";
+    if (clock.host)
+      r.message += fmt::format("; timed by the host clock: {:.3f} ms of each call ran outside the stream the CUDA "
+                               "events saw", clock.unseen_ms);
+  }
   return r;
 }
 

@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <random>
 #include <thread>
 #include <vector>
 
@@ -127,12 +128,27 @@ void WorkerProcess::note_in_log(const std::string& line) const {
   log << "kforge: " << line << '\n';
 }
 
+namespace {
+
+std::string random_nonce() {
+  std::random_device entropy;  // the OS entropy source
+  uint64_t v = (static_cast<uint64_t>(entropy()) << 32) ^ entropy();
+  char buf[17];
+  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(v));
+  return buf;
+}
+
+}  // namespace
+
 JobOutcome WorkerProcess::run(const protocol::EvalJob& job, std::chrono::seconds deadline) {
   JobOutcome outcome;
   ensure_started();
   std::error_code ec;
   auto log_offset = std::filesystem::file_size(config_.log_path, ec);
-  if (!protocol::write_frame(to_worker_, {{"type", "eval"}, {"job", job}})) {
+  // A fresh secret per job, echoed by the worker's C++ job loop: a candidate that writes a result
+  // frame of its own into the pipe (the protocol is public) cannot know it.
+  const std::string nonce = random_nonce();
+  if (!protocol::write_frame(to_worker_, {{"type", "eval"}, {"nonce", nonce}, {"job", job}})) {
     outcome.failure = JobFailure::crashed;
     outcome.detail = "the worker " + describe_exit() + " before taking the job";
     return outcome;
@@ -142,6 +158,13 @@ JobOutcome WorkerProcess::run(const protocol::EvalJob& job, std::chrono::seconds
     case protocol::ReadStatus::ok:
       try {
         if (reply.message.value("type", "") != "result") throw std::runtime_error("unexpected message type");
+        if (reply.message.value("nonce", std::string()) != nonce) {
+          outcome.failure = JobFailure::forged;
+          outcome.detail = "a result frame without this job's secret reached kforge's result pipe: something "
+                           "other than the worker's own code wrote it; the worker was restarted";
+          kill_now();
+          return outcome;
+        }
         outcome.result = reply.message.at("result").get<protocol::JobResult>();
         if (outcome.result.worker_must_restart) kill_now();
         return outcome;

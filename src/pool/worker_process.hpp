@@ -22,7 +22,8 @@ struct WorkerConfig {
   std::chrono::seconds start_timeout{180};
 };
 
-enum class JobFailure { none, timeout, crashed, protocol };
+// forged: a result frame without the job's nonce, i.e. not written by the worker's own code.
+enum class JobFailure { none, timeout, crashed, protocol, forged };
 
 struct JobOutcome {
   JobFailure failure = JobFailure::none;

@@ -7,8 +7,11 @@
 #include <c10/core/GradMode.h>
 
 #include <chrono>
+#include <functional>
+#include <thread>
 
 #include "metrics/statistics.hpp"
+#include "worker/integrity.hpp"
 #include "worker/native_candidate.hpp"
 #include "worker/python_bridge.hpp"
 #include "worker/tensors.hpp"
@@ -144,34 +147,93 @@ struct TimingOutcome {
   std::vector<double> ref_ms, cand_ms, ref_host_ms, cand_host_ms;
 };
 
-// `inputs_a` and `inputs_b` are two copies of one input set. They swap sides every two pairs, so a
-// difference between the two buffers (placement in memory) falls on both models alike.
-TimingOutcome time_pair(const py::object& ref, const py::object& cand, const py::list& inputs_a,
-                        const py::list& inputs_b, const protocol::TimingSettings& settings, Timer& timer) {
-  TimingOutcome out;
-  py::tuple args_a(inputs_a), args_b(inputs_b);
-  const py::tuple* ref_args = &args_a;
-  const py::tuple* cand_args = &args_b;
-  auto call_ref = [&] { ref(**ref_args); };
-  auto call_cand = [&] { cand(**cand_args); };
-  for (int i = 0; i < settings.warmup; ++i) {
-    guarded(Verdict::runtime_error, "reference forward (warm-up)", [&] { timer.time(call_ref); });
-    guarded(Verdict::runtime_error, "ModelNew.forward (warm-up)", [&] { timer.time(call_cand); });
+// Elements compared per output when a timed pair is rechecked: all of a small output, a secret
+// sample of 2^20 of a large one. A replayed, cached or skipped result differs almost everywhere,
+// so a sample finds it, for about 0.1 ms instead of a full comparison's 20 ms on 2.4 GB.
+constexpr int64_t kRecheckSample = 1 << 20;
+
+std::vector<at::Tensor> sample_elements(const std::vector<at::Tensor>& ts, const std::vector<at::Tensor>& like,
+                                        const at::Tensor& index) {
+  std::vector<at::Tensor> out;
+  for (size_t i = 0; i < ts.size(); ++i) {
+    const at::Tensor& t = ts[i];
+    bool comparable = i < like.size() && like[i].sizes() == t.sizes() && like[i].scalar_type() == t.scalar_type();
+    if (!comparable || t.numel() <= kRecheckSample || !index.defined()) {
+      out.push_back(t);
+      continue;
+    }
+    out.push_back(t.reshape({-1}).index_select(0, index.remainder(t.numel())));
   }
+  return out;
+}
+
+// The candidate's output of a timed call against the reference's on the same inputs.
+void recheck_pair(const py::object& ref_result, const py::object& cand_result, const std::string& label,
+                  const protocol::EvalJob& job, uint64_t seed, const at::Device& device) {
+  Outputs c = normalize_outputs(cand_result);
+  if (!c.error.empty())
+    throw Failure{Verdict::rejected, label + ": " + c.error, c.subclass ? "tensor-subclass" : "timing-recheck"};
+  Outputs r = normalize_outputs(ref_result);
+  if (!r.error.empty()) throw Failure{Verdict::runtime_error, label + ": the reference's " + r.error, ""};
+  at::Tensor index;
+  int64_t largest = 0;
+  for (const auto& t : r.tensors) largest = std::max<int64_t>(largest, t.numel());
+  if (largest > kRecheckSample) {
+    seed_everything(seed);
+    index = at::randint(largest, {kRecheckSample}, at::TensorOptions().dtype(at::kLong).device(device));
+  }
+  Comparison cmp = guarded(Verdict::runtime_error, label + ": comparing outputs", [&] {
+    return compare_outputs(sample_elements(r.tensors, c.tensors, index), sample_elements(c.tensors, r.tensors, index),
+                           job.atol, job.rtol);
+  });
+  if (!cmp.match)
+    throw Failure{Verdict::rejected,
+                  label + ": the candidate's output differs from the reference's on the same fresh inputs (" +
+                      cmp.message + "), after it passed the correctness trials: a cached, replayed or skipped result",
+                  "timing-recheck"};
+}
+
+// Reference and candidate timed in pairs, interleaved ABBA (whichever runs second in a pair gets
+// no systematic advantage). Every pair, warm-ups included, gets inputs of its own, generated just
+// before it and outside the timed window, so a candidate that caches results by pointer, shape or
+// content meets inputs it has not seen; each model gets its own copy (which one gets the freshly
+// generated buffer and which the clone alternates). After every pair the outputs are rechecked
+// and the integrity watch is asked again.
+TimingOutcome time_pairs(const py::object& ref, const py::object& cand, const std::function<py::list(int)>& inputs_for,
+                         const protocol::EvalJob& job, uint64_t seed, const at::Device& device, Timer& timer,
+                         const std::function<void(const std::string&)>& enforce) {
+  const protocol::TimingSettings& settings = job.timing;
+  TimingOutcome out;
+  auto run_pair = [&](int index, const std::string& label) {
+    py::list fresh = inputs_for(index);
+    py::list copy = clone_arguments(fresh);
+    bool ref_gets_fresh = (index / 2) % 2 == 0;
+    py::tuple ref_args(ref_gets_fresh ? fresh : copy), cand_args(ref_gets_fresh ? copy : fresh);
+    py::object ref_result, cand_result;
+    auto call_ref = [&] { ref_result = ref(*ref_args); };
+    auto call_cand = [&] { cand_result = cand(*cand_args); };
+    auto time_ref = [&] {
+      return guarded(Verdict::runtime_error, "reference forward (" + label + ")", [&] { return timer.time(call_ref); });
+    };
+    auto time_cand = [&] {
+      return guarded(Verdict::runtime_error, "ModelNew.forward (" + label + ")", [&] { return timer.time(call_cand); });
+    };
+    Sample r, c;
+    if (index % 2 == 0) {
+      r = time_ref();
+      c = time_cand();
+    } else {
+      c = time_cand();
+      r = time_ref();
+    }
+    enforce(label);
+    recheck_pair(ref_result, cand_result, label, job, seed ^ (0x5bd1e995ULL * (index + 1)), device);
+    return std::make_pair(r, c);
+  };
+  for (int i = 0; i < settings.warmup; ++i) run_pair(-1 - i, "warm-up " + std::to_string(i + 1));
   auto t0 = Clock::now();
   for (int pair = 0; pair < settings.max_samples; ++pair) {
-    bool swapped = (pair / 2) % 2 == 1;
-    ref_args = swapped ? &args_b : &args_a;
-    cand_args = swapped ? &args_a : &args_b;
-    // ABBA order: whichever runs second in a pair gets no systematic advantage.
-    Sample r, c;
-    if (pair % 2 == 0) {
-      r = guarded(Verdict::runtime_error, "reference forward (timing)", [&] { return timer.time(call_ref); });
-      c = guarded(Verdict::runtime_error, "ModelNew.forward (timing)", [&] { return timer.time(call_cand); });
-    } else {
-      c = guarded(Verdict::runtime_error, "ModelNew.forward (timing)", [&] { return timer.time(call_cand); });
-      r = guarded(Verdict::runtime_error, "reference forward (timing)", [&] { return timer.time(call_ref); });
-    }
+    auto [r, c] = run_pair(pair, "timed pair " + std::to_string(pair + 1));
     out.ref_ms.push_back(r.event_ms);
     out.cand_ms.push_back(c.event_ms);
     out.ref_host_ms.push_back(r.host_ms);
@@ -216,10 +278,23 @@ protocol::JobResult evaluate(const protocol::EvalJob& job, const WorkerContext& 
     });
     py::object ref = guarded(Verdict::load_error, "problem: Model(*get_init_inputs()) failed",
                              [&] { return build_model(problem.attr("Model"), init_args, device_name, dtype); });
+    // What the candidate must leave as it found it; snapshot before it is imported.
+    IntegrityWatch watch;
+    auto enforce = [&](const std::string& when) {
+      auto v = watch.check();
+      if (v && (v->rule == "thread-injection" || v->rule == "process-injection")) {
+        // A thread or child that was just ending (a joined std::thread's task can linger for a
+        // moment) is not smuggled work: look again once.
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+        v = watch.check();
+      }
+      if (v) throw Failure{Verdict::rejected, when + ": " + v->message, v->rule};
+    };
     py::object cand = job.candidate_format == "kernelbench"
                           ? load_kernelbench_candidate(job, init_args, device_name, dtype)
                           : load_native_candidate(job, problem, ref, init_args, device_name, device, dtype);
     synchronize_device(cuda);
+    enforce("after loading the candidate");
     res.load_s = seconds_since(phase_start);
 
     // Correctness: one trial per secret seed, fresh inputs each time.
@@ -235,7 +310,9 @@ protocol::JobResult evaluate(const protocol::EvalJob& job, const WorkerContext& 
         synchronize_device(cuda);
         return r;
       });
+      enforce(trial);
       Outputs cand_out = normalize_outputs(cand_result);
+      if (cand_out.subclass) throw Failure{Verdict::rejected, trial + ": " + cand_out.error, "tensor-subclass"};
       if (!cand_out.error.empty()) throw Failure{Verdict::incorrect, trial + ": " + cand_out.error, ""};
       py::object ref_result = guarded(Verdict::runtime_error, "the reference Model.forward raised (" + trial + ")", [&] {
         py::object r = ref(*py::tuple(ref_in));
@@ -261,19 +338,25 @@ protocol::JobResult evaluate(const protocol::EvalJob& job, const WorkerContext& 
       res.max_rel_error = std::max(res.max_rel_error.value_or(0.0), cmp.max_rel_error);
       if (!cmp.match) throw Failure{Verdict::incorrect, trial + ": " + cmp.message, ""};
       ++res.trials_passed;
+      // Native threads are watched for native candidates only, once torch's lazily started pools
+      // exist: a Python candidate's own threads each get an OpenMP team of their own that
+      // outlives them, and its threads are watched through Python's threading module.
+      if (t == 0 && job.candidate_format != "kernelbench") watch.settle_native_threads();
     }
     res.correctness_s = seconds_since(phase_start);
 
-    // Timing: both models on the same inputs (cloned per model), interleaved.
+    // Timing: fresh inputs for every pair, each model on its own copy, interleaved.
     phase_start = Clock::now();
     phase_seconds = &res.timing_s;
     if (job.time_candidate) {
-      uint64_t timing_seed = job.trial_seeds.empty() ? 0 : job.trial_seeds.back() ^ 0x9e3779b97f4a7c15ULL;
-      py::list inputs = fresh_inputs(problem, timing_seed & ((1ULL << 53) - 1), device_name, device, dtype);
-      py::list copy_a = clone_arguments(inputs), copy_b = clone_arguments(inputs);
+      const uint64_t timing_seed = job.trial_seeds.empty() ? 0 : job.trial_seeds.back() ^ 0x9e3779b97f4a7c15ULL;
+      auto inputs_for = [&](int index) {
+        uint64_t seed = (timing_seed + 0x2545f4914f6cdd1dULL * static_cast<uint64_t>(index + 1000)) & ((1ULL << 53) - 1);
+        return fresh_inputs(problem, seed, device_name, device, dtype);
+      };
       if (py::isinstance<NativeCandidate>(cand)) cand.cast<NativeCandidate&>().set_poison_outputs(false);
       auto timer = cuda ? make_cuda_timer(context.l2_bytes) : make_cpu_timer();
-      TimingOutcome timed = time_pair(ref, cand, copy_a, copy_b, job.timing, *timer);
+      TimingOutcome timed = time_pairs(ref, cand, inputs_for, job, timing_seed, device, *timer, enforce);
       res.ref_ms = std::move(timed.ref_ms);
       res.cand_ms = std::move(timed.cand_ms);
       res.ref_host_ms = std::move(timed.ref_host_ms);
@@ -296,7 +379,13 @@ protocol::JobResult evaluate(const protocol::EvalJob& job, const WorkerContext& 
     res.verdict = Verdict::runtime_error;
     res.message = std::string("worker: ") + e.what();
   }
-  if (cuda && res.verdict != Verdict::correct && !cuda_context_alive()) res.worker_must_restart = true;
+  if (cuda && res.verdict != Verdict::correct && !cuda_context_alive()) {
+    res.worker_must_restart = true;
+    res.message += " (the CUDA context was lost; the worker was restarted)";
+  }
+  // A rejected candidate may have left the worker changed (patched functions, a running thread or
+  // child, a global flag): no later job runs in it.
+  if (res.verdict == Verdict::rejected) res.worker_must_restart = true;
   return res;
 }
 

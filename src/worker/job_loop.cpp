@@ -62,7 +62,8 @@ int serve(int in_fd, int out_fd) {
       result.message = std::string("worker: malformed job: ") + e.what();
     }
     release_memory(context.cuda && !result.worker_must_restart);
-    if (!protocol::write_frame(out_fd, {{"type", "result"}, {"result", result}})) return 1;
+    const std::string nonce = frame.message.value("nonce", std::string());
+    if (!protocol::write_frame(out_fd, {{"type", "result"}, {"nonce", nonce}, {"result", result}})) return 1;
     if (result.worker_must_restart) return 3;
   }
 }

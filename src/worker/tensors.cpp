@@ -87,7 +87,8 @@ Outputs normalize_outputs(const py::object& result) {
     py::object tensor_type = py::module_::import("torch").attr("Tensor");
     if (!py::type::of(h).is(tensor_type) && !py::type::of(h).is(py::module_::import("torch.nn").attr("Parameter"))) {
       out.error = what + " is a tensor subclass (" + py::str(py::type::of(h).attr("__name__")).cast<std::string>() +
-                  "), not a plain torch.Tensor";
+                  "), not a plain torch.Tensor: its values could be computed later or faked";
+      out.subclass = true;
       return false;
     }
     out.tensors.push_back(to_tensor(h));

@@ -30,6 +30,7 @@ std::optional<Mutation> find_mutation(const py::list& before, const py::list& af
 struct Outputs {
   std::vector<at::Tensor> tensors;
   std::string error;
+  bool subclass = false;  // the error is a tensor subclass: a lazy or faked result, rule `tensor-subclass`
 };
 Outputs normalize_outputs(const py::object& result);
 

@@ -86,6 +86,16 @@ torch::Tensor run(torch::Tensor y) { mine::fill<<<1, 32>>>(y.data_ptr<float>());
   EXPECT_TRUE(contains(attempt.split->host_cpp, "::kforge_split::launch(mine::fill, 1, 32)(y.data_ptr<float>())"));
 }
 
+// CUDA sources with no kernel (a wrapper around ATen or cuBLAS) are host code: all of it goes to
+// the host unit, nothing to nvcc.
+TEST(CudaSplit, HostOnlyCudaSourceHasNoDevicePart) {
+  auto attempt = split_cuda_source(
+      with_header("torch::Tensor f(torch::Tensor x) { return torch::addmm(x, x, x); }\n"));
+  ASSERT_TRUE(attempt.split) << attempt.why_not;
+  EXPECT_TRUE(attempt.split->device_cu.empty());
+  EXPECT_TRUE(contains(attempt.split->host_cpp, "torch::addmm(x, x, x)"));
+}
+
 TEST(CudaSplit, RefusesWhatItCannotSplitSafely) {
   struct Case {
     const char* why;
@@ -98,7 +108,7 @@ TEST(CudaSplit, RefusesWhatItCannotSplitSafely) {
       {"an extern \"C\" block", "extern \"C\" {\n__global__ void k(float* y) {}\n}\n"},
       {"an anonymous namespace", "namespace {\n__global__ void k(float* y) {}\n}\n"},
       {"a static kernel", "static __global__ void k(float* y) {}\n"},
-      {"no kernel", "int f() { return 1; }\n"},
+      {"device code but no kernel", "__device__ int f() { return 1; }\n"},
       {"unbalanced brackets", "__global__ void k(float* y) {\n"},
   };
   for (const auto& c : cases) {

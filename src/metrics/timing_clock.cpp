@@ -1,0 +1,32 @@
+#include "metrics/timing_clock.hpp"
+
+#include <algorithm>
+
+#include "metrics/statistics.hpp"
+
+namespace kforge::stats {
+namespace {
+
+std::vector<double> differences(const std::vector<double>& host, const std::vector<double>& event) {
+  std::vector<double> out;
+  for (size_t i = 0; i < std::min(host.size(), event.size()); ++i) out.push_back(host[i] - event[i]);
+  return out;
+}
+
+}  // namespace
+
+ClockChoice choose_clock(const std::vector<double>& ref_event_ms, const std::vector<double>& cand_event_ms,
+                         const std::vector<double>& ref_host_ms, const std::vector<double>& cand_host_ms) {
+  ClockChoice choice;
+  if (cand_host_ms.size() != cand_event_ms.size() || ref_host_ms.size() != ref_event_ms.size() ||
+      cand_event_ms.empty() || ref_event_ms.empty())
+    return choice;
+  double overhead_ref = median(differences(ref_host_ms, ref_event_ms));
+  double overhead_cand = median(differences(cand_host_ms, cand_event_ms));
+  choice.unseen_ms = overhead_cand - overhead_ref;
+  // 5% of the candidate's own time, and at least 5 us: below that, overhead noise.
+  choice.host = choice.unseen_ms > std::max(0.005, 0.05 * median(cand_event_ms));
+  return choice;
+}
+
+}  // namespace kforge::stats

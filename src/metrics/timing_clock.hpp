@@ -1,0 +1,20 @@
+#pragma once
+// Which clock a timed comparison uses. CUDA events see only the stream they were recorded on; the
+// host clock around a device-wide synchronize sees every stream, at the price of a few
+// microseconds of launch and sync overhead per call. The events are used unless the candidate's
+// calls took longer by the host clock than by its events, beyond the same overhead measured on
+// the reference's calls: then part of its work ran where the events did not look (another
+// stream), and both sides are compared by the host clock (REFERENCE.md section 5, "side stream").
+#include <vector>
+
+namespace kforge::stats {
+
+struct ClockChoice {
+  bool host = false;       // compare host-clock samples instead of event samples
+  double unseen_ms = 0.0;  // median per-call time of the candidate's that its events did not see
+};
+
+ClockChoice choose_clock(const std::vector<double>& ref_event_ms, const std::vector<double>& cand_event_ms,
+                         const std::vector<double>& ref_host_ms, const std::vector<double>& cand_host_ms);
+
+}  // namespace kforge::stats

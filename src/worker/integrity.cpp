@@ -1,0 +1,176 @@
+#include "worker/integrity.hpp"
+
+#include <dirent.h>
+#include <unistd.h>
+
+#include <fstream>
+#include <functional>
+#include <sstream>
+
+namespace kforge::worker {
+namespace {
+
+struct Namespace {
+  const char* module;
+  const char* attribute;  // a class inside the module, or nullptr for the module itself
+};
+constexpr Namespace kWatched[] = {{"torch", nullptr},         {"torch.cuda", nullptr}, {"torch.nn.functional", nullptr},
+                                  {"time", nullptr},          {"torch", "Tensor"},     {"torch.nn", "Module"},
+                                  {"torch.cuda", "Event"}};
+
+// name = value of each global precision setting, in a fixed order.
+std::vector<std::string> read_flags() {
+  std::vector<std::string> out;
+  py::module_ torch = py::module_::import("torch");
+  auto read = [&](const char* name, const std::function<py::object()>& get) {
+    try {
+      py::object value = get();
+      out.push_back(std::string(name) + " = " + std::string(py::str(py::repr(value))));
+    } catch (py::error_already_set&) {
+      out.push_back(std::string(name) + " = <unreadable>");
+    }
+  };
+  py::object backends = torch.attr("backends");
+  read("torch.backends.cuda.matmul.allow_tf32", [&] { return backends.attr("cuda").attr("matmul").attr("allow_tf32"); });
+  read("torch.backends.cuda.matmul.allow_fp16_reduced_precision_reduction",
+       [&] { return backends.attr("cuda").attr("matmul").attr("allow_fp16_reduced_precision_reduction"); });
+  read("torch.backends.cuda.matmul.allow_bf16_reduced_precision_reduction",
+       [&] { return backends.attr("cuda").attr("matmul").attr("allow_bf16_reduced_precision_reduction"); });
+  read("torch.backends.cudnn.allow_tf32", [&] { return backends.attr("cudnn").attr("allow_tf32"); });
+  read("torch.get_float32_matmul_precision()", [&] { return torch.attr("get_float32_matmul_precision")(); });
+  return out;
+}
+
+std::set<int> numbers_in(const char* dir) {
+  std::set<int> out;
+  if (DIR* d = ::opendir(dir)) {
+    while (dirent* e = ::readdir(d))
+      if (e->d_name[0] >= '0' && e->d_name[0] <= '9') out.insert(std::atoi(e->d_name));
+    ::closedir(d);
+  }
+  return out;
+}
+
+std::set<int> native_threads() { return numbers_in("/proc/self/task"); }
+
+// Live (not zombie) children of every thread of this process.
+std::set<int> live_children() {
+  std::set<int> out;
+  for (int tid : native_threads()) {
+    std::ifstream in("/proc/self/task/" + std::to_string(tid) + "/children");
+    int pid;
+    while (in >> pid) {
+      std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+      std::string line;
+      std::getline(stat, line);
+      size_t paren = line.rfind(')');
+      if (paren != std::string::npos && paren + 2 < line.size() && line[paren + 2] == 'Z') continue;
+      out.insert(pid);
+    }
+  }
+  return out;
+}
+
+std::string thread_name(int tid) {
+  std::ifstream in("/proc/self/task/" + std::to_string(tid) + "/comm");
+  std::string name;
+  std::getline(in, name);
+  return name;
+}
+
+std::string command_of(int pid) {
+  std::ifstream in("/proc/" + std::to_string(pid) + "/cmdline");
+  std::string cmd((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  for (char& c : cmd)
+    if (c == '\0') c = ' ';
+  while (!cmd.empty() && cmd.back() == ' ') cmd.pop_back();
+  return cmd.size() > 80 ? cmd.substr(0, 80) + "..." : cmd;
+}
+
+// Threads started through Python's threading module (foreign threads it merely saw are left to
+// the native check).
+std::vector<std::pair<unsigned long, std::string>> python_threads() {
+  std::vector<std::pair<unsigned long, std::string>> out;
+  py::module_ threading = py::module_::import("threading");
+  py::object dummy = threading.attr("_DummyThread");
+  for (auto t : threading.attr("enumerate")()) {
+    if (py::isinstance(t, dummy) || !t.attr("is_alive")().cast<bool>()) continue;
+    py::object ident = t.attr("ident");
+    if (ident.is_none()) continue;
+    out.emplace_back(ident.cast<unsigned long>(), py::str(t.attr("name")).cast<std::string>());
+  }
+  return out;
+}
+
+}  // namespace
+
+IntegrityWatch::IntegrityWatch() {
+  for (const auto& ns : kWatched) {
+    Watched w;
+    w.owner = py::module_::import(ns.module);
+    w.owner_name = ns.module;
+    if (ns.attribute) {
+      w.owner = w.owner.attr(ns.attribute);
+      w.owner_name += std::string(".") + ns.attribute;
+      w.is_class = true;
+    }
+    // A module's __dict__ is its live dict; a class's is a read-only view of it: read it anew
+    // at each check, never a copy.
+    py::object dict = w.owner.attr("__dict__");
+    for (auto item : dict.attr("items")()) {
+      py::tuple kv = py::reinterpret_borrow<py::tuple>(item);
+      std::string key = py::str(kv[0]).cast<std::string>();
+      if (w.is_class) w.keys.insert(key);
+      if (PyCallable_Check(kv[1].ptr())) w.callables.emplace_back(key, py::reinterpret_borrow<py::object>(kv[1]));
+    }
+    watched_.push_back(std::move(w));
+  }
+  flags_ = read_flags();
+  for (const auto& [ident, name] : python_threads()) python_threads_.insert(ident);
+  children_ = live_children();
+}
+
+void IntegrityWatch::settle_native_threads() { native_threads_ = native_threads(); }
+
+std::optional<Violation> IntegrityWatch::check() const {
+  for (const auto& w : watched_) {
+    py::object dict = w.owner.attr("__dict__");
+    for (const auto& [name, value] : w.callables) {
+      PyObject* now = PyMapping_GetItemString(dict.ptr(), name.c_str());  // new reference, or null
+      if (!now) PyErr_Clear();
+      bool same = now == value.ptr();
+      Py_XDECREF(now);
+      if (!same)
+        return Violation{"patched-torch", w.owner_name + "." + name + " was " + (now ? "replaced" : "removed") +
+                                              " by the candidate (a patched function changes what the reference "
+                                              "computes, how inputs are made or how time is read)"};
+    }
+    if (w.is_class)
+      for (auto key : dict)
+        if (!w.keys.count(py::str(key).cast<std::string>()))
+          return Violation{"patched-torch", "the candidate added " + py::str(key).cast<std::string>() + " to " +
+                                                w.owner_name + ", overriding its inherited behaviour"};
+  }
+  auto flags = read_flags();
+  for (size_t i = 0; i < flags.size() && i < flags_.size(); ++i)
+    if (flags[i] != flags_[i])
+      return Violation{"precision-flag", "the candidate changed a global precision setting the reference also uses: " +
+                                             flags_[i] + " became " + flags[i].substr(flags[i].find(" = ") + 3)};
+  for (const auto& [ident, name] : python_threads())
+    if (!python_threads_.count(ident))
+      return Violation{"thread-injection", "a thread the candidate started (\"" + name +
+                                               "\") is still running after forward returned: work outside the timed call"};
+  for (int pid : live_children())
+    if (!children_.count(pid))
+      return Violation{"process-injection", "a process the candidate started (pid " + std::to_string(pid) + ": " +
+                                                command_of(pid) + ") is still running after forward returned"};
+  if (native_threads_)
+    for (int tid : native_threads())
+      if (!native_threads_->count(tid))
+        return Violation{"thread-injection", "a native thread (\"" + thread_name(tid) +
+                                                 "\") appeared during the candidate's call and is still running after "
+                                                 "forward returned"};
+  return std::nullopt;
+}
+
+}  // namespace kforge::worker

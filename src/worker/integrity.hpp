@@ -1,0 +1,53 @@
+#pragma once
+// What a candidate must leave as it found it, checked after its calls (REFERENCE.md section 5):
+//   - the functions of torch, torch.cuda, torch.nn.functional, torch.Tensor, torch.nn.Module and
+//     time (timer patching, faked input generators): rule `patched-torch`;
+//   - the global precision settings the reference obeys too (TF32, reduced-precision
+//     reductions): rule `precision-flag`;
+//   - the worker's threads and child processes: work smuggled past the end of forward, rules
+//     `thread-injection` and `process-injection`.
+// A candidate that breaks one has changed the worker for every later job, so the worker is
+// replaced after the verdict.
+#include <pybind11/pybind11.h>
+
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace kforge::worker {
+
+namespace py = pybind11;
+
+struct Violation {
+  std::string rule;
+  std::string message;
+};
+
+class IntegrityWatch {
+ public:
+  IntegrityWatch();  // the snapshot: take it before the candidate is imported
+
+  // Compares with the snapshot. Python threads and child processes are compared from the start;
+  // native threads only after settle_native_threads(), since torch starts its own pools lazily
+  // on the first calls of both models.
+  std::optional<Violation> check() const;
+  void settle_native_threads();
+
+ private:
+  // One module or class: its callables as they were, and (classes) the names its __dict__ had.
+  struct Watched {
+    py::object owner;
+    std::string owner_name;  // "torch.cuda", for messages
+    bool is_class = false;
+    std::vector<std::pair<std::string, py::object>> callables;
+    std::set<std::string> keys;
+  };
+  std::vector<Watched> watched_;
+  std::vector<std::string> flags_;
+  std::set<unsigned long> python_threads_;
+  std::set<int> children_;
+  std::optional<std::set<int>> native_threads_;
+};
+
+}  // namespace kforge::worker

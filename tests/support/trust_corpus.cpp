@@ -1,0 +1,97 @@
+#include "support/trust_corpus.hpp"
+
+#include <algorithm>
+#include <fstream>
+#include <map>
+
+#include <nlohmann/json.hpp>
+
+#include <gtest/gtest.h>
+
+#include "support/command.hpp"
+#include "support/temp_dir.hpp"
+
+namespace kforge::testing {
+
+std::vector<TrustCase> load_trust_corpus(const std::string& folder) {
+  std::ifstream in(source_path(folder + "/expected.json"));
+  auto j = nlohmann::json::parse(in);
+  std::vector<TrustCase> out;
+  for (const auto& [file, e] : j.items()) {
+    TrustCase c;
+    c.file = file;
+    c.problem = e.at("problem").get<std::string>();
+    if (e.at("verdict").is_array()) c.verdicts = e["verdict"].get<std::vector<std::string>>();
+    else c.verdicts = {e["verdict"].get<std::string>()};
+    if (e.contains("rule") && e["rule"].is_string()) c.rule = e["rule"].get<std::string>();
+    c.gpu_only = e.value("gpu_only", false);
+    if (e.contains("max_speedup") && e["max_speedup"].is_number()) c.max_speedup = e["max_speedup"].get<double>();
+    out.push_back(std::move(c));
+  }
+  return out;
+}
+
+std::vector<std::string> run_trust_corpus(const std::string& folder, const std::string& device, const std::string& db,
+                                          size_t& ran) {
+  std::map<std::string, std::vector<const TrustCase*>> by_problem;
+  auto cases = load_trust_corpus(folder);
+  for (const auto& c : cases)
+    if (device != "cpu" || !c.gpu_only) by_problem[c.problem].push_back(&c);
+  std::vector<std::string> failures;
+  ran = 0;
+  for (const auto& [problem, group] : by_problem) {
+    std::vector<std::string> args{"--db", db, "eval", "--device", device, "--json", "--max-time", "3",
+                                  "--timeout", "90", "--problem", source_path(problem)};
+    for (const auto* c : group) args.push_back(source_path(folder + "/" + c->file));
+    auto r = run_kforge(args);
+    if (r.exit_code != 0) {
+      failures.push_back(problem + ": kforge exited with " + std::to_string(r.exit_code) + ": " + r.err);
+      continue;
+    }
+    std::map<std::string, nlohmann::json> got;
+    for (const auto& line : r.json_lines()) {
+      std::string path = line.at("candidate");
+      got[path.substr(path.find_last_of('/') + 1)] = line;
+    }
+    for (const auto* c : group) {
+      ++ran;
+      auto it = got.find(c->file);
+      if (it == got.end()) {
+        failures.push_back(c->file + ": no result");
+        continue;
+      }
+      const auto& l = it->second;
+      std::string verdict = l.at("verdict");
+      std::string said = c->file + ": got " + verdict +
+                         (l.contains("rule") && l["rule"].is_string() ? " (" + l["rule"].get<std::string>() + ")" : "") +
+                         ": " + l.value("message", std::string());
+      if (std::find(c->verdicts.begin(), c->verdicts.end(), verdict) == c->verdicts.end()) {
+        failures.push_back(said);
+        continue;
+      }
+      if (verdict == "rejected" && c->rule && l.value("rule", std::string()) != *c->rule)
+        failures.push_back(said + " [expected rule " + *c->rule + "]");
+      if (c->max_speedup && l.contains("speedup") && l["speedup"].is_number() &&
+          l["speedup"].get<double>() > *c->max_speedup)
+        failures.push_back(said + " [speedup " + std::to_string(l["speedup"].get<double>()) + " above " +
+                           std::to_string(*c->max_speedup) + "]");
+    }
+  }
+  return failures;
+}
+
+std::string joined(const std::vector<std::string>& lines) {
+  std::string out;
+  for (const auto& l : lines) out += l + "\n";
+  return out;
+}
+
+void expect_trust_corpus(const std::string& folder, const std::string& device, size_t min_cases) {
+  TempDir dir;
+  size_t ran = 0;
+  auto failures = run_trust_corpus(folder, device, dir.file("k.db"), ran);
+  EXPECT_GE(ran, min_cases) << folder;
+  EXPECT_TRUE(failures.empty()) << joined(failures);
+}
+
+}  // namespace kforge::testing

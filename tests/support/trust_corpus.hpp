@@ -1,0 +1,35 @@
+#pragma once
+// The trust corpora: tests/adversarial/ (hacks, each with the verdict and rule that must catch
+// it) and tests/legit/ (honest candidates that must pass), described by each folder's
+// expected.json. Runs a folder through the real binary and returns every disagreement.
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace kforge::testing {
+
+struct TrustCase {
+  std::string file;
+  std::string problem;                // relative to the source tree
+  std::vector<std::string> verdicts;  // any of these
+  std::optional<std::string> rule;    // when the verdict is rejected
+  bool gpu_only = false;
+  std::optional<double> max_speedup;  // a hack that must not show a speedup above this
+};
+
+std::vector<TrustCase> load_trust_corpus(const std::string& folder);
+
+// Evaluates every case of `folder` that runs on `device` ("cpu" or "cuda:0"), one kforge call
+// per problem, with `db` as the store. Returns one line per case that got another verdict, rule
+// or speedup than expected, and the number of cases run in `ran`.
+std::vector<std::string> run_trust_corpus(const std::string& folder, const std::string& device, const std::string& db,
+                                          size_t& ran);
+
+// The failures, one per line, for a test's message.
+std::string joined(const std::vector<std::string>& lines);
+
+// A gtest body: runs `folder` on `device` in a fresh store; at least `min_cases` must run, and
+// every one must get what expected.json says.
+void expect_trust_corpus(const std::string& folder, const std::string& device, size_t min_cases);
+
+}  // namespace kforge::testing
