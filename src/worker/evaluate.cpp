@@ -204,6 +204,18 @@ TimingOutcome time_pairs(const py::object& ref, const py::object& cand, const st
                          const std::function<void(const std::string&)>& enforce) {
   const protocol::TimingSettings& settings = job.timing;
   TimingOutcome out;
+  // Python's cyclic collector runs when allocations pile up, and a collection inside a timed call
+  // is noise; every pair allocates (inputs, outputs, the checks), so it stays off while timing.
+  py::module_ gc = py::module_::import("gc");
+  const bool gc_was_enabled = gc.attr("isenabled")().cast<bool>();
+  gc.attr("disable")();
+  struct GcRestore {
+    py::module_& gc;
+    bool enable;
+    ~GcRestore() {
+      if (enable) gc.attr("enable")();
+    }
+  } restore{gc, gc_was_enabled};
   auto run_pair = [&](int index, const std::string& label) {
     py::list fresh = inputs_for(index);
     py::list copy = clone_arguments(fresh);

@@ -36,7 +36,8 @@ std::vector<std::string> run_trust_corpus(const std::string& folder, const std::
   std::map<std::string, std::vector<const TrustCase*>> by_problem;
   auto cases = load_trust_corpus(folder);
   for (const auto& c : cases)
-    if (device != "cpu" || !c.gpu_only) by_problem[c.problem].push_back(&c);
+    // .cpp candidates are host code (the native CPU format); .cu and gpu_only ones need a GPU.
+    if (device == "cpu" ? !c.gpu_only : !c.file.ends_with(".cpp")) by_problem[c.problem].push_back(&c);
   std::vector<std::string> failures;
   ran = 0;
   for (const auto& [problem, group] : by_problem) {
