@@ -6,6 +6,7 @@
 
 #include <c10/core/GradMode.h>
 
+#include <algorithm>
 #include <chrono>
 #include <functional>
 #include <thread>
@@ -76,23 +77,63 @@ py::list fresh_inputs(const py::module_& problem, uint64_t seed, const std::stri
   });
 }
 
-// GPU-sized problems (1-15 ms on an H200) take minutes per call on a CPU, so a problem may declare
-// `cpu_sizes = {"ROWS": 2048, ...}`: on the CPU its module constants are set to those values before
-// anything reads them. Only names the file already defines, and only numbers, so a typo fails loudly.
-void apply_cpu_sizes(const py::module_& problem) {
-  if (!py::hasattr(problem, "cpu_sizes")) return;
-  py::object sizes = problem.attr("cpu_sizes");
+// Module constants a problem declares other values for: `cpu_sizes = {"ROWS": 2048}` (on the
+// CPU, GPU-sized problems of 1-15 ms on an H200 would take minutes per call) and `extra_sizes =
+// [{"ROWS": 1000}, ...]` (other shapes a correct candidate must handle; `cpu_extra_sizes` on the
+// CPU, where given). Only names the file defines, and only numbers, so a typo fails loudly.
+py::dict checked_sizes(const py::module_& problem, const py::handle& sizes, const std::string& what) {
   if (!py::isinstance<py::dict>(sizes))
-    throw Failure{Verdict::load_error, "problem: cpu_sizes must be a dict of constant name to number", ""};
+    throw Failure{Verdict::load_error, "problem: " + what + " must be a dict of constant name to number", ""};
   for (auto [key, value] : sizes.cast<py::dict>()) {
     std::string name = py::str(key);
     if (!py::isinstance<py::str>(key) || !py::hasattr(problem, name.c_str()))
-      throw Failure{Verdict::load_error, "problem: cpu_sizes names " + name + ", which the file does not define", ""};
+      throw Failure{Verdict::load_error, "problem: " + what + " names " + name + ", which the file does not define", ""};
     if (!(py::isinstance<py::int_>(value) || py::isinstance<py::float_>(value)) || py::isinstance<py::bool_>(value))
-      throw Failure{Verdict::load_error, "problem: cpu_sizes[" + name + "] is not a number", ""};
-    problem.attr(name.c_str()) = value;
+      throw Failure{Verdict::load_error, "problem: " + what + "[" + name + "] is not a number", ""};
   }
+  return sizes.cast<py::dict>();
 }
+
+void apply_cpu_sizes(const py::module_& problem) {
+  if (!py::hasattr(problem, "cpu_sizes")) return;
+  for (auto [key, value] : checked_sizes(problem, problem.attr("cpu_sizes"), "cpu_sizes"))
+    problem.attr(key) = value;
+}
+
+std::vector<py::dict> extra_sizes_of(const py::module_& problem, bool cuda) {
+  const char* name = !cuda && py::hasattr(problem, "cpu_extra_sizes") ? "cpu_extra_sizes" : "extra_sizes";
+  std::vector<py::dict> out;
+  if (!py::hasattr(problem, name)) return out;
+  py::object list = problem.attr(name);
+  if (!py::isinstance<py::list>(list) && !py::isinstance<py::tuple>(list))
+    throw Failure{Verdict::load_error, std::string("problem: ") + name + " must be a list of dicts", ""};
+  for (auto item : list) out.push_back(checked_sizes(problem, item, name));
+  return out;
+}
+
+// Sets a problem's constants for as long as it lives, then puts the old values back.
+class SizesApplied {
+ public:
+  SizesApplied(const py::module_& problem, const py::dict& sizes) : problem_(problem) {
+    for (auto [key, value] : sizes) {
+      saved_.emplace_back(py::str(key), problem_.attr(key));
+      problem_.attr(key) = value;
+    }
+    for (auto [key, value] : sizes)
+      text_ += (text_.empty() ? "" : ", ") + std::string(py::str(key)) + "=" + std::string(py::str(value));
+  }
+  ~SizesApplied() {
+    for (auto& [name, value] : saved_) problem_.attr(name) = value;
+  }
+  SizesApplied(const SizesApplied&) = delete;
+  SizesApplied& operator=(const SizesApplied&) = delete;
+  const std::string& describe() const { return text_; }
+
+ private:
+  py::module_ problem_;
+  std::vector<std::pair<py::str, py::object>> saved_;
+  std::string text_;
+};
 
 // Whether the CUDA context still works after an error: an illegal address or a device-side
 // assert poisons it for good, and only a new process recovers.
@@ -194,18 +235,22 @@ void recheck_pair(const py::object& ref_result, const py::object& cand_result, c
 }
 
 // Reference and candidate timed in pairs, interleaved ABBA (whichever runs second in a pair gets
-// no systematic advantage). Every pair, warm-ups included, gets inputs of its own, generated just
-// before it and outside the timed window, so a candidate that caches results by pointer, shape or
-// content meets inputs it has not seen; each model gets its own copy (which one gets the freshly
-// generated buffer and which the clone alternates). After every pair the outputs are rechecked
-// and the integrity watch is asked again.
+// no systematic advantage). Every pair, warm-ups included, gets inputs of its own from a fresh
+// seed, so a candidate that caches results by pointer, shape or content meets inputs it has not
+// seen; each model gets its own copy (which one gets the generated buffer and which the clone
+// alternates). Pairs run in batches of `batch` whose inputs are all made first: within a batch
+// the timed calls follow each other with nothing but the L2 flush between them, as a tight loop
+// over one input set would. (Generating and checking between every pair left the host's caches
+// cold for the next call: on the H200 the identity intervals of sub-millisecond problems grew
+// from under 1% to over 20%.) After each batch every output is rechecked against the
+// reference's and the integrity watch is asked again.
 TimingOutcome time_pairs(const py::object& ref, const py::object& cand, const std::function<py::list(int)>& inputs_for,
-                         const protocol::EvalJob& job, uint64_t seed, const at::Device& device, Timer& timer,
-                         const std::function<void(const std::string&)>& enforce) {
+                         const protocol::EvalJob& job, uint64_t seed, const at::Device& device, int batch,
+                         Timer& timer, const std::function<void(const std::string&)>& enforce) {
   const protocol::TimingSettings& settings = job.timing;
   TimingOutcome out;
-  // Python's cyclic collector runs when allocations pile up, and a collection inside a timed call
-  // is noise; every pair allocates (inputs, outputs, the checks), so it stays off while timing.
+  // Python's cyclic collector runs when allocations pile up; a collection inside a timed call is
+  // noise, so it stays off while timing.
   py::module_ gc = py::module_::import("gc");
   const bool gc_was_enabled = gc.attr("isenabled")().cast<bool>();
   gc.attr("disable")();
@@ -216,48 +261,96 @@ TimingOutcome time_pairs(const py::object& ref, const py::object& cand, const st
       if (enable) gc.attr("enable")();
     }
   } restore{gc, gc_was_enabled};
-  auto run_pair = [&](int index, const std::string& label) {
-    py::list fresh = inputs_for(index);
-    py::list copy = clone_arguments(fresh);
-    bool ref_gets_fresh = (index / 2) % 2 == 0;
-    py::tuple ref_args(ref_gets_fresh ? fresh : copy), cand_args(ref_gets_fresh ? copy : fresh);
+
+  struct Pair {
+    int index;
+    py::tuple ref_args, cand_args;
     py::object ref_result, cand_result;
-    auto call_ref = [&] { ref_result = ref(*ref_args); };
-    auto call_cand = [&] { cand_result = cand(*cand_args); };
-    auto time_ref = [&] {
-      return guarded(Verdict::runtime_error, "reference forward (" + label + ")", [&] { return timer.time(call_ref); });
-    };
-    auto time_cand = [&] {
-      return guarded(Verdict::runtime_error, "ModelNew.forward (" + label + ")", [&] { return timer.time(call_cand); });
-    };
-    Sample r, c;
-    if (index % 2 == 0) {
-      r = time_ref();
-      c = time_cand();
-    } else {
-      c = time_cand();
-      r = time_ref();
-    }
-    enforce(label);
-    recheck_pair(ref_result, cand_result, label, job, seed ^ (0x5bd1e995ULL * (index + 1)), device);
-    return std::make_pair(r, c);
+    Sample ref_sample, cand_sample;
   };
-  for (int i = 0; i < settings.warmup; ++i) run_pair(-1 - i, "warm-up " + std::to_string(i + 1));
+  // Pairs first..first+count-1 (negative indices: warm-ups); `what` names them in messages.
+  auto run_batch = [&](int first, int count, const std::string& what) {
+    std::vector<Pair> pairs;
+    for (int index = first; index < first + count; ++index) {
+      py::list fresh = inputs_for(index);
+      py::list copy = clone_arguments(fresh);
+      bool ref_gets_fresh = (index / 2) % 2 == 0;
+      pairs.push_back({index, py::tuple(ref_gets_fresh ? fresh : copy), py::tuple(ref_gets_fresh ? copy : fresh),
+                       py::object(), py::object(), {}, {}});
+    }
+    for (auto& p : pairs) {
+      auto time_ref = [&] {
+        return guarded(Verdict::runtime_error, "reference forward (" + what + ")",
+                       [&] { return timer.time([&] { p.ref_result = ref(*p.ref_args); }); });
+      };
+      auto time_cand = [&] {
+        return guarded(Verdict::runtime_error, "ModelNew.forward (" + what + ")",
+                       [&] { return timer.time([&] { p.cand_result = cand(*p.cand_args); }); });
+      };
+      if (p.index % 2 == 0) {
+        p.ref_sample = time_ref();
+        p.cand_sample = time_cand();
+      } else {
+        p.cand_sample = time_cand();
+        p.ref_sample = time_ref();
+      }
+    }
+    enforce(what);
+    for (const auto& p : pairs)
+      recheck_pair(p.ref_result, p.cand_result,
+                   p.index < 0 ? "warm-up " + std::to_string(-p.index) : "timed pair " + std::to_string(p.index + 1),
+                   job, seed ^ (0x5bd1e995ULL * static_cast<uint64_t>(p.index + 1000)), device);
+    return pairs;
+  };
+
+  for (int done = 0; done < settings.warmup; done += batch) {
+    int count = std::min(batch, settings.warmup - done);
+    run_batch(-settings.warmup + done, count, "warm-up");
+  }
   auto t0 = Clock::now();
-  for (int pair = 0; pair < settings.max_samples; ++pair) {
-    auto [r, c] = run_pair(pair, "timed pair " + std::to_string(pair + 1));
-    out.ref_ms.push_back(r.event_ms);
-    out.cand_ms.push_back(c.event_ms);
-    out.ref_host_ms.push_back(r.host_ms);
-    out.cand_host_ms.push_back(c.host_ms);
+  for (int pair = 0; pair < settings.max_samples;) {
+    int count = std::min(batch, settings.max_samples - pair);
+    std::string what = count == 1 ? "timed pair " + std::to_string(pair + 1)
+                                  : "timed pairs " + std::to_string(pair + 1) + "-" + std::to_string(pair + count);
+    for (const auto& p : run_batch(pair, count, what)) {
+      out.ref_ms.push_back(p.ref_sample.event_ms);
+      out.cand_ms.push_back(p.cand_sample.event_ms);
+      out.ref_host_ms.push_back(p.ref_sample.host_ms);
+      out.cand_host_ms.push_back(p.cand_sample.host_ms);
+    }
+    pair += count;
     double elapsed = seconds_since(t0);
     if (elapsed >= settings.max_time_s) break;
-    int n = pair + 1;
-    if (n < settings.min_samples || elapsed < settings.min_time_s || n % 10 != 0) continue;
+    if (pair < settings.min_samples || elapsed < settings.min_time_s) continue;
     auto est = stats::paired_speedup(out.ref_ms, out.cand_ms, 300);
     if (est && est->rel_half_width() <= settings.target_rel_ci) break;
   }
   return out;
+}
+
+// How many timed pairs to prepare at once: up to 8, as many as a quarter of the free device memory
+// (1 GiB on the CPU) holds, counting per pair two copies of the inputs and both models' outputs.
+int timing_batch(int64_t pair_bytes, bool cuda) {
+  int64_t budget = int64_t{1} << 30;
+  if (cuda) {
+    py::tuple info = py::module_::import("torch").attr("cuda").attr("mem_get_info")();
+    budget = info[0].cast<int64_t>() / 4;
+  }
+  if (pair_bytes <= 0) return 8;
+  return static_cast<int>(std::clamp<int64_t>(budget / pair_bytes, 1, 8));
+}
+
+int64_t bytes_of(const py::list& args) {
+  int64_t total = 0;
+  for (auto a : args)
+    if (THPVariable_Check(a.ptr())) total += THPVariable_Unpack(a.ptr()).nbytes();
+  return total;
+}
+
+int64_t bytes_of(const std::vector<at::Tensor>& ts) {
+  int64_t total = 0;
+  for (const auto& t : ts) total += t.nbytes();
+  return total;
 }
 
 }  // namespace
@@ -283,6 +376,7 @@ protocol::JobResult evaluate(const protocol::EvalJob& job, const WorkerContext& 
       if (!py::hasattr(problem, name))
         throw Failure{Verdict::load_error, std::string("problem file defines no ") + name, ""};
     if (!cuda) apply_cpu_sizes(problem);
+    extra_sizes_of(problem, cuda);  // checked now: a broken declaration fails before any trial
     py::list init_args = guarded(Verdict::load_error, "problem: get_init_inputs() failed", [&] {
       seed_everything(42);
       py::object raw = call_on_device(problem.attr("get_init_inputs"), py::tuple(), device_name);
@@ -310,11 +404,12 @@ protocol::JobResult evaluate(const protocol::EvalJob& job, const WorkerContext& 
     res.load_s = seconds_since(phase_start);
 
     // Correctness: one trial per secret seed, fresh inputs each time.
+    int64_t pair_bytes = 0;  // what one timed pair holds: two input copies and two outputs
     phase_start = Clock::now();
     phase_seconds = &res.correctness_s;
-    for (size_t t = 0; t < job.trial_seeds.size(); ++t) {
-      std::string trial = "trial " + std::to_string(t + 1) + "/" + std::to_string(job.trial_seeds.size());
-      py::list inputs = fresh_inputs(problem, job.trial_seeds[t], device_name, device, dtype);
+    // One trial: fresh inputs from `seed`, the candidate first, then the reference; compared.
+    auto run_trial = [&](const std::string& trial, uint64_t seed) {
+      py::list inputs = fresh_inputs(problem, seed, device_name, device, dtype);
       py::list cand_in = clone_arguments(inputs), ref_in = clone_arguments(inputs);
       if (cuda) poison_free_cuda_memory();
       py::object cand_result = guarded(Verdict::runtime_error, "ModelNew.forward raised (" + trial + ")", [&] {
@@ -334,6 +429,7 @@ protocol::JobResult evaluate(const protocol::EvalJob& job, const WorkerContext& 
       Outputs ref_out = normalize_outputs(ref_result);
       if (!ref_out.error.empty())
         throw Failure{Verdict::runtime_error, "the reference's " + ref_out.error + " (a broken problem)", ""};
+      pair_bytes = std::max(pair_bytes, 2 * bytes_of(inputs) + 2 * bytes_of(ref_out.tensors));
 
       auto cand_mutation = find_mutation(inputs, cand_in);
       auto ref_mutation = find_mutation(inputs, ref_in);
@@ -349,11 +445,23 @@ protocol::JobResult evaluate(const protocol::EvalJob& job, const WorkerContext& 
       res.max_abs_error = std::max(res.max_abs_error.value_or(0.0), cmp.max_abs_error);
       res.max_rel_error = std::max(res.max_rel_error.value_or(0.0), cmp.max_rel_error);
       if (!cmp.match) throw Failure{Verdict::incorrect, trial + ": " + cmp.message, ""};
+    };
+    for (size_t t = 0; t < job.trial_seeds.size(); ++t) {
+      run_trial("trial " + std::to_string(t + 1) + "/" + std::to_string(job.trial_seeds.size()), job.trial_seeds[t]);
       ++res.trials_passed;
       // Native threads are watched for native candidates only, once torch's lazily started pools
       // exist: a Python candidate's own threads each get an OpenMP team of their own that
       // outlives them, and its threads are watched through Python's threading module.
       if (t == 0 && job.candidate_format != "kernelbench") watch.settle_native_threads();
+    }
+    // Shape specialisation: one more trial at each other size the problem declares. (Native
+    // candidates get outputs shaped once, at load, so they are judged at the benchmark size only.)
+    if (job.candidate_format == "kernelbench") {
+      uint64_t extra_seed = job.trial_seeds.empty() ? 7 : job.trial_seeds.front() ^ 0xc2b2ae3d27d4eb4fULL;
+      for (const auto& sizes : extra_sizes_of(problem, cuda)) {
+        SizesApplied applied(problem, sizes);
+        run_trial("at the extra size " + applied.describe(), (extra_seed++) & ((1ULL << 53) - 1));
+      }
     }
     res.correctness_s = seconds_since(phase_start);
 
@@ -368,7 +476,8 @@ protocol::JobResult evaluate(const protocol::EvalJob& job, const WorkerContext& 
       };
       if (py::isinstance<NativeCandidate>(cand)) cand.cast<NativeCandidate&>().set_poison_outputs(false);
       auto timer = cuda ? make_cuda_timer(context.l2_bytes) : make_cpu_timer();
-      TimingOutcome timed = time_pairs(ref, cand, inputs_for, job, timing_seed, device, *timer, enforce);
+      TimingOutcome timed = time_pairs(ref, cand, inputs_for, job, timing_seed, device,
+                                       timing_batch(pair_bytes, cuda), *timer, enforce);
       res.ref_ms = std::move(timed.ref_ms);
       res.cand_ms = std::move(timed.cand_ms);
       res.ref_host_ms = std::move(timed.ref_host_ms);

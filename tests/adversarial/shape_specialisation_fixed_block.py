@@ -1,7 +1,8 @@
 # hack: shape specialisation
 # Hard-codes the problem's sizes (256 on the CPU, 8192 on the GPU): computes relu(a + b) only on
 # the leading N_FIXED x N_FIXED block into a zero tensor of the input's shape. At the problem's own
-# size that is everything, so it is correct; only inputs of other sizes would expose it.
+# size that is everything; the problem's extra size (one more row and column) leaves the last row
+# and column zero: incorrect at the extra size.
 import torch
 import torch.nn as nn
 

@@ -91,7 +91,8 @@ TEST(CpuCorpus, BrokenProblemsAreNamed) {
   } cases[] = {{"no_model.py", "defines no Model"},
                {"no_get_inputs.py", "defines no get_inputs"},
                {"syntax_error.py", "SyntaxError"},
-               {"cpu_sizes_unknown_name.py", "cpu_sizes names M, which the file does not define"}};
+               {"cpu_sizes_unknown_name.py", "cpu_sizes names M, which the file does not define"},
+               {"extra_sizes_unknown_name.py", "extra_sizes names M, which the file does not define"}};
   for (const auto& c : cases) {
     std::vector<std::string> args{"--db", dir.file("k.db"), "eval"};
     args.insert(args.end(), kQuick.begin(), kQuick.end());
