@@ -1,7 +1,9 @@
 #pragma once
 // The messages of the worker protocol (protocol/frame.hpp carries them):
 //   worker -> kforge  {"type":"hello", "protocol":1, "worker": WorkerInfo}
-//   kforge -> worker  {"type":"eval", "job": EvalJob}      worker -> kforge {"type":"result", "result": JobResult}
+//   kforge -> worker  {"type":"eval", "nonce": S, "job": EvalJob}
+//   worker -> kforge  {"type":"result", "nonce": S, "result": JobResult}   (S: a fresh secret per
+//                     job; a result without it was not written by the worker's own code)
 //   kforge -> worker  {"type":"shutdown"}
 #include <cstdint>
 #include <optional>
