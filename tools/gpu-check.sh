@@ -2,7 +2,7 @@
 # The GPU test run, for the H200 machine (or any machine with a CUDA device): build, the unit and
 # gpu tests (the cpu tests too with GPU_CHECK_CPU=1; CI runs them), `make demo`, then the
 # benchmarks of docs/benchmarks.md. Full logs go to build/gpu-check/; the files worth keeping are
-# copied to $OUT when it is set (the device tool brings back 8 files); a summary table is printed last.
+# copied to $OUT when it is set (the device tool brings back what fits); a summary table is printed last.
 #   On the device machine: carry .deps/ (tools/fetch-deps.sh) and run tools/gpu-check.sh [tests|bench|all]
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -55,7 +55,7 @@ done >"$logs/worker-tail.txt" 2>&1
 } >"$logs/summary.txt"
 if [[ -n "${OUT:-}" ]]; then
   for f in summary.txt test-gpu.log make-demo.log build-solutions.log bench-wall.txt build-times.txt \
-           bench-identity.txt bench-identity.jsonl; do
+           bench-identity.txt bench-identity.jsonl worker-tail.txt; do
     [[ -f "$logs/$f" ]] && cp "$logs/$f" "$OUT/"
   done
 fi
