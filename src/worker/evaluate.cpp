@@ -238,9 +238,9 @@ void recheck_pair(const py::object& ref_result, const py::object& cand_result, c
 // no systematic advantage). Every pair, warm-ups included, gets inputs of its own from a fresh
 // seed, so a candidate that caches results by pointer, shape or content meets inputs it has not
 // seen; each model gets its own copy (which one gets the generated buffer and which the clone
-// alternates). Pairs run in batches of `batch` whose inputs are all made first: within a batch
-// the timed calls follow each other with nothing but the L2 flush between them, as a tight loop
-// over one input set would. (Generating and checking between every pair left the host's caches
+// alternates). Pairs run in batches of `batch` whose inputs are all made first, after one
+// untimed call of each model: within a batch the timed calls follow each other with nothing but
+// the L2 flush between them, as a tight loop over one input set would. (Generating and checking between every pair left the host's caches
 // cold for the next call: on the H200 the identity intervals of sub-millisecond problems grew
 // from under 1% to over 20%.) After each batch every output is rechecked against the
 // reference's and the integrity watch is asked again.
@@ -277,6 +277,15 @@ TimingOutcome time_pairs(const py::object& ref, const py::object& cand, const st
       bool ref_gets_fresh = (index / 2) % 2 == 0;
       pairs.push_back({index, py::tuple(ref_gets_fresh ? fresh : copy), py::tuple(ref_gets_fresh ? copy : fresh),
                        py::object(), py::object(), {}, {}});
+    }
+    // One untimed call of each model first, on inputs of its own: the host's caches and the GPU's
+    // clocks come back from the input generation and checks between batches before the first
+    // timed call, which would otherwise always be the reference's (even indices go first).
+    {
+      py::tuple warm(inputs_for(100000 + first));
+      guarded(Verdict::runtime_error, "reference forward (" + what + ", untimed)", [&] { timer.time([&] { ref(*warm); }); });
+      guarded(Verdict::runtime_error, "ModelNew.forward (" + what + ", untimed)",
+              [&] { timer.time([&] { cand(*py::tuple(clone_arguments(py::list(warm)))); }); });
     }
     for (auto& p : pairs) {
       auto time_ref = [&] {
