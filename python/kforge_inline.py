@@ -89,11 +89,9 @@ def _line_in_file(file_lines, text):
     anchors = [(i, ln.strip()) for i, ln in enumerate(lines) if ln.strip()][:2]
     if not anchors:
         return None
-    hits = []
-    for at, candidate in enumerate(file_lines):
-        if all(at + i - anchors[0][0] < len(file_lines) and
-               file_lines[at + i - anchors[0][0]].strip().endswith(want) for i, want in anchors):
-            hits.append(at - anchors[0][0] + 1)
+    # `start` is the 0-based file line of the text's first line; anchor i then sits at start + i.
+    hits = [start + 1 for start in range(-anchors[0][0], len(file_lines) - anchors[-1][0])
+            if all(file_lines[start + i].strip().endswith(want) for i, want in anchors)]
     return hits[0] if len(hits) == 1 else None
 
 

@@ -9,7 +9,6 @@
 #include <algorithm>
 #include <chrono>
 #include <functional>
-#include <thread>
 
 #include "metrics/statistics.hpp"
 #include "worker/integrity.hpp"
@@ -240,9 +239,9 @@ void recheck_pair(const py::object& ref_result, const py::object& cand_result, c
 // seen; each model gets its own copy (which one gets the generated buffer and which the clone
 // alternates). Pairs run in batches of `batch` whose inputs are all made first, after one
 // untimed call of each model: within a batch the timed calls follow each other with nothing but
-// the L2 flush between them, as a tight loop over one input set would. (Generating and checking between every pair left the host's caches
-// cold for the next call: on the H200 the identity intervals of sub-millisecond problems grew
-// from under 1% to over 20%.) After each batch every output is rechecked against the
+// the L2 flush between them, as a tight loop over one input set would. (Generating and checking
+// between every pair left the host's caches cold for the next call: on the H200 the identity
+// intervals of sub-millisecond problems grew from under 1% to over 20%.) After each batch every output is rechecked against the
 // reference's and the integrity watch is asked again.
 TimingOutcome time_pairs(const py::object& ref, const py::object& cand, const std::function<py::list(int)>& inputs_for,
                          const protocol::EvalJob& job, uint64_t seed, const at::Device& device, int batch,
@@ -385,7 +384,7 @@ protocol::JobResult evaluate(const protocol::EvalJob& job, const WorkerContext& 
       if (!py::hasattr(problem, name))
         throw Failure{Verdict::load_error, std::string("problem file defines no ") + name, ""};
     if (!cuda) apply_cpu_sizes(problem);
-    extra_sizes_of(problem, cuda);  // checked now: a broken declaration fails before any trial
+    const auto extra_sizes = extra_sizes_of(problem, cuda);  // read now: a broken one fails before any trial
     py::list init_args = guarded(Verdict::load_error, "problem: get_init_inputs() failed", [&] {
       seed_everything(42);
       py::object raw = call_on_device(problem.attr("get_init_inputs"), py::tuple(), device_name);
@@ -396,14 +395,7 @@ protocol::JobResult evaluate(const protocol::EvalJob& job, const WorkerContext& 
     // What the candidate must leave as it found it; snapshot before it is imported.
     IntegrityWatch watch;
     auto enforce = [&](const std::string& when) {
-      auto v = watch.check();
-      if (v && (v->rule == "thread-injection" || v->rule == "process-injection")) {
-        // A thread or child that was just ending (a joined std::thread's task can linger for a
-        // moment) is not smuggled work: look again once.
-        std::this_thread::sleep_for(std::chrono::milliseconds(50));
-        v = watch.check();
-      }
-      if (v) throw Failure{Verdict::rejected, when + ": " + v->message, v->rule};
+      if (auto v = watch.check()) throw Failure{Verdict::rejected, when + ": " + v->message, v->rule};
     };
     py::object cand = job.candidate_format == "kernelbench"
                           ? load_kernelbench_candidate(job, init_args, device_name, dtype)
@@ -467,7 +459,7 @@ protocol::JobResult evaluate(const protocol::EvalJob& job, const WorkerContext& 
     // candidates get outputs shaped once, at load, so they are judged at the benchmark size only.)
     if (job.candidate_format == "kernelbench") {
       uint64_t extra_seed = job.trial_seeds.empty() ? 7 : job.trial_seeds.front() ^ 0xc2b2ae3d27d4eb4fULL;
-      for (const auto& sizes : extra_sizes_of(problem, cuda)) {
+      for (const auto& sizes : extra_sizes) {
         SizesApplied applied(problem, sizes);
         run_trial("at the extra size " + applied.describe(), (extra_seed++) & ((1ULL << 53) - 1));
       }

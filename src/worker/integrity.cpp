@@ -3,9 +3,11 @@
 #include <dirent.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <fstream>
 #include <functional>
 #include <sstream>
+#include <thread>
 
 namespace kforge::worker {
 namespace {
@@ -156,6 +158,16 @@ std::optional<Violation> IntegrityWatch::check() const {
     if (flags[i] != flags_[i])
       return Violation{"precision-flag", "the candidate changed a global precision setting the reference also uses: " +
                                              flags_[i] + " became " + flags[i].substr(flags[i].find(" = ") + 3)};
+  if (auto v = new_workers()) {
+    // A thread or child that was just ending (a joined std::thread's task can linger for a
+    // moment) is not smuggled work: look again once.
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    return new_workers();
+  }
+  return std::nullopt;
+}
+
+std::optional<Violation> IntegrityWatch::new_workers() const {
   for (const auto& [ident, name] : python_threads())
     if (!python_threads_.count(ident))
       return Violation{"thread-injection", "a thread the candidate started (\"" + name +

@@ -31,10 +31,14 @@ class IntegrityWatch {
   // Compares with the snapshot. Python threads and child processes are compared from the start;
   // native threads only after settle_native_threads(), since torch starts its own pools lazily
   // on the first calls of both models.
+  // A thread or child found is looked for again after 50 ms before it counts.
   std::optional<Violation> check() const;
   void settle_native_threads();
 
  private:
+  // Threads and child processes that were not there at the snapshot.
+  std::optional<Violation> new_workers() const;
+
   // One module or class: its callables as they were, and (classes) the names its __dict__ had.
   struct Watched {
     py::object owner;
