@@ -3,7 +3,8 @@
 # gpu tests (the cpu tests too with GPU_CHECK_CPU=1; CI runs them), `make demo`, then the
 # benchmarks of docs/benchmarks.md. Full logs go to build/gpu-check/; the files worth keeping are
 # copied to $OUT when it is set (the device tool brings back what fits); a summary table is printed last.
-#   On the device machine: carry .deps/ (tools/fetch-deps.sh) and run tools/gpu-check.sh [tests|bench|all]
+#   On the device machine: carry .deps/ (tools/fetch-deps.sh) and run tools/gpu-check.sh [tests|bench|all|STEPS]
+#   STEPS is a comma list of: solutions unit gpu cpu demo wall ident buildtimes
 set -uo pipefail
 cd "$(dirname "$0")/.."
 logs=build/gpu-check
@@ -23,20 +24,22 @@ step() {  # step NAME COMMAND...: runs, logs to $logs/NAME.log, records pass/fai
 gpu=$(nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>&1 | head -1)
 commit="${KFORGE_COMMIT:-$(git rev-parse --short HEAD 2>/dev/null || echo unknown)}"
 
-what="${1:-all}"  # tests | bench | all: a device call is capped at 10 minutes, so two calls can split it
+what="${1:-all}"  # tests | bench | all | a comma list of steps: a device call is capped at 10 minutes
+case "$what" in
+  tests) what=solutions,unit,gpu,cpu,demo ;;
+  bench) what=wall,ident,buildtimes ;;
+  all) what=solutions,unit,gpu,cpu,demo,wall,ident,buildtimes ;;
+esac
+want() { [[ ",$what," == *",$1,"* ]]; }
 step build make build
-if [[ "$what" == tests || "$what" == all ]]; then
-  step build-solutions build/release/kforge build solutions  # every load_inline and native solution, in parallel
-  step test-unit ctest --preset release -L unit
-  step test-gpu ctest --preset release -L gpu --output-on-failure
-  if [[ "${GPU_CHECK_CPU:-0}" == 1 ]]; then step test-cpu ctest --preset release -L cpu; fi
-  step make-demo make demo DEMO_DB="$logs/demo.db"
-fi
-if [[ "$what" == bench || "$what" == all ]]; then
-  step bench-wall bench/eval_wall_time.sh "$logs"
-  step bench-ident bench/identity.sh "$logs"
-  step bench-build bench/build_times.sh "$logs"
-fi
+want solutions && step build-solutions build/release/kforge build solutions  # every load_inline and native solution, in parallel
+want unit && step test-unit ctest --preset release -L unit
+want gpu && step test-gpu ctest --preset release -L gpu --output-on-failure
+want cpu && [[ "${GPU_CHECK_CPU:-0}" == 1 ]] && step test-cpu ctest --preset release -L cpu
+want demo && step make-demo make demo DEMO_DB="$logs/demo.db"
+want wall && step bench-wall bench/eval_wall_time.sh "$logs"
+want ident && step bench-ident bench/identity.sh "$logs"
+want buildtimes && step bench-build bench/build_times.sh "$logs"
 for f in "${XDG_CACHE_HOME:-$HOME/.cache}"/kforge/logs/worker-*.log; do
   [[ -f "$f" ]] && { echo "== $f (last 60 lines)"; tail -60 "$f"; }
 done >"$logs/worker-tail.txt" 2>&1
