@@ -1,5 +1,6 @@
 """kforge worker entry point: import torch, then hand control to the C++ job loop (src/worker/)."""
 import ctypes
+import faulthandler
 import os
 import sys
 import threading
@@ -22,6 +23,10 @@ def _open_cuda_context():
     except OSError:
         pass
 
+
+# A fatal signal (a candidate's kernel wrapper dereferencing garbage) prints every thread's Python
+# stack to stderr, which is the worker's log, before the process dies: the crash verdict's evidence.
+faulthandler.enable()
 
 if os.environ.get("KFORGE_WORKER_DEVICE") == "cuda":
     threading.Thread(target=_open_cuda_context, name="kforge-cuda-init", daemon=True).start()
