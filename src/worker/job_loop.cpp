@@ -1,5 +1,7 @@
 #include "worker/job_loop.hpp"
 
+#include "worker/crash_report.hpp"
+
 #include <pybind11/pybind11.h>
 
 #include "protocol/frame.hpp"
@@ -45,6 +47,7 @@ void release_memory(bool cuda) {
 }  // namespace
 
 int serve(int in_fd, int out_fd) {
+  install_native_crash_report();
   WorkerContext context;
   protocol::WorkerInfo info = describe_worker(context);
   if (!protocol::write_frame(out_fd, {{"type", "hello"}, {"protocol", protocol::kVersion}, {"worker", info}})) return 1;

@@ -59,7 +59,7 @@ TEST(CpuCorpus, MessagesSayWhatWentWrong) {
   args.insert(args.end(), kQuick.begin(), kQuick.end());
   args.insert(args.end(), {"--problem", source_path("tests/problems/level1/1_Tiny_Add_ReLU.py")});
   for (const char* f : {"wrong_shape.py", "wrong_dtype.py", "nan_output.py", "no_modelnew.py", "mutates_input.py",
-                        "returns_list.py", "sys_exit.py", "os_exit.py", "infinite_loop.py"})
+                        "returns_list.py", "sys_exit.py", "os_exit.py", "segfault.py", "infinite_loop.py"})
     args.push_back(source_path(std::string("tests/candidates/") + f));
   auto r = run_kforge(args);
   ASSERT_EQ(r.exit_code, 0) << r.err;
@@ -79,6 +79,8 @@ TEST(CpuCorpus, MessagesSayWhatWentWrong) {
   says("returns_list.py", "not a tensor");
   says("sys_exit.py", "called exit(3)");
   says("os_exit.py", "exited with status 0");
+  says("segfault.py", "signal 11 (Segmentation fault)");
+  says("segfault.py", "ctypes");  // the Python stack faulthandler wrote, after the native one
   says("infinite_loop.py", "no result within 20 s");
 }
 
