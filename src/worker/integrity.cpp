@@ -1,12 +1,12 @@
 #include "worker/integrity.hpp"
 
 #include <dirent.h>
+#include <fcntl.h>
 #include <unistd.h>
 
+#include <charconv>
 #include <chrono>
-#include <fstream>
 #include <functional>
-#include <sstream>
 #include <thread>
 
 namespace kforge::worker {
@@ -55,18 +55,37 @@ std::set<int> numbers_in(const char* dir) {
 
 std::set<int> native_threads() { return numbers_in("/proc/self/task"); }
 
+// A /proc file's text, read with open(2)/read(2). (Not iostreams: on the H200 machine the worker
+// crashed inside std::istream's int parsing, reached only when a child process existed, with the
+// facets of a libstdc++ other than the one the module was built against.)
+std::string proc_file(const std::string& path) {
+  std::string text;
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return text;
+  char buffer[4096];
+  for (ssize_t n; (n = ::read(fd, buffer, sizeof buffer)) > 0;) text.append(buffer, static_cast<size_t>(n));
+  ::close(fd);
+  return text;
+}
+
 // Live (not zombie) children of every thread of this process.
 std::set<int> live_children() {
   std::set<int> out;
   for (int tid : native_threads()) {
-    std::ifstream in("/proc/self/task/" + std::to_string(tid) + "/children");
-    int pid;
-    while (in >> pid) {
-      std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
-      std::string line;
-      std::getline(stat, line);
-      size_t paren = line.rfind(')');
-      if (paren != std::string::npos && paren + 2 < line.size() && line[paren + 2] == 'Z') continue;
+    std::string list = proc_file("/proc/self/task/" + std::to_string(tid) + "/children");
+    const char* p = list.data();
+    const char* end = p + list.size();
+    while (p < end) {
+      int pid = 0;
+      auto [next, ec] = std::from_chars(p, end, pid);
+      if (ec != std::errc()) {
+        ++p;  // the separating space
+        continue;
+      }
+      p = next;
+      std::string stat = proc_file("/proc/" + std::to_string(pid) + "/stat");
+      size_t paren = stat.rfind(')');
+      if (paren != std::string::npos && paren + 2 < stat.size() && stat[paren + 2] == 'Z') continue;
       out.insert(pid);
     }
   }
@@ -74,15 +93,13 @@ std::set<int> live_children() {
 }
 
 std::string thread_name(int tid) {
-  std::ifstream in("/proc/self/task/" + std::to_string(tid) + "/comm");
-  std::string name;
-  std::getline(in, name);
+  std::string name = proc_file("/proc/self/task/" + std::to_string(tid) + "/comm");
+  while (!name.empty() && name.back() == '\n') name.pop_back();
   return name;
 }
 
 std::string command_of(int pid) {
-  std::ifstream in("/proc/" + std::to_string(pid) + "/cmdline");
-  std::string cmd((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::string cmd = proc_file("/proc/" + std::to_string(pid) + "/cmdline");
   for (char& c : cmd)
     if (c == '\0') c = ' ';
   while (!cmd.empty() && cmd.back() == ' ') cmd.pop_back();
