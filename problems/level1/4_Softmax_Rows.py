@@ -2,13 +2,13 @@
 import torch
 import torch.nn as nn
 
-ROWS = 32768
-COLS = 16384
+ROWS = 524288
+COLS = 1024  # wide enough for a real reduction, narrow enough that few outputs are near 0
 
 # kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
-cpu_sizes = {"ROWS": 2048, "COLS": 8192}
+cpu_sizes = {"ROWS": 16384, "COLS": 1024}
 
-SCALE = 4.0
+SCALE = 1.0
 SHIFT = 90.0  # exp(x) overflows fp32 for x > ~88.7
 
 
