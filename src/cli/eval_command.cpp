@@ -254,7 +254,7 @@ Runner add_eval_command(CLI::App& app, const GlobalOptions& global) {
   cmd->add_option("--suite", o->suite, "Suite folder in the KernelBench layout that DIR is matched against [default: built-in problems/]");
   cmd->add_option("--device", o->settings.device, "auto (cuda if a GPU is present, else cpu), cpu, cuda (every GPU) or cuda:N")
       ->envname("KFORGE_DEVICE");
-  cmd->add_option("--precision", o->settings.precision, "dtype floating inputs and models are cast to")
+  cmd->add_option("--precision", o->settings.precision, "dtype fp32 inputs and parameters are cast to [default: the problem's declared `precision`, else fp32]")
       ->check(CLI::IsMember({"fp32", "fp16", "bf16"}));
   cmd->add_option("--trials", o->settings.correctness_trials, "Correctness trials, each with fresh inputs from a secret seed")
       ->check(CLI::Range(1, 1000));

@@ -195,7 +195,9 @@ std::vector<EvaluationRecord> execute_plan(std::vector<PlannedEval>& plan, const
       job.candidate_format = build::to_string(e.format);
       job.candidate_library = e.library.string();
       job.device = wc.device;
-      job.precision = settings.precision;
+      job.precision = !settings.precision.empty() ? settings.precision
+                      : !e.problem.precision.empty() ? e.problem.precision
+                                                     : "fp32";
       job.atol = settings.atol;
       job.rtol = settings.rtol;
       job.trial_seeds = fresh_seeds(settings.correctness_trials);
@@ -212,6 +214,7 @@ std::vector<EvaluationRecord> execute_plan(std::vector<PlannedEval>& plan, const
       double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
       nlohmann::json stored_settings = key_settings;
       stored_settings["trial_seeds"] = job.trial_seeds;
+      stored_settings["precision"] = job.precision;  // as resolved for this problem
       EvaluationRecord r = make_record(e, key, stored_settings, info, device_label, outcome, wall);
       std::lock_guard lock(mutex);
       finish(i, std::move(r), true);

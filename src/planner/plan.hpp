@@ -17,7 +17,7 @@ namespace kforge {
 // Every knob of an evaluation. All of it except the timeout goes into the evaluation key.
 struct EvalSettings {
   std::string device = "auto";  // auto | cpu | cuda | cuda:N
-  std::string precision = "fp32";
+  std::string precision;  // empty: the problem's declared precision, else fp32
   int correctness_trials = 5;
   std::optional<double> atol, rtol;  // default: per dtype (fp32 1e-4, fp16/bf16 1e-2)
   protocol::TimingSettings timing;

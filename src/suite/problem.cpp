@@ -47,6 +47,16 @@ std::optional<std::string> problem_format_error(const std::string& source) {
   return "not a KernelBench problem: no module-level " + missing;
 }
 
+std::string declared_precision(const std::string& source) {
+  static const std::regex declaration(R"((?:^|\n)precision\s*=\s*["']([^"']*)["'])");
+  std::smatch m;
+  if (!std::regex_search(source, m, declaration)) return "";
+  std::string value = m[1];
+  if (value != "fp32" && value != "fp16" && value != "bf16")
+    throw Error("declares precision = \"" + value + "\"; kforge knows fp32, fp16 and bf16");
+  return value;
+}
+
 Problem load_problem_file(const std::filesystem::path& path) {
   Problem p;
   std::error_code ec;
@@ -55,6 +65,11 @@ Problem load_problem_file(const std::filesystem::path& path) {
   if (!std::filesystem::exists(p.path)) throw Error(path.string() + ": no such problem file");
   p.source = read_file(p.path);
   p.hash = sha256_hex(p.source);
+  try {
+    p.precision = declared_precision(p.source);
+  } catch (const Error& e) {
+    throw Error(p.path.string() + ": " + e.what());
+  }
   if (auto parsed = parse_problem_file_name(p.path.filename().string())) {
     p.id = parsed->first;
     p.name = parsed->second;

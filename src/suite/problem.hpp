@@ -15,6 +15,9 @@ struct Problem {
   std::filesystem::path path;
   std::string source;
   std::string hash;  // sha256 of source
+  // The precision the file declares for itself (`precision = "bf16"` at module level; level 5
+  // does), or empty. kforge evaluates at it unless --precision says otherwise.
+  std::string precision;
 
   std::string file_name() const { return path.filename().string(); }  // "19_ReLU.py"
   // "level1/19_ReLU": what tables and JSON show.
@@ -29,6 +32,10 @@ std::optional<int> parse_level_dir(const std::string& dir_name);
 // What a problem file lacks of the KernelBench format, or empty when it has it all. A static
 // check (definitions at module level), so a broken problem is named before any worker starts.
 std::optional<std::string> problem_format_error(const std::string& source);
+
+// The precision a problem's source declares: "fp32", "fp16" or "bf16" from a module-level
+// `precision = "..."`, empty when it declares none. Throws kforge::Error for another value.
+std::string declared_precision(const std::string& source);
 
 // Reads one problem file. Throws kforge::Error for an unreadable file or a malformed name.
 Problem load_problem_file(const std::filesystem::path& path);

@@ -62,8 +62,12 @@ py::object build_model(const py::object& cls, const py::list& init_args, const s
   seed_everything(42);  // as upstream: both models see the same RNG state, so the same weights
   py::object model = call_on_device(cls, py::tuple(init_args), device);
   model = model.attr("to")(device);
-  if (dtype != at::kFloat) model = model.attr("to")(py::module_::import("torch").attr(
-      dtype == at::kHalf ? "float16" : "bfloat16"));
+  if (dtype != at::kFloat) {
+    // fp32 (and fp64) parameters and buffers only: an fp8 weight a problem stores on purpose keeps its type.
+    py::object cast = py::cpp_function(
+        [dtype](const at::Tensor& t) -> at::Tensor { return casts_to_precision(t.scalar_type()) ? t.to(dtype) : t; });
+    model.attr("_apply")(cast);
+  }
   return model;
 }
 

@@ -41,6 +41,8 @@ std::string describe_shape(const at::Tensor& t) {
   return out + "]";
 }
 
+bool casts_to_precision(at::ScalarType type) { return type == at::kFloat || type == at::kDouble; }
+
 py::list prepare_arguments(const py::list& raw, const at::Device& device, at::ScalarType dtype) {
   py::list out;
   for (auto item : raw) {
@@ -49,7 +51,7 @@ py::list prepare_arguments(const py::list& raw, const at::Device& device, at::Sc
       continue;
     }
     at::Tensor t = to_tensor(item).to(device);
-    if (t.is_floating_point() && t.scalar_type() != dtype) t = t.to(dtype);
+    if (casts_to_precision(t.scalar_type()) && t.scalar_type() != dtype) t = t.to(dtype);
     out.append(py::cast(t.contiguous()));
   }
   return out;

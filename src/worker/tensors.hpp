@@ -12,8 +12,13 @@ namespace kforge::worker {
 
 namespace py = pybind11;
 
-// Forward arguments as Python objects: tensors and plain scalars, in order.
-// Tensors go to `device`; floating ones are cast to `dtype` (integer tensors keep their dtype).
+// Forward arguments are Python objects: tensors and plain scalars, in order.
+
+// Whether a floating tensor is cast to the evaluation precision: fp32 and fp64, the types of
+// ordinary torch.randn output. A narrower type a problem chose on purpose (fp16, bf16, fp8) stays.
+bool casts_to_precision(at::ScalarType type);
+
+// Tensors moved to `device`, those casts_to_precision names cast to `dtype`, made contiguous.
 py::list prepare_arguments(const py::list& raw, const at::Device& device, at::ScalarType dtype);
 py::list clone_arguments(const py::list& args);
 

@@ -84,6 +84,29 @@ TEST(CpuCorpus, MessagesSayWhatWentWrong) {
   says("infinite_loop.py", "no result within 20 s");
 }
 
+// A problem that declares `precision = "bf16"` is evaluated in bf16 (its forward asserts the
+// dtypes it gets: bf16 for fp32 inputs and parameters, fp8 kept), and --precision overrides it.
+TEST(CpuCorpus, DeclaredPrecisionIsUsedUnlessOverridden) {
+  TempDir dir;
+  std::string problem = source_path("tests/problems/declared_precision/level1/1_Bf16_Scaled_Add.py");
+  std::string candidate = source_path("tests/problems/declared_precision/candidate_addcmul.py");
+  auto run = [&](std::vector<std::string> extra) {
+    std::vector<std::string> args{"--db", dir.file("k.db"), "eval"};
+    args.insert(args.end(), kQuick.begin(), kQuick.end());
+    args.insert(args.end(), extra.begin(), extra.end());
+    args.insert(args.end(), {"--problem", problem, candidate});
+    auto r = run_kforge(args);
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    auto lines = r.json_lines();
+    return lines.size() == 1 ? lines[0] : nlohmann::json{{"verdict", "none"}, {"message", r.out + r.err}};
+  };
+  auto declared = run({});
+  EXPECT_EQ(declared["verdict"], "correct") << declared["message"];
+  auto overridden = run({"--precision", "fp32"});
+  EXPECT_EQ(overridden["verdict"], "runtime_error") << overridden["message"];
+  EXPECT_NE(overridden["message"].get<std::string>().find("torch.float32"), std::string::npos) << overridden["message"];
+}
+
 TEST(CpuCorpus, BrokenProblemsAreNamed) {
   TempDir dir;
   std::string candidate = source_path("tests/candidates/correct.py");

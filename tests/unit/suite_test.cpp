@@ -25,6 +25,15 @@ TEST(ProblemNames, Parse) {
   EXPECT_FALSE(parse_level_dir("levels"));
 }
 
+TEST(ProblemPrecision, ReadFromModuleLevelDeclaration) {
+  EXPECT_EQ(declared_precision(kValidProblem), "");
+  EXPECT_EQ(declared_precision(std::string("precision = \"bf16\"  # why\n") + kValidProblem), "bf16");
+  EXPECT_EQ(declared_precision(std::string(kValidProblem) + "precision='fp16'\n"), "fp16");
+  // Only a module-level assignment counts, not an indented one or a longer name.
+  EXPECT_EQ(declared_precision(std::string(kValidProblem) + "    precision = \"bf16\"\nmy_precision = \"fp16\"\n"), "");
+  EXPECT_THROW(declared_precision("precision = \"fp8\"\n"), Error);
+}
+
 TEST(ProblemFormat, NamesWhatIsMissing) {
   EXPECT_FALSE(problem_format_error(kValidProblem));
   auto err = problem_format_error("def get_inputs():\n    return []\n");
