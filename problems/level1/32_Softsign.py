@@ -1,0 +1,28 @@
+"""Elementwise Softsign x / (1 + |x|) over transformer-shaped activations; eager PyTorch runs it as three separate kernels."""
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+BATCH = 16
+SEQ_LEN = 4096
+HIDDEN = 8192
+
+# kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
+cpu_sizes = {"BATCH": 1, "SEQ_LEN": 512}
+
+
+class Model(nn.Module):
+    def __init__(self):
+        super().__init__()
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return F.softsign(x)
+
+
+def get_inputs():
+    x = torch.randn(BATCH, SEQ_LEN, HIDDEN) * 2.0
+    return [x]
+
+
+def get_init_inputs():
+    return []

@@ -1,0 +1,35 @@
+"""2D transposed convolution with an asymmetric 3x5 kernel (padding 1x2, size preserved), with bias (NCHW)."""
+import torch
+import torch.nn as nn
+
+BATCH = 16
+IN_CHANNELS = 64
+OUT_CHANNELS = 96
+HEIGHT = 256
+WIDTH = 256
+KERNEL_H = 3
+KERNEL_W = 5
+PADDING_H = 1
+PADDING_W = 2
+BIAS = True
+
+# kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
+cpu_sizes = {"BATCH": 2, "IN_CHANNELS": 32, "OUT_CHANNELS": 48, "HEIGHT": 48, "WIDTH": 48}
+
+
+class Model(nn.Module):
+    def __init__(self, in_channels: int, out_channels: int, kernel_size: list, padding: list, bias: bool):
+        super().__init__()
+        self.deconv = nn.ConvTranspose2d(in_channels, out_channels, kernel_size, padding=padding, bias=bias)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.deconv(x)
+
+
+def get_inputs():
+    x = torch.randn(BATCH, IN_CHANNELS, HEIGHT, WIDTH)
+    return [x]
+
+
+def get_init_inputs():
+    return [IN_CHANNELS, OUT_CHANNELS, [KERNEL_H, KERNEL_W], [PADDING_H, PADDING_W], BIAS]

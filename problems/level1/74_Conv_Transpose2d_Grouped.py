@@ -1,0 +1,39 @@
+"""2D transposed convolution with 4 groups (64 input -> 64 output channels each), 3x3 kernel,
+stride 1, padding 1, with bias (NCHW).
+"""
+import torch
+import torch.nn as nn
+
+BATCH = 16
+IN_CHANNELS = 256
+OUT_CHANNELS = 256
+HEIGHT = 192
+WIDTH = 192
+KERNEL_SIZE = 3
+STRIDE = 1
+PADDING = 1
+GROUPS = 4
+BIAS = True
+
+# kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
+cpu_sizes = {"BATCH": 2, "IN_CHANNELS": 64, "OUT_CHANNELS": 64, "HEIGHT": 48, "WIDTH": 48}
+
+
+class Model(nn.Module):
+    def __init__(self, in_channels: int, out_channels: int, kernel_size: int, stride: int, padding: int,
+                 groups: int, bias: bool):
+        super().__init__()
+        self.deconv = nn.ConvTranspose2d(in_channels, out_channels, kernel_size, stride=stride,
+                                         padding=padding, groups=groups, bias=bias)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.deconv(x)
+
+
+def get_inputs():
+    x = torch.randn(BATCH, IN_CHANNELS, HEIGHT, WIDTH)
+    return [x]
+
+
+def get_init_inputs():
+    return [IN_CHANNELS, OUT_CHANNELS, KERNEL_SIZE, STRIDE, PADDING, GROUPS, BIAS]

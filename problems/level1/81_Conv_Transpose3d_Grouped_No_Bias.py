@@ -1,0 +1,40 @@
+"""3D transposed convolution with 4 groups (32 input -> 32 output channels each), 3x3x3 kernel,
+stride 1, padding 1, no bias (NCDHW).
+"""
+import torch
+import torch.nn as nn
+
+BATCH = 8
+IN_CHANNELS = 128
+OUT_CHANNELS = 128
+DEPTH = 48
+HEIGHT = 48
+WIDTH = 48
+KERNEL_SIZE = 3
+STRIDE = 1
+PADDING = 1
+GROUPS = 4
+BIAS = False
+
+# kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
+cpu_sizes = {"BATCH": 2, "IN_CHANNELS": 32, "OUT_CHANNELS": 32, "DEPTH": 12, "HEIGHT": 12, "WIDTH": 12}
+
+
+class Model(nn.Module):
+    def __init__(self, in_channels: int, out_channels: int, kernel_size: int, stride: int, padding: int,
+                 groups: int, bias: bool):
+        super().__init__()
+        self.deconv = nn.ConvTranspose3d(in_channels, out_channels, kernel_size, stride=stride,
+                                         padding=padding, groups=groups, bias=bias)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.deconv(x)
+
+
+def get_inputs():
+    x = torch.randn(BATCH, IN_CHANNELS, DEPTH, HEIGHT, WIDTH)
+    return [x]
+
+
+def get_init_inputs():
+    return [IN_CHANNELS, OUT_CHANNELS, KERNEL_SIZE, STRIDE, PADDING, GROUPS, BIAS]

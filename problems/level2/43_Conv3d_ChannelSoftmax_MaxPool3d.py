@@ -1,0 +1,36 @@
+"""3D convolution (kernel 3, padding 1) on a volume, softmax over the channel dimension at every
+voxel, then 2x2x2 max pooling."""
+import torch
+import torch.nn as nn
+
+BATCH = 16
+IN_CHANNELS = 16
+OUT_CHANNELS = 32
+DEPTH = 32
+HEIGHT = 64
+WIDTH = 64
+KERNEL_SIZE = 3
+POOL = 2
+
+# kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
+cpu_sizes = {"BATCH": 2, "DEPTH": 8, "HEIGHT": 24, "WIDTH": 24}
+
+
+class Model(nn.Module):
+    def __init__(self, in_channels: int, out_channels: int, kernel_size: int, pool: int):
+        super().__init__()
+        self.conv = nn.Conv3d(in_channels, out_channels, kernel_size, padding=kernel_size // 2)
+        self.pool = nn.MaxPool3d(pool)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        y = torch.softmax(self.conv(x), dim=1)
+        return self.pool(y)
+
+
+def get_inputs():
+    x = torch.randn(BATCH, IN_CHANNELS, DEPTH, HEIGHT, WIDTH)
+    return [x]
+
+
+def get_init_inputs():
+    return [IN_CHANNELS, OUT_CHANNELS, KERNEL_SIZE, POOL]
