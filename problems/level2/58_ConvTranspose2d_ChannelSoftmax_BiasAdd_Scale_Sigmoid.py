@@ -1,0 +1,39 @@
+"""2D transposed convolution (stride 2), softmax over the channel dimension, plus a learned per-channel
+bias, multiplication by a constant, then sigmoid."""
+import torch
+import torch.nn as nn
+
+BATCH = 64
+IN_CHANNELS = 96
+OUT_CHANNELS = 64
+HEIGHT = 64
+WIDTH = 64
+KERNEL_SIZE = 3
+SCALE = 8.0
+
+# kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
+cpu_sizes = {"BATCH": 2, "HEIGHT": 16, "WIDTH": 16}
+
+
+class Model(nn.Module):
+    def __init__(self, in_channels: int, out_channels: int, kernel_size: int, scale: float):
+        super().__init__()
+        self.deconv = nn.ConvTranspose2d(in_channels, out_channels, kernel_size, stride=2,
+                                         padding=1, output_padding=1)
+        self.bias = nn.Parameter(torch.randn(out_channels, 1, 1) * 0.02)
+        self.scale = scale
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        y = self.deconv(x)
+        y = torch.softmax(y, dim=1)
+        y = (y + self.bias) * self.scale
+        return torch.sigmoid(y)
+
+
+def get_inputs():
+    x = torch.randn(BATCH, IN_CHANNELS, HEIGHT, WIDTH) * 3.0
+    return [x]
+
+
+def get_init_inputs():
+    return [IN_CHANNELS, OUT_CHANNELS, KERNEL_SIZE, SCALE]
