@@ -1,0 +1,33 @@
+"""Three-layer GRU (nn.GRU, time-major) from a given initial state; returns the top layer's output
+at every time step, shape (T, B, H)."""
+import torch
+import torch.nn as nn
+
+SEQ_LEN = 128
+BATCH = 64
+INPUT_SIZE = 512
+HIDDEN_SIZE = 768
+NUM_LAYERS = 3
+
+# kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
+cpu_sizes = {"SEQ_LEN": 8, "BATCH": 4}
+
+
+class Model(nn.Module):
+    def __init__(self, input_size: int, hidden_size: int, num_layers: int):
+        super().__init__()
+        self.gru = nn.GRU(input_size, hidden_size, num_layers)
+
+    def forward(self, x: torch.Tensor, h0: torch.Tensor) -> torch.Tensor:
+        out, _ = self.gru(x, h0)
+        return out
+
+
+def get_inputs():
+    x = torch.randn(SEQ_LEN, BATCH, INPUT_SIZE)
+    h0 = torch.randn(NUM_LAYERS, BATCH, HIDDEN_SIZE) * 0.5
+    return [x, h0]
+
+
+def get_init_inputs():
+    return [INPUT_SIZE, HIDDEN_SIZE, NUM_LAYERS]
