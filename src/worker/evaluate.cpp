@@ -14,6 +14,7 @@
 #include "worker/integrity.hpp"
 #include "worker/native_candidate.hpp"
 #include "worker/python_bridge.hpp"
+#include "worker/precision_check.hpp"
 #include "worker/tensors.hpp"
 #include "worker/timer.hpp"
 
@@ -412,8 +413,10 @@ protocol::JobResult evaluate(const protocol::EvalJob& job, const WorkerContext& 
     int64_t pair_bytes = 0;  // what one timed pair holds: two input copies and two outputs
     phase_start = Clock::now();
     phase_seconds = &res.correctness_s;
+    std::string fp64_note;  // the precision check's figures, for the message of a correct verdict
     // One trial: fresh inputs from `seed`, the candidate first, then the reference; compared.
-    auto run_trial = [&](const std::string& trial, uint64_t seed) {
+    // The first trial of an fp32 evaluation also measures both against an fp64 reference.
+    auto run_trial = [&](const std::string& trial, uint64_t seed, bool against_fp64) {
       py::list inputs = fresh_inputs(problem, seed, device_name, device, dtype);
       py::list cand_in = clone_arguments(inputs), ref_in = clone_arguments(inputs);
       if (cuda) poison_free_cuda_memory();
@@ -450,9 +453,22 @@ protocol::JobResult evaluate(const protocol::EvalJob& job, const WorkerContext& 
       res.max_abs_error = std::max(res.max_abs_error.value_or(0.0), cmp.max_abs_error);
       res.max_rel_error = std::max(res.max_rel_error.value_or(0.0), cmp.max_rel_error);
       if (!cmp.match) throw Failure{Verdict::incorrect, trial + ": " + cmp.message, ""};
+      if (against_fp64 && dtype == at::kFloat) {
+        PrecisionCheck pc = guarded(Verdict::runtime_error, "the fp64 reference (" + trial + ")", [&] {
+          PrecisionCheck c = check_against_fp64(ref, inputs, ref_out.tensors, cand_out.tensors);
+          synchronize_device(cuda);
+          return c;
+        });
+        if (pc.downcast) throw Failure{Verdict::rejected, trial + ": " + pc.message, "precision-downcast"};
+        char figures[128];
+        std::snprintf(figures, sizeof figures, "error vs fp64 %.1e of the largest value (reference %.1e)",
+                      pc.candidate_error, pc.reference_error);
+        fp64_note = pc.ran ? figures : "fp64 check skipped: " + pc.skipped;
+      }
     };
     for (size_t t = 0; t < job.trial_seeds.size(); ++t) {
-      run_trial("trial " + std::to_string(t + 1) + "/" + std::to_string(job.trial_seeds.size()), job.trial_seeds[t]);
+      run_trial("trial " + std::to_string(t + 1) + "/" + std::to_string(job.trial_seeds.size()), job.trial_seeds[t],
+                t == 0);
       ++res.trials_passed;
       // Native threads are watched for native candidates only, once torch's lazily started pools
       // exist: a Python candidate's own threads each get an OpenMP team of their own that
@@ -465,7 +481,7 @@ protocol::JobResult evaluate(const protocol::EvalJob& job, const WorkerContext& 
       uint64_t extra_seed = job.trial_seeds.empty() ? 7 : job.trial_seeds.front() ^ 0xc2b2ae3d27d4eb4fULL;
       for (const auto& sizes : extra_sizes) {
         SizesApplied applied(problem, sizes);
-        run_trial("at the extra size " + applied.describe(), (extra_seed++) & ((1ULL << 53) - 1));
+        run_trial("at the extra size " + applied.describe(), (extra_seed++) & ((1ULL << 53) - 1), false);
       }
     }
     res.correctness_s = seconds_since(phase_start);
@@ -491,7 +507,7 @@ protocol::JobResult evaluate(const protocol::EvalJob& job, const WorkerContext& 
     res.timing_s = seconds_since(phase_start);
     res.verdict = Verdict::correct;
     res.message = std::to_string(res.trials_passed) + "/" + std::to_string(res.trials_total) + " trials passed; " +
-                  std::to_string(res.cand_ms.size()) + " timed pairs";
+                  std::to_string(res.cand_ms.size()) + " timed pairs" + (fp64_note.empty() ? "" : "; " + fp64_note);
   } catch (const Failure& f) {
     *phase_seconds = seconds_since(phase_start);
     res.verdict = f.verdict;

@@ -26,6 +26,8 @@ std::vector<TrustCase> load_trust_corpus(const std::string& folder) {
     if (e.contains("rule") && e["rule"].is_string()) c.rule = e["rule"].get<std::string>();
     c.gpu_only = e.value("gpu_only", false);
     if (e.contains("max_speedup") && e["max_speedup"].is_number()) c.max_speedup = e["max_speedup"].get<double>();
+    if (e.contains("args")) c.args = e["args"].get<std::vector<std::string>>();
+    c.faster = e.value("faster", false);
     out.push_back(std::move(c));
   }
   return out;
@@ -33,16 +35,19 @@ std::vector<TrustCase> load_trust_corpus(const std::string& folder) {
 
 std::vector<std::string> run_trust_corpus(const std::string& folder, const std::string& device, const std::string& db,
                                           size_t& ran) {
-  std::map<std::string, std::vector<const TrustCase*>> by_problem;
+  // One kforge run per problem and set of extra options.
+  std::map<std::pair<std::string, std::vector<std::string>>, std::vector<const TrustCase*>> by_problem;
   auto cases = load_trust_corpus(folder);
   for (const auto& c : cases)
     // .cpp candidates are host code (the native CPU format); .cu and gpu_only ones need a GPU.
-    if (device == "cpu" ? !c.gpu_only : !c.file.ends_with(".cpp")) by_problem[c.problem].push_back(&c);
+    if (device == "cpu" ? !c.gpu_only : !c.file.ends_with(".cpp")) by_problem[{c.problem, c.args}].push_back(&c);
   std::vector<std::string> failures;
   ran = 0;
-  for (const auto& [problem, group] : by_problem) {
+  for (const auto& [run, group] : by_problem) {
+    const auto& [problem, extra] = run;
     std::vector<std::string> args{"--db", db, "eval", "--device", device, "--json", "--max-time", "3",
                                   "--timeout", "90", "--problem", source_path(problem)};
+    args.insert(args.end(), extra.begin(), extra.end());
     for (const auto* c : group) args.push_back(source_path(folder + "/" + c->file));
     auto r = run_kforge(args);
     if (r.exit_code != 0) {
@@ -76,6 +81,10 @@ std::vector<std::string> run_trust_corpus(const std::string& folder, const std::
           l["speedup"].get<double>() > *c->max_speedup)
         failures.push_back(said + " [speedup " + std::to_string(l["speedup"].get<double>()) + " above " +
                            std::to_string(*c->max_speedup) + "]");
+      if (c->faster && verdict == "correct" &&
+          !(l["speedup_ci"].is_array() && l["speedup_ci"].size() == 2 && l["speedup_ci"][0].get<double>() > 1.0))
+        failures.push_back(said + " [expected faster: the speedup interval " + l["speedup_ci"].dump() +
+                           " does not lie above 1]");
     }
   }
   return failures;

@@ -15,6 +15,8 @@ struct TrustCase {
   std::optional<std::string> rule;    // when the verdict is rejected
   bool gpu_only = false;
   std::optional<double> max_speedup;  // a hack that must not show a speedup above this
+  std::vector<std::string> args;      // extra `kforge eval` options the case runs with
+  bool faster = false;                // an honest candidate whose speedup interval must lie above 1
 };
 
 std::vector<TrustCase> load_trust_corpus(const std::string& folder);

@@ -1,0 +1,87 @@
+#include "worker/precision_check.hpp"
+
+#include <cmath>
+#include <cstdio>
+
+#include "worker/tensors.hpp"
+
+namespace kforge::worker {
+namespace {
+
+constexpr double kCandidateToReference = 64.0;
+const double kFloor = std::ldexp(1.0, -14);
+
+py::object as_fp64(const py::handle& item) {
+  if (!THPVariable_Check(item.ptr())) return py::reinterpret_borrow<py::object>(item);
+  const at::Tensor& t = THPVariable_Unpack(item.ptr());
+  return py::cast(t.scalar_type() == at::kFloat ? t.detach().to(at::kDouble) : t);
+}
+
+std::string format(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.2e", v);
+  return buf;
+}
+
+}  // namespace
+
+PrecisionCheck check_against_fp64(const py::object& reference_model, const py::list& inputs,
+                                  const std::vector<at::Tensor>& reference_outputs,
+                                  const std::vector<at::Tensor>& candidate_outputs) {
+  PrecisionCheck check;
+  std::vector<at::Tensor> exact;
+  try {
+    py::dict state;
+    for (const char* which : {"named_parameters", "named_buffers"})
+      for (auto item : reference_model.attr(which)()) {
+        py::tuple kv = py::reinterpret_borrow<py::tuple>(item);
+        state[kv[0]] = as_fp64(kv[1]);
+      }
+    py::list args;
+    for (auto item : inputs) args.append(as_fp64(item));
+    py::object out = py::module_::import("torch.func").attr("functional_call")(reference_model, state, py::tuple(args));
+    Outputs normal = normalize_outputs(out);
+    if (!normal.error.empty()) {
+      check.skipped = "the fp64 reference's " + normal.error;
+      return check;
+    }
+    exact = std::move(normal.tensors);
+  } catch (py::error_already_set& e) {
+    // A model keeping fp32 tensors outside its parameters and buffers, or an op without an fp64
+    // kernel: the check cannot run, and says so.
+    check.skipped = std::string("the reference does not run in fp64: ") + e.what();
+    check.skipped = check.skipped.substr(0, check.skipped.find('\n'));
+    return check;
+  }
+  if (exact.size() != reference_outputs.size() || exact.size() != candidate_outputs.size()) {
+    check.skipped = "the fp64 reference returned a different number of outputs";
+    return check;
+  }
+  for (size_t i = 0; i < exact.size(); ++i) {
+    const at::Tensor& e = exact[i];
+    if (e.scalar_type() != at::kDouble || e.numel() == 0) continue;  // integer or non-fp32 outputs
+    if (e.sizes() != candidate_outputs[i].sizes() || e.sizes() != reference_outputs[i].sizes()) continue;
+    at::Tensor finite = at::isfinite(e);
+    double scale = at::where(finite, e.abs(), at::zeros({}, e.options())).max().item<double>();
+    if (!(scale > 0)) continue;
+    auto error_of = [&](const at::Tensor& t) {
+      at::Tensor diff = (t.to(at::kDouble) - e).abs();
+      return at::where(finite, diff, at::zeros({}, e.options())).max().item<double>() / scale;
+    };
+    double ref_err = error_of(reference_outputs[i]);
+    double cand_err = error_of(candidate_outputs[i]);
+    check.ran = true;
+    check.reference_error = std::max(check.reference_error, ref_err);
+    check.candidate_error = std::max(check.candidate_error, cand_err);
+    if (!check.downcast && cand_err > kCandidateToReference * ref_err && cand_err > kFloor) {
+      check.downcast = true;
+      check.message = "output " + std::to_string(i) + " is off the fp64 reference by " + format(cand_err) +
+                      " of its largest value, the fp32 reference by " + format(ref_err) +
+                      ": a lower precision than fp32 (TF32, bf16 or fp16 arithmetic)";
+    }
+  }
+  if (!check.ran && check.skipped.empty()) check.skipped = "no floating output";
+  return check;
+}
+
+}  // namespace kforge::worker

@@ -1,0 +1,33 @@
+#pragma once
+// The precision-downcast check: the candidate's error measured against an fp64 reference.
+#include <pybind11/pybind11.h>
+#include <torch/extension.h>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace kforge::worker {
+
+namespace py = pybind11;
+
+struct PrecisionCheck {
+  bool ran = false;
+  std::string skipped;      // why it did not run (the reference cannot run in fp64), when !ran
+  double reference_error = 0;  // max |fp32 reference - fp64 reference| / scale, over floating outputs
+  double candidate_error = 0;  // max |candidate - fp64 reference| / scale
+  bool downcast = false;       // the candidate's error is of a lower precision than fp32's
+  std::string message;         // when downcast: the figures and the output
+};
+
+// Runs the reference model once more in fp64 (its fp32 parameters and buffers as fp64 copies,
+// through torch.func.functional_call; the model itself is untouched) on fp64 copies of `inputs`,
+// and measures both fp32 results against it, relative to the largest |value| of each output.
+// A candidate is a downcast when its error exceeds both 64 times the fp32 reference's and 2^-14
+// (fp32 rounding errs near 2^-24 per operation; TF32 keeps 10 mantissa bits, bf16 7: their
+// errors sit at 2^-11 and above).
+PrecisionCheck check_against_fp64(const py::object& reference_model, const py::list& inputs,
+                                  const std::vector<at::Tensor>& reference_outputs,
+                                  const std::vector<at::Tensor>& candidate_outputs);
+
+}  // namespace kforge::worker
