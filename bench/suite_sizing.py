@@ -5,7 +5,7 @@
 On the GPU, per problem: the model and inputs built as kforge builds them (seed 42 for the model,
 inputs created on the device, fp32 tensors cast to the problem's declared `precision`), two
 warm-up calls, then timed calls with a cold L2 (a 2 x L2 buffer zeroed before each), one CUDA
-event pair per call, until 20 calls or 2 s; the median is reported. Peak memory is the caching
+event pair per call, until 10 calls or 1 s; the median is reported. Peak memory is the caching
 allocator's peak over the whole problem. The sizing rule (docs/suite.md) is 1-15 ms for levels 1
 and 2, at most 50 ms for levels 3 and 5, and a peak under 16 GB.
 
@@ -56,7 +56,7 @@ def measure(path, flush):
     times = []
     t0 = time.perf_counter()
     with torch.no_grad():
-        for i in range(22):
+        for i in range(12):
             flush.zero_()
             torch.cuda.synchronize()
             start.record()
@@ -65,7 +65,7 @@ def measure(path, flush):
             torch.cuda.synchronize()
             if i >= 2:
                 times.append(start.elapsed_time(stop))
-            if time.perf_counter() - t0 > 2.0 and len(times) >= 3:
+            if time.perf_counter() - t0 > 1.0 and len(times) >= 3:
                 break
     peak = torch.cuda.max_memory_allocated() / 1e9
     del model, inputs
@@ -90,7 +90,7 @@ def main():
             print(line, flush=True)
             txt.write(line + "\n")
         say(f"suite sizing on {torch.cuda.get_device_name(0)}, torch {torch.__version__}: eager reference, "
-            "cold L2, median of up to 20 calls")
+            "cold L2, median of up to 10 calls")
         say(f"{'problem':<62} {'prec':>5} {'eager ms':>9} {'calls':>5} {'peak GB':>8}  sizing")
         for path in files:
             level = int(re.search(r"level(\d+)", path).group(1))
