@@ -3,7 +3,7 @@ then PReLU with a learned slope per channel."""
 import torch
 import torch.nn as nn
 
-BATCH = 32
+BATCH = 64
 IN_CHANNELS = 192
 OUT_CHANNELS = 192
 LENGTH = 4000

@@ -4,7 +4,7 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
-BATCH = 128
+BATCH = 256
 IN_CHANNELS = 96
 OUT_CHANNELS = 192
 LENGTH = 2048

@@ -3,7 +3,7 @@ square, mean over the channel dimension (kept), add a small epsilon, square root
 import torch
 import torch.nn as nn
 
-BATCH = 64
+BATCH = 128
 IN_CHANNELS = 128
 OUT_CHANNELS = 256
 LENGTH = 4096

@@ -4,7 +4,7 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
-BATCH = 128
+BATCH = 384
 IN_CHANNELS = 128
 OUT_CHANNELS = 192
 LENGTH = 2048

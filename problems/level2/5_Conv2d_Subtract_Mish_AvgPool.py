@@ -4,7 +4,7 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
-BATCH = 32
+BATCH = 64
 IN_CHANNELS = 64
 OUT_CHANNELS = 64
 HEIGHT = 112

@@ -3,7 +3,7 @@ tanh applied twice."""
 import torch
 import torch.nn as nn
 
-BATCH = 64
+BATCH = 128
 IN_CHANNELS = 64
 OUT_CHANNELS = 128
 HEIGHT = 96

@@ -3,7 +3,7 @@ over the channel dimension (one map per image)."""
 import torch
 import torch.nn as nn
 
-BATCH = 32
+BATCH = 64
 IN_CHANNELS = 96
 OUT_CHANNELS = 96
 HEIGHT = 112
