@@ -9,7 +9,8 @@ event pair per call, until 10 calls or 1 s; the median is reported. Peak memory 
 allocator's peak over the whole problem. The sizing rule (docs/suite.md) is 1-15 ms for levels 1
 and 2, at most 50 ms for levels 3 and 5, and a peak under 16 GB.
 
-Writes suite-sizing.jsonl and suite-sizing.txt to --out and prints the table.
+Writes suite-sizing.jsonl, suite-sizing.txt and suite-sizing.md (the table of docs/suite.md) to
+--out and prints the table.
 """
 import argparse
 import glob
@@ -117,6 +118,14 @@ def main():
             jsonl.write(json.dumps(row) + "\n")
         bad = [r for r in rows if r.get("error") or r.get("outside")]
         say(f"{len(rows)} problems, {len(rows) - len(bad)} inside the sizing rule, {len(bad)} outside or failing")
+    with open(os.path.join(args.out, "suite-sizing.md"), "w") as md:
+        md.write("| problem | precision | eager ms | peak GB | sizing rule |\n| --- | --- | ---: | ---: | --- |\n")
+        for r in rows:
+            if r.get("error"):
+                md.write(f"| {r['problem']} | | | | error: {r['error'][:80]} |\n")
+            else:
+                md.write(f"| {r['problem']} | {r['precision']} | {r['eager_ms']:.3f} | {r['peak_gb']:.2f} | "
+                         f"{', '.join(r['outside']) or 'ok'} |\n")
 
 
 if __name__ == "__main__":

@@ -13,6 +13,7 @@
 
 #include "common/errors.hpp"
 #include "metrics/statistics.hpp"
+#include "metrics/speed_of_light.hpp"
 #include "metrics/timing_clock.hpp"
 #include "pool/worker_paths.hpp"
 #include "pool/worker_process.hpp"
@@ -92,6 +93,21 @@ EvaluationRecord make_record(const PlannedEval& e, const std::string& eval_key, 
     if (clock.host)
       r.message += fmt::format("; timed by the host clock: {:.3f} ms of each call ran outside the stream the CUDA "
                                "events saw", clock.unseen_ms);
+    auto floor = stats::memory_floor_ms(res.min_bytes, worker.copy_bytes_per_s);
+    if (floor && r.cand_ms && *r.cand_ms < *floor) {
+      r.verdict = Verdict::rejected;
+      r.rule = "speed-of-light";
+      r.message = fmt::format(
+          "the candidate's median {:.4f} ms is below the memory speed of light, {:.4f} ms: reading its inputs and "
+          "writing its outputs once ({:.3f} GB) at {:.2f} x the device's measured copy rate ({:.2f} TB/s) takes "
+          "longer, so the timer did not see all of its work",
+          *r.cand_ms, *floor, res.min_bytes / 1e9, stats::kCopyRateMargin, worker.copy_bytes_per_s / 1e12);
+      r.speedup.reset();
+      r.speedup_ci.reset();
+    } else if (floor && r.cand_ms) {
+      r.message += fmt::format("; memory speed of light {:.4f} ms ({:.0f}% of it reached)", *floor,
+                               100.0 * *floor / *r.cand_ms);
+    }
   }
   return r;
 }

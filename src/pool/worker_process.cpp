@@ -13,6 +13,7 @@
 #include <thread>
 #include <vector>
 
+#include "build/build_service.hpp"
 #include "common/errors.hpp"
 #include "protocol/frame.hpp"
 
@@ -40,6 +41,41 @@ const protocol::WorkerInfo& WorkerProcess::ensure_started() {
   return info_;
 }
 
+namespace {
+
+// A fresh scratch folder for one worker process: its working directory and TMPDIR, the one place
+// (with the caches below) a candidate may write to.
+std::filesystem::path make_scratch() {
+  const char* tmp = std::getenv("TMPDIR");
+  std::string pattern = (tmp && *tmp ? std::string(tmp) : std::string("/tmp")) + "/kforge-worker-XXXXXX";
+  if (!::mkdtemp(pattern.data())) throw Error("cannot create a worker scratch folder from " + pattern + ": " + std::strerror(errno));
+  return pattern;
+}
+
+// Caches the worker's own tools write to: kforge's build cache (load_inline builds run
+// `kforge build-inline` from inside the worker) with whatever its entries link to, CUDA's JIT
+// cache and Triton's.
+std::string writable_caches() {
+  std::vector<std::filesystem::path> dirs;
+  std::error_code ec;
+  auto build_cache = build::default_build_settings().cache_dir;
+  std::filesystem::create_directories(build_cache, ec);
+  dirs.push_back(build_cache);
+  for (const auto& entry : std::filesystem::directory_iterator(build_cache, ec))
+    if (entry.is_symlink(ec)) dirs.push_back(std::filesystem::canonical(entry.path(), ec));
+  if (const char* home = std::getenv("HOME"); home && *home)
+    for (const char* sub : {".nv", ".triton"}) {
+      std::filesystem::create_directories(std::filesystem::path(home) / sub, ec);
+      dirs.push_back(std::filesystem::path(home) / sub);
+    }
+  std::string out;
+  for (const auto& d : dirs)
+    if (!d.empty()) out += (out.empty() ? "" : ":") + d.string();
+  return out;
+}
+
+}  // namespace
+
 void WorkerProcess::start() {
   int down[2], up[2];  // down: kforge -> worker, up: worker -> kforge
   if (::pipe2(down, O_CLOEXEC) != 0 || ::pipe2(up, O_CLOEXEC) != 0)
@@ -55,10 +91,17 @@ void WorkerProcess::start() {
   for (char** e = environ; *e; ++e) {
     std::string_view entry(*e);
     if (entry.starts_with("CUDA_VISIBLE_DEVICES=") || entry.starts_with("PYTHONUNBUFFERED=") ||
-        entry.starts_with("KFORGE_WORKER_DEVICE="))
+        entry.starts_with("KFORGE_WORKER_DEVICE=") || entry.starts_with("TMPDIR=") ||
+        entry.starts_with("KFORGE_WORKER_SCRATCH=") || entry.starts_with("KFORGE_WORKER_WRITABLE="))
       continue;
     env_strings.emplace_back(entry);
   }
+  scratch_ = make_scratch();
+  env_strings.push_back("TMPDIR=" + scratch_.string());
+  env_strings.push_back("KFORGE_WORKER_SCRATCH=" + scratch_.string());
+  env_strings.push_back("KFORGE_WORKER_WRITABLE=" + writable_caches());
+  if (!std::getenv("TORCHINDUCTOR_CACHE_DIR"))  // else /tmp/torchinductor_<user>, outside the sandbox
+    env_strings.push_back("TORCHINDUCTOR_CACHE_DIR=" + (scratch_ / "inductor").string());
   env_strings.push_back("PYTHONUNBUFFERED=1");
   env_strings.push_back("KFORGE_WORKER_DEVICE=" + config_.device);
   if (config_.device == "cuda") env_strings.push_back("CUDA_VISIBLE_DEVICES=" + config_.cuda_visible_devices);
@@ -238,6 +281,11 @@ void WorkerProcess::kill_now() {
   pid_ = -1;
   close_fd(to_worker_);
   close_fd(from_worker_);
+  if (!scratch_.empty()) {
+    std::error_code ec;
+    std::filesystem::remove_all(scratch_, ec);
+    scratch_.clear();
+  }
 }
 
 void WorkerProcess::stop() {

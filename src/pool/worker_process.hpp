@@ -59,6 +59,7 @@ class WorkerProcess {
   pid_t pid_ = -1;
   int to_worker_ = -1;
   int from_worker_ = -1;
+  std::filesystem::path scratch_;  // the running worker's scratch folder, removed with it
   int starts_ = 0;
   int restarts_ = 0;
   protocol::WorkerInfo info_;

@@ -10,7 +10,7 @@
 
 namespace kforge::protocol {
 
-inline constexpr int kVersion = 1;
+inline constexpr int kVersion = 2;
 // Larger frames are refused: a worker's answer is a few hundred KB at most (raw samples), and a
 // corrupted length must not make the reader allocate gigabytes.
 inline constexpr uint32_t kMaxFrameBytes = 64u << 20;

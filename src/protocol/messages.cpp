@@ -20,7 +20,7 @@ void to_json(nlohmann::json& j, const WorkerInfo& v) {
   j = {{"python_version", v.python_version}, {"torch_version", v.torch_version},
        {"device_kind", v.device_kind},       {"device_name", v.device_name},
        {"l2_bytes", v.l2_bytes},             {"sm_count", v.sm_count},
-       {"compute_capability", v.compute_capability}};
+       {"compute_capability", v.compute_capability}, {"copy_bytes_per_s", v.copy_bytes_per_s}};
 }
 void from_json(const nlohmann::json& j, WorkerInfo& v) {
   v.python_version = j.value("python_version", "");
@@ -30,6 +30,7 @@ void from_json(const nlohmann::json& j, WorkerInfo& v) {
   v.l2_bytes = j.value("l2_bytes", int64_t{0});
   v.sm_count = j.value("sm_count", 0);
   v.compute_capability = j.value("compute_capability", "");
+  v.copy_bytes_per_s = j.value("copy_bytes_per_s", 0.0);
 }
 
 void to_json(nlohmann::json& j, const TimingSettings& v) {
@@ -76,7 +77,7 @@ void to_json(nlohmann::json& j, const JobResult& v) {
        {"cand_ms", v.cand_ms},            {"ref_host_ms", v.ref_host_ms},
        {"cand_host_ms", v.cand_host_ms},  {"load_s", v.load_s},
        {"correctness_s", v.correctness_s}, {"timing_s", v.timing_s},
-       {"worker_must_restart", v.worker_must_restart}};
+       {"worker_must_restart", v.worker_must_restart}, {"min_bytes", v.min_bytes}};
   put_optional(j, "max_abs_error", v.max_abs_error);
   put_optional(j, "max_rel_error", v.max_rel_error);
 }
@@ -98,6 +99,7 @@ void from_json(const nlohmann::json& j, JobResult& v) {
   v.correctness_s = j.value("correctness_s", 0.0);
   v.timing_s = j.value("timing_s", 0.0);
   v.worker_must_restart = j.value("worker_must_restart", false);
+  v.min_bytes = j.value("min_bytes", int64_t{0});
 }
 
 }  // namespace kforge::protocol

@@ -415,8 +415,9 @@ protocol::JobResult evaluate(const protocol::EvalJob& job, const WorkerContext& 
     phase_seconds = &res.correctness_s;
     std::string fp64_note;  // the precision check's figures, for the message of a correct verdict
     // One trial: fresh inputs from `seed`, the candidate first, then the reference; compared.
-    // The first trial of an fp32 evaluation also measures both against an fp64 reference.
-    auto run_trial = [&](const std::string& trial, uint64_t seed, bool against_fp64) {
+    // The first trial also records the bytes one call must move, and in an fp32 evaluation
+    // measures both results against an fp64 reference.
+    auto run_trial = [&](const std::string& trial, uint64_t seed, bool first) {
       py::list inputs = fresh_inputs(problem, seed, device_name, device, dtype);
       py::list cand_in = clone_arguments(inputs), ref_in = clone_arguments(inputs);
       if (cuda) poison_free_cuda_memory();
@@ -453,7 +454,8 @@ protocol::JobResult evaluate(const protocol::EvalJob& job, const WorkerContext& 
       res.max_abs_error = std::max(res.max_abs_error.value_or(0.0), cmp.max_abs_error);
       res.max_rel_error = std::max(res.max_rel_error.value_or(0.0), cmp.max_rel_error);
       if (!cmp.match) throw Failure{Verdict::incorrect, trial + ": " + cmp.message, ""};
-      if (against_fp64 && dtype == at::kFloat) {
+      if (first) res.min_bytes = bytes_of(inputs) + bytes_of(ref_out.tensors);
+      if (first && dtype == at::kFloat) {
         PrecisionCheck pc = guarded(Verdict::runtime_error, "the fp64 reference (" + trial + ")", [&] {
           PrecisionCheck c = check_against_fp64(ref, inputs, ref_out.tensors, cand_out.tensors);
           synchronize_device(cuda);

@@ -1,12 +1,18 @@
 #include "worker/job_loop.hpp"
 
-#include "worker/crash_report.hpp"
-
 #include <pybind11/pybind11.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <sstream>
 
 #include "protocol/frame.hpp"
 #include "protocol/messages.hpp"
+#include "worker/crash_report.hpp"
 #include "worker/evaluate.hpp"
+#include "worker/sandbox.hpp"
+#include "worker/timer.hpp"
 
 namespace kforge::worker {
 namespace {
@@ -31,6 +37,7 @@ protocol::WorkerInfo describe_worker(WorkerContext& context) {
     info.compute_capability = std::to_string(props.attr("major").cast<int>()) + "." +
                               std::to_string(props.attr("minor").cast<int>());
     context.l2_bytes = info.l2_bytes;
+    info.copy_bytes_per_s = measure_copy_rate();
   } else {
     info.device_kind = "cpu";
     std::string cpu = py::str(platform.attr("processor")()).cast<std::string>();
@@ -44,12 +51,32 @@ void release_memory(bool cuda) {
   if (cuda) py::module_::import("torch").attr("cuda").attr("empty_cache")();
 }
 
+
+// The folders kforge lets this worker write to: its scratch folder (also the working directory
+// and TMPDIR) and those in KFORGE_WORKER_WRITABLE (colon-separated: the build cache, GPU caches).
+std::vector<std::string> writable_folders() {
+  std::vector<std::string> out;
+  if (const char* scratch = std::getenv("KFORGE_WORKER_SCRATCH"); scratch && *scratch) {
+    out.emplace_back(scratch);
+    if (::chdir(scratch) != 0) std::perror("kforge worker: chdir to the scratch folder");
+  }
+  if (const char* extra = std::getenv("KFORGE_WORKER_WRITABLE")) {
+    std::stringstream list(extra);
+    for (std::string dir; std::getline(list, dir, ':');)
+      if (!dir.empty()) out.push_back(dir);
+  }
+  return out;
+}
+
 }  // namespace
 
 int serve(int in_fd, int out_fd) {
   install_native_crash_report();
   WorkerContext context;
-  protocol::WorkerInfo info = describe_worker(context);
+  protocol::WorkerInfo info = describe_worker(context);  // the CUDA context exists from here
+  // Before any candidate is imported; the CUDA driver has opened what it needs.
+  SandboxStatus sandbox = enter_sandbox(writable_folders());
+  std::fprintf(stderr, "kforge worker: sandbox: %s\n", sandbox.describe.c_str());
   if (!protocol::write_frame(out_fd, {{"type", "hello"}, {"protocol", protocol::kVersion}, {"worker", info}})) return 1;
   for (;;) {
     auto frame = protocol::read_frame(in_fd);

@@ -5,6 +5,7 @@
 
 #if KFORGE_WITH_CUDA
 #include <ATen/cuda/CUDAEvent.h>
+#include <c10/cuda/CUDACachingAllocator.h>
 #include <c10/cuda/CUDAFunctions.h>
 #include <c10/cuda/CUDAStream.h>
 #endif
@@ -74,6 +75,32 @@ std::unique_ptr<Timer> make_cuda_timer(int64_t l2_bytes) {
 }  // namespace kforge::worker
 
 namespace kforge::worker {
+double measure_copy_rate() {
+#if KFORGE_WITH_CUDA
+  // 256 MiB each way, five times the L2: the copy runs at the memory's rate, not the cache's.
+  const int64_t n = int64_t{256} << 20;
+  double rate = 0;
+  {
+    at::Tensor src = at::empty({n}, at::TensorOptions().dtype(at::kByte).device(at::kCUDA)).fill_(1);
+    at::Tensor dst = at::empty_like(src);
+    for (int i = 0; i < 2; ++i) dst.copy_(src);
+    at::cuda::CUDAEvent start(cudaEventDefault), stop(cudaEventDefault);
+    auto stream = c10::cuda::getCurrentCUDAStream();
+    constexpr int kCopies = 10;
+    start.record(stream);
+    for (int i = 0; i < kCopies; ++i) dst.copy_(src);
+    stop.record(stream);
+    stop.synchronize();
+    double ms = start.elapsed_time(stop);
+    if (ms > 0) rate = 2.0 * static_cast<double>(n) * kCopies / (ms * 1e-3);
+  }
+  c10::cuda::CUDACachingAllocator::emptyCache();
+  return rate;
+#else
+  return 0;
+#endif
+}
+
 void synchronize_device(bool cuda) {
 #if KFORGE_WITH_CUDA
   if (cuda) c10::cuda::device_synchronize();

@@ -32,4 +32,8 @@ namespace kforge::worker {
 // Waits for all work on the device (CUDA: every stream); surfaces asynchronous CUDA errors as
 // exceptions. No-op on the CPU.
 void synchronize_device(bool cuda);
+
+// The GPU's device-to-device copy rate in bytes (read + written) per second, measured once when
+// the worker starts (a few ms); 0 without CUDA. The memory speed-of-light floor is based on it.
+double measure_copy_rate();
 }  // namespace kforge::worker
