@@ -190,6 +190,8 @@ py::object load_native_candidate(const protocol::EvalJob& job, const py::module_
 
 struct TimingOutcome {
   std::vector<double> ref_ms, cand_ms, ref_host_ms, cand_host_ms;
+  int throttled_pairs = 0;          // dropped: the GPU throttled during one of the two calls
+  unsigned min_mhz = 0, max_mhz = 0;  // SM clock range over the kept samples (0: not sampled)
 };
 
 // Elements compared per output when a timed pair is rechecked: all of a small output, a secret
@@ -326,6 +328,15 @@ TimingOutcome time_pairs(const py::object& ref, const py::object& cand, const st
     std::string what = count == 1 ? "timed pair " + std::to_string(pair + 1)
                                   : "timed pairs " + std::to_string(pair + 1) + "-" + std::to_string(pair + count);
     for (const auto& p : run_batch(pair, count, what)) {
+      if (p.ref_sample.throttled || p.cand_sample.throttled) {
+        ++out.throttled_pairs;
+        continue;
+      }
+      for (unsigned mhz : {p.ref_sample.sm_mhz, p.cand_sample.sm_mhz})
+        if (mhz) {
+          out.min_mhz = out.min_mhz ? std::min(out.min_mhz, mhz) : mhz;
+          out.max_mhz = std::max(out.max_mhz, mhz);
+        }
       out.ref_ms.push_back(p.ref_sample.event_ms);
       out.cand_ms.push_back(p.cand_sample.event_ms);
       out.ref_host_ms.push_back(p.ref_sample.host_ms);
@@ -413,7 +424,8 @@ protocol::JobResult evaluate(const protocol::EvalJob& job, const WorkerContext& 
     int64_t pair_bytes = 0;  // what one timed pair holds: two input copies and two outputs
     phase_start = Clock::now();
     phase_seconds = &res.correctness_s;
-    std::string fp64_note;  // the precision check's figures, for the message of a correct verdict
+    std::string fp64_note;   // the precision check's figures, for the message of a correct verdict
+    std::string clock_note;  // the SM clock range while timing, and dropped throttled pairs
     // One trial: fresh inputs from `seed`, the candidate first, then the reference; compared.
     // The first trial also records the bytes one call must move, and in an fp32 evaluation
     // measures both results against an fp64 reference.
@@ -498,18 +510,24 @@ protocol::JobResult evaluate(const protocol::EvalJob& job, const WorkerContext& 
         return fresh_inputs(problem, seed, device_name, device, dtype);
       };
       if (py::isinstance<NativeCandidate>(cand)) cand.cast<NativeCandidate&>().set_poison_outputs(false);
-      auto timer = cuda ? make_cuda_timer(context.l2_bytes) : make_cpu_timer();
+      auto timer = cuda ? make_cuda_timer(context.l2_bytes, context.clock.get()) : make_cpu_timer();
       TimingOutcome timed = time_pairs(ref, cand, inputs_for, job, timing_seed, device,
                                        timing_batch(pair_bytes, cuda), *timer, enforce);
       res.ref_ms = std::move(timed.ref_ms);
       res.cand_ms = std::move(timed.cand_ms);
       res.ref_host_ms = std::move(timed.ref_host_ms);
       res.cand_host_ms = std::move(timed.cand_host_ms);
+      if (timed.max_mhz)
+        clock_note = "SM clock " + std::to_string(timed.min_mhz) + "-" + std::to_string(timed.max_mhz) + " MHz";
+      if (timed.throttled_pairs)
+        clock_note += (clock_note.empty() ? "" : ", ") + std::to_string(timed.throttled_pairs) +
+                      " pairs dropped: the GPU throttled (thermal, hardware slowdown or power brake)";
     }
     res.timing_s = seconds_since(phase_start);
     res.verdict = Verdict::correct;
     res.message = std::to_string(res.trials_passed) + "/" + std::to_string(res.trials_total) + " trials passed; " +
-                  std::to_string(res.cand_ms.size()) + " timed pairs" + (fp64_note.empty() ? "" : "; " + fp64_note);
+                  std::to_string(res.cand_ms.size()) + " timed pairs" + (fp64_note.empty() ? "" : "; " + fp64_note) +
+                  (clock_note.empty() ? "" : "; " + clock_note);
   } catch (const Failure& f) {
     *phase_seconds = seconds_since(phase_start);
     res.verdict = f.verdict;

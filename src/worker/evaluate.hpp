@@ -6,13 +6,17 @@
 //            per dtype tolerance; inputs checked for modification;
 //   timing   reference and candidate interleaved (ABBA) on the same inputs, cold L2 each sample,
 //            until the speedup's interval is narrow enough or a cap is reached.
+#include <memory>
+
 #include "protocol/messages.hpp"
+#include "worker/gpu_clock.hpp"
 
 namespace kforge::worker {
 
 struct WorkerContext {
   bool cuda = false;
   int64_t l2_bytes = 0;
+  std::shared_ptr<GpuClockMonitor> clock;  // CUDA: the GPU's SM clock and slowdown reasons (NVML)
 };
 
 protocol::JobResult evaluate(const protocol::EvalJob& job, const WorkerContext& context);

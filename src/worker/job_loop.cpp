@@ -38,6 +38,7 @@ protocol::WorkerInfo describe_worker(WorkerContext& context) {
                               std::to_string(props.attr("minor").cast<int>());
     context.l2_bytes = info.l2_bytes;
     info.copy_bytes_per_s = measure_copy_rate();
+    context.clock = std::make_shared<GpuClockMonitor>(cuda_pci_bus_id());
   } else {
     info.device_kind = "cpu";
     std::string cpu = py::str(platform.attr("processor")()).cast<std::string>();
@@ -77,6 +78,10 @@ int serve(int in_fd, int out_fd) {
   // Before any candidate is imported; the CUDA driver has opened what it needs.
   SandboxStatus sandbox = enter_sandbox(writable_folders());
   std::fprintf(stderr, "kforge worker: sandbox: %s\n", sandbox.describe.c_str());
+  if (context.clock)
+    std::fprintf(stderr, "kforge worker: SM clock: %s\n",
+                 context.clock->available() ? "sampled through NVML after every timed call"
+                                            : ("not sampled: " + context.clock->status()).c_str());
   if (!protocol::write_frame(out_fd, {{"type", "hello"}, {"protocol", protocol::kVersion}, {"worker", info}})) return 1;
   for (;;) {
     auto frame = protocol::read_frame(in_fd);

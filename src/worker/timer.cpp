@@ -1,9 +1,13 @@
 #include "worker/timer.hpp"
 
 #include <chrono>
+#include <cstdio>
+
+#include "worker/gpu_clock.hpp"
 #include <stdexcept>
 
 #if KFORGE_WITH_CUDA
+#include <ATen/cuda/CUDAContext.h>
 #include <ATen/cuda/CUDAEvent.h>
 #include <c10/cuda/CUDACachingAllocator.h>
 #include <c10/cuda/CUDAFunctions.h>
@@ -33,8 +37,9 @@ class CpuTimer final : public Timer {
 #if KFORGE_WITH_CUDA
 class CudaTimer final : public Timer {
  public:
-  explicit CudaTimer(int64_t l2_bytes)
-      : flush_(at::empty({std::max<int64_t>(2 * l2_bytes, 1 << 20)},
+  CudaTimer(int64_t l2_bytes, const GpuClockMonitor* clock)
+      : clock_(clock && clock->available() ? clock : nullptr),
+        flush_(at::empty({std::max<int64_t>(2 * l2_bytes, 1 << 20)},
                          at::TensorOptions().dtype(at::kByte).device(at::kCUDA))),
         start_(cudaEventDefault),
         stop_(cudaEventDefault) {}
@@ -49,10 +54,17 @@ class CudaTimer final : public Timer {
     stop_.record(stream);
     c10::cuda::device_synchronize();  // every stream, not only the one the events saw
     auto t1 = Clock::now();
-    return {static_cast<double>(start_.elapsed_time(stop_)), ms_between(t0, t1)};
+    Sample s{static_cast<double>(start_.elapsed_time(stop_)), ms_between(t0, t1)};
+    if (clock_)
+      if (auto reading = clock_->read()) {
+        s.sm_mhz = reading->sm_mhz;
+        s.throttled = reading->throttled;
+      }
+    return s;
   }
 
  private:
+  const GpuClockMonitor* clock_;
   at::Tensor flush_;
   at::cuda::CUDAEvent start_;
   at::cuda::CUDAEvent stop_;
@@ -63,11 +75,12 @@ class CudaTimer final : public Timer {
 
 std::unique_ptr<Timer> make_cpu_timer() { return std::make_unique<CpuTimer>(); }
 
-std::unique_ptr<Timer> make_cuda_timer(int64_t l2_bytes) {
+std::unique_ptr<Timer> make_cuda_timer(int64_t l2_bytes, const GpuClockMonitor* clock) {
 #if KFORGE_WITH_CUDA
-  return std::make_unique<CudaTimer>(l2_bytes);
+  return std::make_unique<CudaTimer>(l2_bytes, clock);
 #else
   (void)l2_bytes;
+  (void)clock;
   throw std::runtime_error("this kforge worker was built against a torch without CUDA");
 #endif
 }
@@ -75,6 +88,18 @@ std::unique_ptr<Timer> make_cuda_timer(int64_t l2_bytes) {
 }  // namespace kforge::worker
 
 namespace kforge::worker {
+std::string cuda_pci_bus_id() {
+#if KFORGE_WITH_CUDA
+  const cudaDeviceProp* p = at::cuda::getDeviceProperties(0);
+  char id[32];
+  std::snprintf(id, sizeof id, "%08x:%02x:%02x.0", static_cast<unsigned>(p->pciDomainID),
+                static_cast<unsigned>(p->pciBusID), static_cast<unsigned>(p->pciDeviceID));
+  return id;
+#else
+  return "";
+#endif
+}
+
 double measure_copy_rate() {
 #if KFORGE_WITH_CUDA
   // 256 MiB each way, five times the L2: the copy runs at the memory's rate, not the cache's.
