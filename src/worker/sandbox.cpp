@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdint>
 #include <cstring>
 
 // Older kernel headers (Debian 12's are 6.1) predate these; the values are the kernel's ABI.
