@@ -5,7 +5,6 @@
 
 #include <cstdio>
 #include <cstdlib>
-#include <sstream>
 
 #include "protocol/frame.hpp"
 #include "protocol/messages.hpp"
@@ -62,9 +61,15 @@ std::vector<std::string> writable_folders() {
     if (::chdir(scratch) != 0) std::perror("kforge worker: chdir to the scratch folder");
   }
   if (const char* extra = std::getenv("KFORGE_WORKER_WRITABLE")) {
-    std::stringstream list(extra);
-    for (std::string dir; std::getline(list, dir, ':');)
-      if (!dir.empty()) out.push_back(dir);
+    // Split by hand: no iostreams in the worker. On the H200 machine its module carries a
+    // libstdc++ of its own beside the one torch loaded, and std::locale objects crossing the two
+    // crashed it (an istream in IntegrityWatch, a stringstream here).
+    std::string list(extra);
+    for (size_t start = 0, end; start <= list.size(); start = end + 1) {
+      end = list.find(':', start);
+      if (end == std::string::npos) end = list.size();
+      if (end > start) out.push_back(list.substr(start, end - start));
+    }
   }
   return out;
 }
