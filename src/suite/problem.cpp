@@ -96,7 +96,8 @@ SuiteLoad load_suite(const std::filesystem::path& root) {
     std::sort(files.begin(), files.end());
     for (const auto& file : files) {
       std::string name = file.filename().string();
-      if (name == "__init__.py" || name.starts_with('.')) continue;
+      // A level folder's own documentation (level5/README.md) is expected there, not a stray file.
+      if (name == "__init__.py" || name.starts_with('.') || file.extension() == ".md") continue;
       std::string where = dir.filename().string() + "/" + name;
       if (file.extension() != ".py") {
         suite.errors.push_back(where + ": not a Python file; skipped");

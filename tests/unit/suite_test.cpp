@@ -49,6 +49,7 @@ TEST(Suite, LoadsLevelsAndReportsBadFiles) {
   dir.write("level1/2_B.py", kValidProblem);
   dir.write("level1/2_B_again.py", kValidProblem);  // duplicate id
   dir.write("level1/notes.txt", "hello");            // not Python
+  dir.write("level1/README.md", "about level 1");    // a level's documentation: skipped silently
   dir.write("level1/helper.py", kValidProblem);      // no id
   dir.write("level2/1_C.py", kValidProblem);
   dir.write("other/1_D.py", kValidProblem);  // not a level folder: ignored
