@@ -72,13 +72,39 @@ py::object build_model(const py::object& cls, const py::list& init_args, const s
   return model;
 }
 
+// What get_inputs() returned, checked: a list or tuple of tensors and plain numbers (what a
+// forward can take from any harness). Anything else is the problem's fault, said as such, not
+// the candidate's when its forward trips over it.
+py::list checked_inputs(const py::object& raw) {
+  if (!py::isinstance<py::list>(raw) && !py::isinstance<py::tuple>(raw))
+    throw Failure{Verdict::load_error,
+                  "problem: get_inputs() returned a " + std::string(py::str(raw.get_type().attr("__name__"))) +
+                      ", not a list of forward's arguments",
+                  ""};
+  py::list items(raw);
+  for (size_t i = 0; i < items.size(); ++i) {
+    py::handle item = items[i];
+    bool number = py::isinstance<py::int_>(item) || py::isinstance<py::float_>(item) || py::isinstance<py::bool_>(item);
+    if (THPVariable_Check(item.ptr()) || number || item.is_none()) continue;
+    std::string shown = py::str(py::repr(item));
+    if (shown.size() > 40) shown = shown.substr(0, 40) + "...";
+    throw Failure{Verdict::load_error,
+                  "problem: get_inputs()[" + std::to_string(i) + "] is a " +
+                      std::string(py::str(item.get_type().attr("__name__"))) + " (" + shown +
+                      "); forward's arguments must be tensors or plain numbers",
+                  ""};
+  }
+  return items;
+}
+
 py::list fresh_inputs(const py::module_& problem, uint64_t seed, const std::string& device_name,
                       const at::Device& device, at::ScalarType dtype) {
-  return guarded(Verdict::load_error, "problem: get_inputs() failed", [&] {
+  py::object raw = guarded(Verdict::load_error, "problem: get_inputs() failed", [&] {
     seed_everything(seed);
-    py::object raw = call_on_device(problem.attr("get_inputs"), py::tuple(), device_name);
-    return prepare_arguments(py::list(raw), device, dtype);
+    return call_on_device(problem.attr("get_inputs"), py::tuple(), device_name);
   });
+  return guarded(Verdict::runtime_error, "problem: moving get_inputs() to " + device_name,
+                 [&] { return prepare_arguments(checked_inputs(raw), device, dtype); });
 }
 
 // Module constants a problem declares other values for: `cpu_sizes = {"ROWS": 2048}` (on the

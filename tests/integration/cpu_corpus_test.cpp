@@ -117,7 +117,8 @@ TEST(CpuCorpus, BrokenProblemsAreNamed) {
                {"no_get_inputs.py", "defines no get_inputs"},
                {"syntax_error.py", "SyntaxError"},
                {"cpu_sizes_unknown_name.py", "cpu_sizes names M, which the file does not define"},
-               {"extra_sizes_unknown_name.py", "extra_sizes names M, which the file does not define"}};
+               {"extra_sizes_unknown_name.py", "extra_sizes names M, which the file does not define"},
+               {"get_inputs_not_tensors.py", "get_inputs()[1] is a str ('inputs.pt')"}};
   for (const auto& c : cases) {
     std::vector<std::string> args{"--db", dir.file("k.db"), "eval"};
     args.insert(args.end(), kQuick.begin(), kQuick.end());

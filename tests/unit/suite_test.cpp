@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include <map>
+
 #include "common/errors.hpp"
 #include "suite/candidate.hpp"
 #include "suite/problem.hpp"
@@ -64,6 +66,27 @@ TEST(Suite, LoadsLevelsAndReportsBadFiles) {
   EXPECT_NE(all.find("duplicate id 2"), std::string::npos) << all;
   EXPECT_NE(all.find("not a Python file"), std::string::npos) << all;
   EXPECT_NE(all.find("helper.py: name is not"), std::string::npos) << all;
+}
+
+// The shipped suite: KernelBench's shape (100/100/50) plus the frontier level, every file in the
+// format, with CPU sizes, and level 5 declaring the precision it is meant for.
+TEST(Suite, ShippedSuiteIsCompleteAndWellFormed) {
+  SuiteLoad suite = load_suite(builtin_suite_dir());
+  std::string all;
+  for (const auto& e : suite.errors) all += e + "\n";
+  EXPECT_TRUE(suite.errors.empty()) << all;
+  std::map<int, int> per_level;
+  for (const auto& p : suite.problems) {
+    ++per_level[p.level];
+    EXPECT_FALSE(problem_format_error(p.source)) << p.display_name() << ": " << *problem_format_error(p.source);
+    EXPECT_NE(p.source.find("\ncpu_sizes = {"), std::string::npos) << p.display_name() << " declares no cpu_sizes";
+    if (p.level == 5) EXPECT_EQ(p.precision, "bf16") << p.display_name();
+    else EXPECT_EQ(p.precision, "") << p.display_name();
+  }
+  EXPECT_EQ(per_level[1], 100);
+  EXPECT_EQ(per_level[2], 100);
+  EXPECT_EQ(per_level[3], 50);
+  EXPECT_GE(per_level[5], 15);
 }
 
 TEST(Suite, MissingFolderIsAnError) { EXPECT_THROW(load_suite("/nonexistent/kforge/suite"), Error); }
