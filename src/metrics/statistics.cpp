@@ -45,9 +45,20 @@ double quantile(std::span<const double> samples, double q) {
   return v[lo] + (pos - double(lo)) * (v[hi] - v[lo]);
 }
 
+size_t bootstrap_block_length(size_t n) {
+  return std::max<size_t>(1, static_cast<size_t>(std::lround(std::cbrt(static_cast<double>(n)))));
+}
+
 std::optional<SpeedupEstimate> paired_speedup(std::span<const double> reference_ms,
                                               std::span<const double> candidate_ms, int resamples,
                                               uint64_t seed) {
+  size_t n = std::min(reference_ms.size(), candidate_ms.size());
+  return paired_speedup_blocks(reference_ms, candidate_ms, bootstrap_block_length(n), resamples, seed);
+}
+
+std::optional<SpeedupEstimate> paired_speedup_blocks(std::span<const double> reference_ms,
+                                                     std::span<const double> candidate_ms, size_t block,
+                                                     int resamples, uint64_t seed) {
   size_t n = std::min(reference_ms.size(), candidate_ms.size());
   if (n == 0) return std::nullopt;
   for (size_t i = 0; i < n; ++i)
@@ -62,8 +73,13 @@ std::optional<SpeedupEstimate> paired_speedup(std::span<const double> reference_
   std::vector<double> medians;
   medians.reserve(static_cast<size_t>(resamples));
   std::vector<double> resample(n);
+  block = std::clamp<size_t>(block, 1, n);
   for (int b = 0; b < resamples; ++b) {
-    for (size_t i = 0; i < n; ++i) resample[i] = pair_ratio[rng.next() % n];
+    // Blocks of `block` consecutive pairs from random starts, wrapping around the end.
+    for (size_t i = 0; i < n;) {
+      size_t start = rng.next() % n;
+      for (size_t k = 0; k < block && i < n; ++k, ++i) resample[i] = pair_ratio[(start + k) % n];
+    }
     medians.push_back(median_in_place(resample));
   }
   est.ci95 = {quantile(medians, 0.025), quantile(medians, 0.975)};
