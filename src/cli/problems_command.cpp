@@ -22,15 +22,17 @@ int run_list(const ProblemsOptions& o) {
   if (o.json) {
     for (const auto& p : suite.problems) {
       nlohmann::json j = {{"id", p.display_name()}, {"level", p.level}, {"problem_id", p.id},
-                          {"name", p.name},         {"path", p.path.string()}, {"hash", p.hash}};
+                          {"name", p.name},         {"path", p.path.string()}, {"hash", p.hash},
+                          {"precision", p.precision.empty() ? "fp32" : p.precision}};
       if (auto err = problem_format_error(p.source)) j["error"] = *err;
       std::cout << j.dump() << '\n';
     }
   } else {
-    std::cout << fmt::format("{:<7} {:>4}  {:<40} {}\n", "level", "id", "name", "status");
+    std::cout << fmt::format("{:<7} {:>4}  {:<48} {:<9} {}\n", "level", "id", "name", "precision", "status");
     for (const auto& p : suite.problems) {
       auto err = problem_format_error(p.source);
-      std::cout << fmt::format("{:<7} {:>4}  {:<40} {}\n", p.level, p.id, p.name, err ? *err : "ok");
+      std::cout << fmt::format("{:<7} {:>4}  {:<48} {:<9} {}\n", p.level, p.id, p.name,
+                               p.precision.empty() ? "fp32" : p.precision, err ? *err : "ok");
     }
     std::cout << fmt::format("{} problems in {}\n", suite.problems.size(), dir.string());
   }

@@ -86,6 +86,9 @@ TEST(CliUsage, ProblemsListShowsTheBuiltinSuite) {
   auto j = run_kforge({"problems", "list", "--json"}).json_lines();
   EXPECT_GE(j.size(), 12u);
   for (const auto& p : j) EXPECT_FALSE(p.contains("error")) << p.dump();
+  ASSERT_FALSE(j.empty());
+  EXPECT_EQ(j.front()["precision"], "fp32");
+  EXPECT_EQ(j.back()["precision"], "bf16") << j.back().dump();  // level 5 comes last and declares bf16
 }
 
 TEST(CliUsage, ProblemsListReportsBrokenProblems) {
