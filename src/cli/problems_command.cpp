@@ -23,7 +23,7 @@ int run_list(const ProblemsOptions& o) {
     for (const auto& p : suite.problems) {
       nlohmann::json j = {{"id", p.display_name()}, {"level", p.level}, {"problem_id", p.id},
                           {"name", p.name},         {"path", p.path.string()}, {"hash", p.hash},
-                          {"precision", p.precision.empty() ? "fp32" : p.precision}};
+                          {"precision", p.default_precision()}};
       if (auto err = problem_format_error(p.source)) j["error"] = *err;
       std::cout << j.dump() << '\n';
     }
@@ -32,7 +32,7 @@ int run_list(const ProblemsOptions& o) {
     for (const auto& p : suite.problems) {
       auto err = problem_format_error(p.source);
       std::cout << fmt::format("{:<7} {:>4}  {:<48} {:<9} {}\n", p.level, p.id, p.name,
-                               p.precision.empty() ? "fp32" : p.precision, err ? *err : "ok");
+                               p.default_precision(), err ? *err : "ok");
     }
     std::cout << fmt::format("{} problems in {}\n", suite.problems.size(), dir.string());
   }

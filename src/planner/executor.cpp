@@ -211,9 +211,7 @@ std::vector<EvaluationRecord> execute_plan(std::vector<PlannedEval>& plan, const
       job.candidate_format = build::to_string(e.format);
       job.candidate_library = e.library.string();
       job.device = wc.device;
-      job.precision = !settings.precision.empty() ? settings.precision
-                      : !e.problem.precision.empty() ? e.problem.precision
-                                                     : "fp32";
+      job.precision = settings.precision.empty() ? e.problem.default_precision() : settings.precision;
       job.atol = settings.atol;
       job.rtol = settings.rtol;
       job.trial_seeds = fresh_seeds(settings.correctness_trials);

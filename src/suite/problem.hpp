@@ -20,6 +20,8 @@ struct Problem {
   std::string precision;
 
   std::string file_name() const { return path.filename().string(); }  // "19_ReLU.py"
+  // The precision it is evaluated at when --precision does not say: the declared one, else fp32.
+  std::string default_precision() const { return precision.empty() ? "fp32" : precision; }
   // "level1/19_ReLU": what tables and JSON show.
   std::string display_name() const;
 };

@@ -51,7 +51,6 @@ void release_memory(bool cuda) {
   if (cuda) py::module_::import("torch").attr("cuda").attr("empty_cache")();
 }
 
-
 // The folders kforge lets this worker write to: its scratch folder (also the working directory
 // and TMPDIR) and those in KFORGE_WORKER_WRITABLE (colon-separated: the build cache, GPU caches).
 std::vector<std::string> writable_folders() {
