@@ -4,7 +4,7 @@
 # benchmarks of docs/benchmarks.md. Full logs go to build/gpu-check/; the files worth keeping are
 # copied to $OUT when it is set (the device tool brings back what fits); a summary table is printed last.
 #   On the device machine: carry .deps/ (tools/fetch-deps.sh) and run tools/gpu-check.sh [tests|bench|all|STEPS]
-#   STEPS is a comma list of: solutions unit gpu cpu demo wall ident buildtimes
+#   STEPS is a comma list of: solutions unit gpu cpu demo wall ident ncu buildtimes
 set -uo pipefail
 cd "$(dirname "$0")/.."
 logs=build/gpu-check
@@ -27,8 +27,8 @@ commit="${KFORGE_COMMIT:-$(git rev-parse --short HEAD 2>/dev/null || echo unknow
 what="${1:-all}"  # tests | bench | all | a comma list of steps: a device call is capped at 10 minutes
 case "$what" in
   tests) what=solutions,unit,gpu,cpu,demo ;;
-  bench) what=wall,ident,buildtimes ;;
-  all) what=solutions,unit,gpu,cpu,demo,wall,ident,buildtimes ;;
+  bench) what=wall,ident,ncu,buildtimes ;;
+  all) what=solutions,unit,gpu,cpu,demo,wall,ident,ncu,buildtimes ;;
 esac
 want() { [[ ",$what," == *",$1,"* ]]; }
 step build make build
@@ -39,10 +39,14 @@ want cpu && [[ "${GPU_CHECK_CPU:-0}" == 1 ]] && step test-cpu ctest --preset rel
 want demo && step make-demo make demo DEMO_DB="$logs/demo.db"
 want wall && step bench-wall bench/eval_wall_time.sh "$logs"
 want ident && step bench-ident bench/identity.sh "$logs"
+want ncu && step bench-ncu bench/ncu_agreement.sh "$logs"
 want buildtimes && step bench-build bench/build_times.sh "$logs"
 for f in "${XDG_CACHE_HOME:-$HOME/.cache}"/kforge/logs/worker-*.log; do
   [[ -f "$f" ]] && { echo "== $f (last 60 lines)"; tail -60 "$f"; }
 done >"$logs/worker-tail.txt" 2>&1
+# What worker start-up and the kernel census cost (the wall-time benchmark's breakdown).
+cat "${XDG_CACHE_HOME:-$HOME/.cache}"/kforge/logs/worker-*.log 2>/dev/null |
+  grep -hE "start costs|kernel launches recorded|sandbox:" | sort | uniq -c | sort -rn | head -30 >"$logs/worker-costs.txt"
 
 {
   echo "== tests =="
@@ -52,13 +56,16 @@ done >"$logs/worker-tail.txt" 2>&1
   echo "== demo =="
   tail -28 "$logs/make-demo.log" 2>/dev/null
   echo "== benchmarks =="
-  cat "$logs/bench-wall.txt" "$logs/bench-identity.txt" "$logs/build-times.txt" 2>/dev/null
+  cat "$logs/bench-wall.txt" "$logs/bench-identity.txt" "$logs/bench-ncu.txt" "$logs/build-times.txt" 2>/dev/null
+  echo "== worker start and census costs (most frequent lines) =="
+  head -12 "$logs/worker-costs.txt"
   echo "== steps (commit $commit; $gpu) =="
   printf '%s\n' "${summary[@]}"
 } >"$logs/summary.txt"
 if [[ -n "${OUT:-}" ]]; then
   for f in summary.txt test-gpu.log make-demo.log build-solutions.log bench-wall.txt build-times.txt \
-           bench-identity.txt bench-identity.jsonl worker-tail.txt; do
+           bench-identity.txt bench-identity.jsonl bench-ncu.txt bench-ncu.jsonl bench-ncu.stderr worker-tail.txt \
+           build.log test-unit.log bench-ident.log bench-ncu.log bench-wall.log; do
     [[ -f "$logs/$f" ]] && cp "$logs/$f" "$OUT/"
   done
 fi

@@ -171,6 +171,8 @@ int run_eval(const EvalOptions& o, const GlobalOptions& global) {
   for (const auto& e : suite.errors) std::cerr << "kforge: note: suite: " << e << '\n';
 
   ExecutorConfig workers = choose_workers(o.settings.device);
+  if (!workers.cuda && o.settings.fallback == "strict")
+    throw UsageError("--fallback strict needs a GPU: on the CPU there are no kernels to tell apart");
   auto plan = o.problem.empty() ? plan_for_dir(o, suite, !workers.cuda) : plan_for_problem(o, suite);
   if (plan.empty()) {
     std::cerr << "kforge: no candidates to evaluate\n";
@@ -260,6 +262,10 @@ Runner add_eval_command(CLI::App& app, const GlobalOptions& global) {
       ->check(CLI::Range(1, 1000));
   cmd->add_option("--atol", o->settings.atol, "Absolute tolerance [default: per dtype: fp32 1e-4, fp16/bf16 1e-2]");
   cmd->add_option("--rtol", o->settings.rtol, "Relative tolerance [default: per dtype, as --atol]");
+  cmd->add_option("--fallback", o->settings.fallback,
+                  "PyTorch-fallback policy (CUDA): mixed reports the share of GPU time in the candidate's own "
+                  "kernels; strict rejects a candidate whose forward launches only library kernels")
+      ->check(CLI::IsMember({"mixed", "strict"}));
   auto& t = o->settings.timing;
   cmd->add_option("--warmup", t.warmup, "Untimed calls of each model before timing")->check(CLI::Range(0, 1000));
   cmd->add_option("--min-samples", t.min_samples, "Timed pairs (reference, candidate) at least")->check(CLI::Range(1, 100000));

@@ -214,6 +214,7 @@ std::vector<EvaluationRecord> execute_plan(std::vector<PlannedEval>& plan, const
       job.precision = settings.precision.empty() ? e.problem.default_precision() : settings.precision;
       job.atol = settings.atol;
       job.rtol = settings.rtol;
+      job.fallback = settings.fallback;
       job.trial_seeds = fresh_seeds(settings.correctness_trials);
       job.timing = settings.timing;
 

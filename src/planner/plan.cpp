@@ -12,6 +12,7 @@ nlohmann::json settings_json(const EvalSettings& s) {
                       {"atol", s.atol ? nlohmann::json(*s.atol) : nlohmann::json(nullptr)},
                       {"rtol", s.rtol ? nlohmann::json(*s.rtol) : nlohmann::json(nullptr)},
                       {"timing", s.timing},
+                      {"fallback", s.fallback},
                       {"protocol", protocol::kVersion},
                       {"harness", harness}};
   return j;

@@ -20,6 +20,7 @@ struct EvalSettings {
   std::string precision;  // empty: the problem's declared precision, else fp32
   int correctness_trials = 5;
   std::optional<double> atol, rtol;  // default: per dtype (fp32 1e-4, fp16/bf16 1e-2)
+  std::string fallback = "mixed";    // mixed | strict: may the candidate launch only library kernels
   protocol::TimingSettings timing;
   int timeout_s = 300;  // per job, wall clock [s]
   std::string arch = "auto";  // cuda builds: sm_XY of the device, or as given

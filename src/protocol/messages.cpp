@@ -52,6 +52,7 @@ void to_json(nlohmann::json& j, const EvalJob& v) {
        {"candidate_format", v.candidate_format}, {"candidate_library", v.candidate_library},
        {"device", v.device},             {"precision", v.precision},
        {"trial_seeds", v.trial_seeds},   {"time_candidate", v.time_candidate},
+       {"fallback", v.fallback},
        {"timing", v.timing}};
   put_optional(j, "atol", v.atol);
   put_optional(j, "rtol", v.rtol);
@@ -67,6 +68,7 @@ void from_json(const nlohmann::json& j, EvalJob& v) {
   v.rtol = get_optional<double>(j, "rtol");
   v.trial_seeds = j.value("trial_seeds", std::vector<uint64_t>{});
   v.time_candidate = j.value("time_candidate", true);
+  v.fallback = j.value("fallback", "mixed");
   v.timing = j.value("timing", TimingSettings{});
 }
 

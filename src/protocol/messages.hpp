@@ -51,6 +51,7 @@ struct EvalJob {
   std::optional<double> atol;        // overrides of the per-dtype tolerance
   std::optional<double> rtol;
   std::vector<uint64_t> trial_seeds; // one correctness trial per seed; the last also seeds timing
+  std::string fallback = "mixed";    // mixed | strict (metrics/kernel_census.hpp)
   bool time_candidate = true;
   TimingSettings timing;
 };

@@ -8,10 +8,13 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <functional>
 
+#include "metrics/kernel_census.hpp"
 #include "metrics/statistics.hpp"
 #include "worker/integrity.hpp"
+#include "worker/launch_recorder.hpp"
 #include "worker/native_candidate.hpp"
 #include "worker/python_bridge.hpp"
 #include "worker/precision_check.hpp"
@@ -402,6 +405,36 @@ int64_t bytes_of(const std::vector<at::Tensor>& ts) {
   return total;
 }
 
+// A kernel launched by another thread after forward returned: work done behind the caller's
+// back by a thread the candidate left running (a Python thread is caught by IntegrityWatch; this
+// catches native ones, a load_inline extension's std::thread included).
+void reject_late_launches(const RecordedForward& rec, const std::string& trial) {
+  if (rec.late_from_other_threads.empty()) return;
+  const auto& late = rec.late_from_other_threads.front();
+  throw Failure{Verdict::rejected,
+                trial + ": kernel " + demangled(late.kernel) + " was launched by another thread after forward returned (" +
+                    std::to_string(rec.late_from_other_threads.size()) + " such launch(es), from " +
+                    (late.object.empty() ? std::string("unknown code") : late.object) + ")",
+                "thread-injection"};
+}
+
+// What the first trial's launches say under the fallback policy: under --fallback strict a
+// forward without a kernel of its own is a PyTorch fallback. Otherwise, the census for the message.
+std::string judge_census(const RecordedForward& rec, census::FallbackPolicy policy, const std::string& trial) {
+  if (!rec.recorded) {
+    if (policy == census::FallbackPolicy::strict)
+      throw Failure{Verdict::runtime_error,
+                    "kforge could not record the kernels launched (" + rec.unavailable +
+                        "), so --fallback strict cannot be checked",
+                    ""};
+    return "kernels not recorded: " + rec.unavailable;
+  }
+  census::Summary summary = census::summarize(rec.during);
+  if (auto violation = census::fallback_violation(policy, summary))
+    throw Failure{Verdict::rejected, trial + ": " + *violation, "pytorch-fallback"};
+  return census::describe(summary);
+}
+
 }  // namespace
 
 protocol::JobResult evaluate(const protocol::EvalJob& job, const WorkerContext& context) {
@@ -411,6 +444,7 @@ protocol::JobResult evaluate(const protocol::EvalJob& job, const WorkerContext& 
   const std::string device_name = cuda ? "cuda:0" : "cpu";
   const at::Device device = cuda ? at::Device(at::kCUDA, 0) : at::Device(at::kCPU);
   const at::ScalarType dtype = dtype_of(job.precision);
+  const auto fallback = census::policy_from_string(job.fallback).value_or(census::FallbackPolicy::mixed);
   c10::AutoGradMode no_grad(false);  // as upstream: forward under torch.no_grad()
   auto phase_start = Clock::now();
   double* phase_seconds = &res.load_s;  // the phase under way, charged if the job ends in it
@@ -451,6 +485,7 @@ protocol::JobResult evaluate(const protocol::EvalJob& job, const WorkerContext& 
     phase_seconds = &res.correctness_s;
     std::string fp64_note;   // the precision check's figures, for the message of a correct verdict
     std::string clock_note;  // the SM clock range while timing, and dropped throttled pairs
+    std::string kernels_note;  // which kernels the candidate launched (CUDA)
     // One trial: fresh inputs from `seed`, the candidate first, then the reference; compared.
     // The first trial also records the bytes one call must move, and in an fp32 evaluation
     // measures both results against an fp64 reference.
@@ -458,8 +493,13 @@ protocol::JobResult evaluate(const protocol::EvalJob& job, const WorkerContext& 
       py::list inputs = fresh_inputs(problem, seed, device_name, device, dtype);
       py::list cand_in = clone_arguments(inputs), ref_in = clone_arguments(inputs);
       if (cuda) poison_free_cuda_memory();
+      // The first CUDA trial records which kernels the candidate's forward launched, and whose.
+      std::optional<LaunchRecorder> recorder;
+      const auto recording_start = Clock::now();
+      if (first && cuda) recorder.emplace().start();
       py::object cand_result = guarded(Verdict::runtime_error, "ModelNew.forward raised (" + trial + ")", [&] {
         py::object r = cand(*py::tuple(cand_in));
+        if (recorder) recorder->forward_returned();
         synchronize_device(cuda);
         return r;
       });
@@ -472,6 +512,15 @@ protocol::JobResult evaluate(const protocol::EvalJob& job, const WorkerContext& 
         synchronize_device(cuda);
         return r;
       });
+      // The recording ends once the reference has run: a kernel another thread launched after
+      // forward returned is injection even when it did not finish in time to be compared.
+      RecordedForward recorded;
+      if (recorder) {
+        recorded = recorder->stop();
+        std::fprintf(stderr, "kforge worker: kernel launches recorded in %.3f s (%zu during forward)\n",
+                     seconds_since(recording_start), recorded.during.size());
+        reject_late_launches(recorded, trial);
+      }
       Outputs ref_out = normalize_outputs(ref_result);
       if (!ref_out.error.empty())
         throw Failure{Verdict::runtime_error, "the reference's " + ref_out.error + " (a broken problem)", ""};
@@ -490,6 +539,7 @@ protocol::JobResult evaluate(const protocol::EvalJob& job, const WorkerContext& 
       res.max_abs_error = std::max(res.max_abs_error.value_or(0.0), cmp.max_abs_error);
       res.max_rel_error = std::max(res.max_rel_error.value_or(0.0), cmp.max_rel_error);
       if (!cmp.match) throw Failure{Verdict::incorrect, trial + ": " + cmp.message, ""};
+      if (recorder) kernels_note = judge_census(recorded, fallback, trial);
       // What one call reads and writes: the speed-of-light floor's bytes (at the benchmark size),
       // and half of what a timed pair holds (two copies of each).
       const int64_t call_bytes = bytes_of(inputs) + bytes_of(ref_out.tensors);
@@ -555,6 +605,7 @@ protocol::JobResult evaluate(const protocol::EvalJob& job, const WorkerContext& 
     res.verdict = Verdict::correct;
     res.message = std::to_string(res.trials_passed) + "/" + std::to_string(res.trials_total) + " trials passed; " +
                   std::to_string(res.cand_ms.size()) + " timed pairs" + (fp64_note.empty() ? "" : "; " + fp64_note) +
+                  (kernels_note.empty() ? "" : "; " + kernels_note) +
                   (clock_note.empty() ? "" : "; " + clock_note);
   } catch (const Failure& f) {
     *phase_seconds = seconds_since(phase_start);

@@ -3,6 +3,7 @@
 #include <pybind11/pybind11.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 
@@ -18,8 +19,17 @@ namespace {
 
 namespace py = pybind11;
 
-protocol::WorkerInfo describe_worker(WorkerContext& context) {
+using Clock = std::chrono::steady_clock;
+double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
+
+// What each step of the worker's start costs, for its log (the eval wall-time benchmark reads it).
+struct StartCosts {
+  double cuda_s = 0, copy_rate_s = 0, nvml_s = 0, sandbox_s = 0;
+};
+
+protocol::WorkerInfo describe_worker(WorkerContext& context, StartCosts& costs) {
   protocol::WorkerInfo info;
+  auto t0 = Clock::now();
   auto sys = py::module_::import("sys");
   auto platform = py::module_::import("platform");
   auto torch = py::module_::import("torch");
@@ -36,8 +46,13 @@ protocol::WorkerInfo describe_worker(WorkerContext& context) {
     info.compute_capability = std::to_string(props.attr("major").cast<int>()) + "." +
                               std::to_string(props.attr("minor").cast<int>());
     context.l2_bytes = info.l2_bytes;
+    costs.cuda_s = seconds_since(t0);
+    t0 = Clock::now();
     info.copy_bytes_per_s = measure_copy_rate();
+    costs.copy_rate_s = seconds_since(t0);
+    t0 = Clock::now();
     context.clock = std::make_shared<GpuClockMonitor>(cuda_pci_bus_id());
+    costs.nvml_s = seconds_since(t0);
   } else {
     info.device_kind = "cpu";
     std::string cpu = py::str(platform.attr("processor")()).cast<std::string>();
@@ -78,10 +93,15 @@ std::vector<std::string> writable_folders() {
 int serve(int in_fd, int out_fd) {
   install_native_crash_report();
   WorkerContext context;
-  protocol::WorkerInfo info = describe_worker(context);  // the CUDA context exists from here
+  StartCosts costs;
+  protocol::WorkerInfo info = describe_worker(context, costs);  // the CUDA context exists from here
   // Before any candidate is imported; the CUDA driver has opened what it needs.
+  auto t0 = Clock::now();
   SandboxStatus sandbox = enter_sandbox(writable_folders());
+  costs.sandbox_s = seconds_since(t0);
   std::fprintf(stderr, "kforge worker: sandbox: %s\n", sandbox.describe.c_str());
+  std::fprintf(stderr, "kforge worker: start costs: torch.cuda init %.3f s, copy rate %.3f s, NVML %.3f s, sandbox %.3f s\n",
+               costs.cuda_s, costs.copy_rate_s, costs.nvml_s, costs.sandbox_s);
   if (context.clock)
     std::fprintf(stderr, "kforge worker: SM clock: %s\n",
                  context.clock->available() ? "sampled through NVML after every timed call"

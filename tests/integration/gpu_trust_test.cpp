@@ -2,7 +2,12 @@
 // tests/adversarial/ is caught, every honest candidate of tests/legit/ passes.
 #include <gtest/gtest.h>
 
+#include <map>
+#include <string>
+
 #include "pool/devices.hpp"
+#include "support/command.hpp"
+#include "support/temp_dir.hpp"
 #include "support/trust_corpus.hpp"
 
 namespace kforge::testing {
@@ -19,6 +24,29 @@ TEST(GpuTrust, EveryHackIsCaught) {
 TEST(GpuTrust, EveryHonestCandidatePasses) {
   REQUIRE_GPU();
   expect_trust_corpus("tests/legit", "cuda:0", 25);
+}
+
+// Under the default policy (mixed) a correct candidate's message says whose kernels ran: a
+// load_inline kernel is the candidate's own, torch operators are PyTorch's library kernels.
+TEST(GpuTrust, MixedPolicyReportsWhoseKernelsRan) {
+  REQUIRE_GPU();
+  TempDir dir;
+  auto r = run_kforge({"--db", dir.file("k.db"), "eval", "--device", "cuda:0", "--json", "--max-time", "1", "--problem",
+                       source_path("tests/problems/hack_target/level1/1_Add_ReLU.py"),
+                       source_path("tests/legit/add_relu_inline_cuda_vec4.py"),
+                       source_path("tests/adversarial/pytorch_fallback_torch_ops.py")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::map<std::string, std::string> message;
+  for (const auto& line : r.json_lines()) {
+    ASSERT_EQ(line.at("verdict"), "correct") << line.dump();
+    std::string path = line.at("candidate");
+    message[path.substr(path.find_last_of('/') + 1)] = line.at("message");
+  }
+  const std::string own = message["add_relu_inline_cuda_vec4.py"];
+  EXPECT_NE(own.find("kernels: 1 own; own 100% of GPU time"), std::string::npos) << own;
+  const std::string library = message["pytorch_fallback_torch_ops.py"];
+  EXPECT_NE(library.find("kernels: 0 own, 2 library (libtorch_cuda.so: 2); own 0% of GPU time"), std::string::npos)
+      << library;
 }
 
 }  // namespace

@@ -61,12 +61,23 @@ TEST(CliUsage, FolderGivenWithProblem) {
 TEST(CliUsage, HelpShowsDefaults) {
   auto r = run_kforge({"eval", "--help"});
   EXPECT_EQ(r.exit_code, 0);
-  for (const char* expected : {"--trials", "=5", "--timeout", "=300", "--max-time", "--device", "=auto", "--json"})
+  for (const char* expected : {"--trials", "=5", "--timeout", "=300", "--max-time", "--device", "=auto", "--json", "--fallback", "=mixed"})
     EXPECT_NE(r.out.find(expected), std::string::npos) << expected << "\n" << r.out;
   EXPECT_EQ(run_kforge({"--help"}).exit_code, 0);
   EXPECT_EQ(run_kforge({"report", "--help"}).exit_code, 0);
   EXPECT_EQ(run_kforge({"export", "--help"}).exit_code, 0);
   EXPECT_EQ(run_kforge({"problems", "list", "--help"}).exit_code, 0);
+}
+
+TEST(CliUsage, FallbackPolicy) {
+  EXPECT_EQ(run_kforge({"eval", "--fallback", "lenient", "x"}).exit_code, 2);
+  // The policy tells kernels apart; the CPU has none, so strict there is refused, not ignored.
+  TempDir dir;
+  auto r = run_kforge({"--db", dir.file("k.db"), "eval", "--device", "cpu", "--fallback", "strict", "--problem",
+                       "level1/1", source_path("tests/candidates/correct.py")});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("--fallback strict needs a GPU"), std::string::npos) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(dir.file("k.db")));
 }
 
 TEST(CliUsage, CudaWithoutGpu) {

@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# Benchmark (e) of docs/benchmarks.md: agreement with Nsight Compute. For single-kernel problems
+# (a reference forward that launches one kernel, as kforge's kernel census reports it), kforge's
+# median candidate time (identity candidate, CUDA events, cold L2) against the median of ncu's
+# gpu__time_duration over the same forward (--clock-control none, ncu's cache flush before each
+# kernel). Target: every ratio within 5% of 1.
+# Usage: bench/ncu_agreement.sh [OUT_DIR]   (writes bench-ncu.txt, bench-ncu.jsonl, bench-ncu.csv)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+out="${1:-build/bench}"
+mkdir -p "$out"
+kforge=build/release/kforge
+python=$(tools/find-python.sh)
+problems="${NCU_PROBLEMS:-level1/2_ReLU level1/28_Sigmoid level1/29_Tanh level1/30_LeakyReLU level1/31_Softplus
+level1/33_ELU level1/36_SiLU level1/37_GELU_Erf level1/4_Softmax_Rows level1/7_Sum_Dim level1/52_Mean_Dim
+level1/53_Max_Dim level1/6_Argmax_Dim level1/1_Square_Matmul}"
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+files=()
+for p in $problems; do
+  level=$(dirname "$p")
+  name=$(basename "$p")
+  mkdir -p "$dir/$level/$name"
+  { cat "problems/$p.py"; printf '\n\nModelNew = Model\n'; } >"$dir/$level/$name/identity.py"
+  files+=("problems/$p.py")
+done
+db="build/bench-ncu.db"
+rm -f "$db" "$db"-*
+"$kforge" --db "$db" eval --device cuda --json "$dir" >"$out/bench-ncu.jsonl"
+calls=5
+ncu --clock-control none --nvtx --nvtx-include "kforge_forward/" --metrics gpu__time_duration.sum --csv --page raw \
+  "$python" bench/ncu_forward.py "$calls" "${files[@]}" >"$out/bench-ncu.raw" 2>"$out/bench-ncu.stderr" || {
+  tail -20 "$out/bench-ncu.stderr"; exit 1; }
+grep '^"' "$out/bench-ncu.raw" >"$out/bench-ncu.csv"
+"$python" - "$out/bench-ncu.jsonl" "$out/bench-ncu.csv" "$calls" "${files[@]}" <<'PY' | tee "$out/bench-ncu.txt"
+import csv, json, re, statistics, sys
+jsonl, csv_path, calls, files = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4:]
+kforge = {}
+for line in open(jsonl):
+    j = json.loads(line)
+    m = re.search(r"kernels: (\d+) own(?:, (\d+) library)?", j.get("message", ""))
+    kernels = (int(m.group(1)) + int(m.group(2) or 0)) if m else None
+    kforge[j["problem"]] = (j, kernels)
+rows = list(csv.reader(open(csv_path)))
+header, units, data = rows[0], rows[1], rows[2:]
+col = header.index("gpu__time_duration.sum")
+scale = {"nsecond": 1e-6, "usecond": 1e-3, "msecond": 1.0, "second": 1e3}[units[col]]
+names = header.index("Kernel Name")
+print("benchmark (e): kforge's candidate time vs Nsight Compute gpu__time_duration (--clock-control none)")
+print(f"{'problem':<28} {'kernels':>7} {'kforge ms':>10} {'ncu ms':>10} {'ratio':>7}  kernel")
+at, ratios = 0, []
+for path in files:
+    problem = path.removeprefix("problems/").removesuffix(".py")
+    j, kernels = kforge.get(problem, (None, None))
+    if kernels is None:
+        print(f"{problem:<28} kforge reported no kernel census: {j and j['message'][:70]}")
+        sys.exit(1)
+    mine = data[at:at + kernels * calls]
+    at += kernels * calls
+    if kernels != 1:
+        print(f"{problem:<28} {kernels:>7}  (not a single-kernel forward: left out)")
+        continue
+    ncu_ms = statistics.median(float(r[col]) * scale for r in mine)
+    ratio = j["cand_ms"] / ncu_ms
+    ratios.append(ratio)
+    print(f"{problem:<28} {kernels:>7} {j['cand_ms']:>10.4f} {ncu_ms:>10.4f} {ratio:>7.4f}  {mine[0][names][:40]}")
+if at != len(data):
+    print(f"kernel rows: {len(data)} profiled, {at} accounted for: the split is wrong")
+    sys.exit(1)
+print(f"{len(ratios)} single-kernel problems; ratio kforge/ncu median {statistics.median(ratios):.4f}, "
+      f"range {min(ratios):.4f}-{max(ratios):.4f}; largest |ratio - 1| = {max(abs(r - 1) for r in ratios):.4f} (target < 0.05)")
+PY

@@ -1,0 +1,334 @@
+#include "worker/launch_recorder.hpp"
+
+#if KFORGE_WITH_CUDA
+#include <c10/cuda/CUDAFunctions.h>
+#include <cuda_runtime_api.h>
+#include <cupti.h>
+#include <dlfcn.h>
+#include <execinfo.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <mutex>
+#include <type_traits>
+#include <unordered_map>
+#endif
+
+#include <cxxabi.h>
+
+#include <cstdlib>
+
+namespace kforge::worker {
+
+std::string demangled(const std::string& kernel) {
+  int status = 0;
+  char* plain = abi::__cxa_demangle(kernel.c_str(), nullptr, nullptr, &status);
+  if (!plain) return kernel;
+  std::string out = status == 0 ? plain : kernel;
+  std::free(plain);
+  return out;
+}
+
+#if KFORGE_WITH_CUDA
+namespace {
+
+// The CUPTI functions kforge calls, resolved in the CUPTI torch loaded.
+struct Cupti {
+  decltype(&cuptiSubscribe) subscribe = nullptr;
+  decltype(&cuptiUnsubscribe) unsubscribe = nullptr;
+  decltype(&cuptiEnableDomain) enable_domain = nullptr;
+  decltype(&cuptiActivityEnable) activity_enable = nullptr;
+  decltype(&cuptiActivityDisable) activity_disable = nullptr;
+  decltype(&cuptiActivityRegisterCallbacks) register_callbacks = nullptr;
+  decltype(&cuptiActivityFlushAll) flush_all = nullptr;
+  decltype(&cuptiActivityGetNextRecord) next_record = nullptr;
+  decltype(&cuptiGetResultString) result_string = nullptr;
+  std::string missing;  // why CUPTI cannot be used
+
+  std::string error(CUptiResult rc) const {
+    const char* text = nullptr;
+    if (result_string) result_string(rc, &text);
+    return text ? text : "CUPTI error " + std::to_string(static_cast<int>(rc));
+  }
+};
+
+const Cupti& cupti() {
+  static const Cupti api = [] {
+    Cupti c;
+    const std::string versioned = "libcupti.so." + std::to_string(CUDART_VERSION / 1000);
+    void* lib = ::dlopen(versioned.c_str(), RTLD_NOW | RTLD_NOLOAD);  // torch's copy, already loaded
+    if (!lib) lib = ::dlopen(versioned.c_str(), RTLD_NOW | RTLD_GLOBAL);
+    if (!lib) lib = ::dlopen("libcupti.so", RTLD_NOW | RTLD_GLOBAL);
+    if (!lib) {
+      c.missing = "CUPTI (" + versioned + ") not found";
+      return c;
+    }
+    auto resolve = [&](auto& fn, const char* name) {
+      fn = reinterpret_cast<std::remove_reference_t<decltype(fn)>>(::dlsym(lib, name));
+      if (!fn && c.missing.empty()) c.missing = std::string("CUPTI lacks ") + name;
+    };
+    resolve(c.subscribe, "cuptiSubscribe");
+    resolve(c.unsubscribe, "cuptiUnsubscribe");
+    resolve(c.enable_domain, "cuptiEnableDomain");
+    resolve(c.activity_enable, "cuptiActivityEnable");
+    resolve(c.activity_disable, "cuptiActivityDisable");
+    resolve(c.register_callbacks, "cuptiActivityRegisterCallbacks");
+    resolve(c.flush_all, "cuptiActivityFlushAll");
+    resolve(c.next_record, "cuptiActivityGetNextRecord");
+    resolve(c.result_string, "cuptiGetResultString");
+    return c;
+  }();
+  return api;
+}
+
+// A launch API call seen by the callback, keyed by its correlation id (which the kernels it
+// started carry in their activity records).
+struct LaunchCall {
+  std::string object;
+  bool after_return = false;
+  bool other_thread = false;
+};
+
+struct KernelRecord {
+  uint32_t correlation = 0;
+  uint64_t start_ns = 0, end_ns = 0;
+  std::string name;
+};
+
+// What one recording gathers. Callbacks come from any thread, activity buffers from CUPTI's own.
+struct Gathered {
+  std::mutex mutex;
+  std::unordered_map<uint32_t, LaunchCall> calls;
+  std::vector<KernelRecord> kernels;
+  std::atomic<bool> returned{false};
+  pid_t caller = 0;
+};
+
+std::mutex g_mutex;          // guards g_gathered against the activity thread
+Gathered* g_gathered = nullptr;
+thread_local int t_runtime_depth = 0;  // inside a runtime-API launch on this thread
+thread_local std::string t_runtime_object;
+
+pid_t this_thread() { return static_cast<pid_t>(::syscall(SYS_gettid)); }
+
+std::string object_of(const void* address) {
+  Dl_info info{};
+  if (::dladdr(address, &info) && info.dli_fname) return info.dli_fname;
+  return {};
+}
+
+const std::string& own_module() {  // this worker module: its frames are kforge's, not a caller's
+  static const std::string path = object_of(reinterpret_cast<const void*>(&this_thread));
+  return path;
+}
+
+// The object of the first caller outside the CUDA driver, runtime and CUPTI (and this module):
+// the code that asked for the launch.
+std::string first_caller_outside_cuda() {
+  void* frames[64];
+  const int n = ::backtrace(frames, 64);
+  for (int i = 0; i < n; ++i) {
+    std::string path = object_of(frames[i]);
+    if (path.empty() || path == own_module()) continue;
+    auto slash = path.rfind('/');
+    std::string_view file = std::string_view(path).substr(slash == std::string::npos ? 0 : slash + 1);
+    if (file.starts_with("libcuda.so") || file.starts_with("libcudart") || file.starts_with("libcupti")) continue;
+    return path;
+  }
+  return {};
+}
+
+// For a runtime-API kernel launch, the kernel's host stub (whose object defines the kernel);
+// `launch` says whether the call launches work at all.
+const void* runtime_launch_stub(CUpti_CallbackId cbid, const void* params, bool* launch) {
+  *launch = true;
+  switch (cbid) {
+    case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000:
+      return static_cast<const cudaLaunchKernel_v7000_params*>(params)->func;
+    case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_ptsz_v7000:
+      return static_cast<const cudaLaunchKernel_ptsz_v7000_params*>(params)->func;
+    case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_v11060:
+      return static_cast<const cudaLaunchKernelExC_v11060_params*>(params)->func;
+    case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_ptsz_v11060:
+      return static_cast<const cudaLaunchKernelExC_ptsz_v11060_params*>(params)->func;
+    case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernel_v9000:
+      return static_cast<const cudaLaunchCooperativeKernel_v9000_params*>(params)->func;
+    case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernel_ptsz_v9000:
+      return static_cast<const cudaLaunchCooperativeKernel_ptsz_v9000_params*>(params)->func;
+    case CUPTI_RUNTIME_TRACE_CBID_cudaGraphLaunch_v10000:
+    case CUPTI_RUNTIME_TRACE_CBID_cudaGraphLaunch_ptsz_v10000:
+      return nullptr;  // a graph: its launcher is found on the stack
+    default:
+      *launch = false;
+      return nullptr;
+  }
+}
+
+bool driver_launch(CUpti_CallbackId cbid) {
+  switch (cbid) {
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel:
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz:
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx:
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz:
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel:
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz:
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchGrid:
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchGridAsync:
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunch:
+    case CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch:
+    case CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz:
+      return true;
+    default:
+      return false;
+  }
+}
+
+void note_call(Gathered* g, uint32_t correlation, std::string object) {
+  LaunchCall call{std::move(object), g->returned.load(), this_thread() != g->caller};
+  std::lock_guard lock(g->mutex);
+  g->calls[correlation] = std::move(call);
+}
+
+void CUPTIAPI on_api_call(void* userdata, CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const void* raw) {
+  auto* g = static_cast<Gathered*>(userdata);
+  const auto* data = static_cast<const CUpti_CallbackData*>(raw);
+  if (domain == CUPTI_CB_DOMAIN_RUNTIME_API) {
+    bool launch = false;
+    const void* stub = runtime_launch_stub(cbid, data->functionParams, &launch);
+    if (!launch) return;
+    if (data->callbackSite == CUPTI_API_ENTER) {
+      t_runtime_object = stub ? object_of(stub) : first_caller_outside_cuda();
+      ++t_runtime_depth;
+      note_call(g, data->correlationId, t_runtime_object);
+    } else if (t_runtime_depth > 0) {
+      --t_runtime_depth;
+    }
+  } else if (domain == CUPTI_CB_DOMAIN_DRIVER_API && driver_launch(cbid) && data->callbackSite == CUPTI_API_ENTER) {
+    // A driver launch inside a runtime launch is the same launch, already attributed.
+    note_call(g, data->correlationId, t_runtime_depth > 0 ? t_runtime_object : first_caller_outside_cuda());
+  }
+}
+
+constexpr size_t kActivityBufferBytes = 4u << 20;
+
+void CUPTIAPI on_buffer_requested(uint8_t** buffer, size_t* size, size_t* max_records) {
+  *buffer = static_cast<uint8_t*>(std::aligned_alloc(8, kActivityBufferBytes));
+  *size = *buffer ? kActivityBufferBytes : 0;
+  *max_records = 0;
+}
+
+void CUPTIAPI on_buffer_completed(CUcontext, uint32_t, uint8_t* buffer, size_t, size_t valid) {
+  std::vector<KernelRecord> kernels;
+  CUpti_Activity* record = nullptr;
+  while (cupti().next_record(buffer, valid, &record) == CUPTI_SUCCESS) {
+    if (record->kind != CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL && record->kind != CUPTI_ACTIVITY_KIND_KERNEL) continue;
+    const auto* k = reinterpret_cast<const CUpti_ActivityKernel10*>(record);
+    kernels.push_back({k->correlationId, k->start, k->end, k->name ? k->name : ""});
+  }
+  std::free(buffer);
+  std::lock_guard lock(g_mutex);
+  if (!g_gathered) return;
+  std::lock_guard inner(g_gathered->mutex);
+  for (auto& k : kernels) g_gathered->kernels.push_back(std::move(k));
+}
+
+std::string file_name(const std::string& path) {
+  auto slash = path.rfind('/');
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+}  // namespace
+
+struct LaunchRecorder::State {
+  Gathered gathered;
+  CUpti_SubscriberHandle subscriber = nullptr;
+  bool active = false;
+  std::string unavailable;
+};
+
+LaunchRecorder::LaunchRecorder() : state_(std::make_unique<State>()) {}
+
+LaunchRecorder::~LaunchRecorder() {
+  if (state_->active) stop();
+}
+
+void LaunchRecorder::start() {
+  const Cupti& api = cupti();
+  if (!api.missing.empty()) {
+    state_->unavailable = api.missing;
+    return;
+  }
+  static const CUptiResult registered = api.register_callbacks(on_buffer_requested, on_buffer_completed);
+  if (registered != CUPTI_SUCCESS) {
+    state_->unavailable = "cuptiActivityRegisterCallbacks: " + api.error(registered);
+    return;
+  }
+  c10::cuda::device_synchronize();  // work launched before now is not the forward's
+  Gathered& g = state_->gathered;
+  g.caller = this_thread();
+  g.returned = false;
+  if (CUptiResult rc = api.subscribe(&state_->subscriber, on_api_call, &g); rc != CUPTI_SUCCESS) {
+    state_->unavailable = "cuptiSubscribe: " + api.error(rc);
+    return;
+  }
+  {
+    std::lock_guard lock(g_mutex);
+    g_gathered = &g;
+  }
+  api.enable_domain(1, state_->subscriber, CUPTI_CB_DOMAIN_RUNTIME_API);
+  api.enable_domain(1, state_->subscriber, CUPTI_CB_DOMAIN_DRIVER_API);
+  if (CUptiResult rc = api.activity_enable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL); rc != CUPTI_SUCCESS)
+    state_->unavailable = "cuptiActivityEnable: " + api.error(rc);
+  state_->active = true;
+}
+
+void LaunchRecorder::forward_returned() { state_->gathered.returned = true; }
+
+RecordedForward LaunchRecorder::stop() {
+  RecordedForward out;
+  if (!state_->active) {
+    out.unavailable = state_->unavailable.empty() ? "not started" : state_->unavailable;
+    return out;
+  }
+  const Cupti& api = cupti();
+  c10::cuda::device_synchronize();
+  api.flush_all(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
+  api.activity_disable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
+  api.unsubscribe(state_->subscriber);
+  state_->active = false;
+  {
+    std::lock_guard lock(g_mutex);
+    g_gathered = nullptr;
+  }
+  if (!state_->unavailable.empty()) {
+    out.unavailable = state_->unavailable;
+    return out;
+  }
+  Gathered& g = state_->gathered;
+  out.recorded = true;
+  for (const auto& k : g.kernels) {
+    auto call = g.calls.find(k.correlation);
+    if (call == g.calls.end()) continue;  // launched before recording began
+    census::Launch launch{k.name, file_name(call->second.object), census::classify(call->second.object, k.name),
+                          (k.end_ns - k.start_ns) / 1e6};
+    if (!call->second.after_return)
+      out.during.push_back(std::move(launch));
+    else if (call->second.other_thread)
+      out.late_from_other_threads.push_back(std::move(launch));
+  }
+  return out;
+}
+
+#else  // a CPU-only torch: no kernels to record
+
+struct LaunchRecorder::State {};
+LaunchRecorder::LaunchRecorder() : state_(std::make_unique<State>()) {}
+LaunchRecorder::~LaunchRecorder() = default;
+void LaunchRecorder::start() {}
+void LaunchRecorder::forward_returned() {}
+RecordedForward LaunchRecorder::stop() { return {false, "this torch has no CUDA", {}, {}}; }
+
+#endif
+
+}  // namespace kforge::worker
