@@ -173,6 +173,7 @@ int run_eval(const EvalOptions& o, const GlobalOptions& global) {
   ExecutorConfig workers = choose_workers(o.settings.device);
   if (!workers.cuda && o.settings.fallback == "strict")
     throw UsageError("--fallback strict needs a GPU: on the CPU there are no kernels to tell apart");
+  if (!workers.cuda && o.settings.timing.cuda_graph) throw UsageError("--cuda-graph needs a GPU");
   auto plan = o.problem.empty() ? plan_for_dir(o, suite, !workers.cuda) : plan_for_problem(o, suite);
   if (plan.empty()) {
     std::cerr << "kforge: no candidates to evaluate\n";
@@ -275,6 +276,9 @@ Runner add_eval_command(CLI::App& app, const GlobalOptions& global) {
   cmd->add_option("--target-ci", t.target_rel_ci,
                   "Stop once the speedup's 95% interval half-width is below this fraction of it")
       ->check(CLI::Range(0.0, 1.0));
+  cmd->add_flag("--cuda-graph", t.cuda_graph,
+                "Time replays of a CUDA graph of each forward (captured once, inputs copied in before each timed "
+                "call): the GPU's work without launch overhead");
   cmd->add_option("--arch", o->settings.arch, "nvcc target of cuda candidates: auto (the GPU's, sm_90a on an H200) or e.g. sm_90a");
   cmd->add_option("--timeout", o->settings.timeout_s, "Seconds one evaluation may take before its worker is killed")
       ->check(CLI::Range(1, 86400));

@@ -36,6 +36,7 @@ void from_json(const nlohmann::json& j, WorkerInfo& v) {
 void to_json(nlohmann::json& j, const TimingSettings& v) {
   j = {{"warmup", v.warmup},         {"min_samples", v.min_samples}, {"max_samples", v.max_samples},
        {"min_time_s", v.min_time_s}, {"max_time_s", v.max_time_s},   {"target_rel_ci", v.target_rel_ci}};
+  if (v.cuda_graph) j["cuda_graph"] = true;  // absent when off: earlier keys stay valid
 }
 void from_json(const nlohmann::json& j, TimingSettings& v) {
   TimingSettings d;
@@ -45,6 +46,7 @@ void from_json(const nlohmann::json& j, TimingSettings& v) {
   v.min_time_s = j.value("min_time_s", d.min_time_s);
   v.max_time_s = j.value("max_time_s", d.max_time_s);
   v.target_rel_ci = j.value("target_rel_ci", d.target_rel_ci);
+  v.cuda_graph = j.value("cuda_graph", false);
 }
 
 void to_json(nlohmann::json& j, const EvalJob& v) {

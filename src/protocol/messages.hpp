@@ -39,6 +39,7 @@ struct TimingSettings {
   double min_time_s = 0.2;   // [s]
   double max_time_s = 5.0;   // [s]
   double target_rel_ci = 0.002;
+  bool cuda_graph = false;   // time replays of a CUDA graph of each forward (CUDA only)
 };
 
 struct EvalJob {

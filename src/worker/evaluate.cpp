@@ -278,6 +278,36 @@ void recheck_pair(const py::object& ref_result, const py::object& cand_result, c
 // between every pair left the host's caches cold for the next call: on the H200 the identity
 // intervals of sub-millisecond problems grew from under 1% to over 20%.) After each batch every output is rechecked against the
 // reference's and the integrity watch is asked again.
+//
+// One model as the timing loop calls it. Eager: forward on the pair's inputs inside the timed
+// window. Graphed (--cuda-graph, python/kforge_graphs.py): the forward captured once into a CUDA
+// graph; per call the inputs are copied into the graph's buffers before the window, only the
+// replay is inside it, and the output is copied out after it (the next replay overwrites it).
+struct TimedSide {
+  py::object model;
+  py::object graphed;  // a kforge_graphs.GraphedForward, or None
+
+  static TimedSide make(const py::object& model, const std::string& who, bool cuda_graph, const py::list& example) {
+    TimedSide side{model, py::none()};
+    if (!cuda_graph) return side;
+    side.graphed = guarded(Verdict::runtime_error, "--cuda-graph: " + who + " could not be captured in a CUDA graph", [&] {
+      return py::module_::import("kforge_graphs").attr("GraphedForward")(model, example);
+    });
+    return side;
+  }
+
+  Sample time(Timer& timer, const py::tuple& args, py::object* result = nullptr) const {
+    if (graphed.is_none()) return timer.time([&] {
+      py::object r = model(*args);
+      if (result) *result = std::move(r);
+    });
+    graphed.attr("load")(*args);
+    Sample s = timer.time([&] { graphed.attr("replay")(); });
+    if (result) *result = graphed.attr("snapshot")();
+    return s;
+  }
+};
+
 TimingOutcome time_pairs(const py::object& ref, const py::object& cand, const std::function<py::list(int)>& inputs_for,
                          const protocol::EvalJob& job, uint64_t seed, const at::Device& device, int batch,
                          Timer& timer, const std::function<void(const std::string&)>& enforce) {
@@ -295,6 +325,12 @@ TimingOutcome time_pairs(const py::object& ref, const py::object& cand, const st
       if (enable) gc.attr("enable")();
     }
   } restore{gc, gc_was_enabled};
+
+  // Each side as timed: its forward called eagerly, or (--cuda-graph) a captured graph of it
+  // replayed, its inputs loaded before the timed window and its output copied after.
+  const bool graphed = settings.cuda_graph;
+  TimedSide ref_side = TimedSide::make(ref, "the reference", graphed, graphed ? inputs_for(-1000) : py::list());
+  TimedSide cand_side = TimedSide::make(cand, "ModelNew.forward", graphed, graphed ? inputs_for(-1001) : py::list());
 
   struct Pair {
     int index;
@@ -317,18 +353,18 @@ TimingOutcome time_pairs(const py::object& ref, const py::object& cand, const st
     // timed call, which would otherwise always be the reference's (even indices go first).
     {
       py::tuple warm(inputs_for(100000 + first));
-      guarded(Verdict::runtime_error, "reference forward (" + what + ", untimed)", [&] { timer.time([&] { ref(*warm); }); });
+      guarded(Verdict::runtime_error, "reference forward (" + what + ", untimed)", [&] { ref_side.time(timer, warm); });
       guarded(Verdict::runtime_error, "ModelNew.forward (" + what + ", untimed)",
-              [&] { timer.time([&] { cand(*py::tuple(clone_arguments(py::list(warm)))); }); });
+              [&] { cand_side.time(timer, py::tuple(clone_arguments(py::list(warm)))); });
     }
     for (auto& p : pairs) {
       auto time_ref = [&] {
         return guarded(Verdict::runtime_error, "reference forward (" + what + ")",
-                       [&] { return timer.time([&] { p.ref_result = ref(*p.ref_args); }); });
+                       [&] { return ref_side.time(timer, p.ref_args, &p.ref_result); });
       };
       auto time_cand = [&] {
         return guarded(Verdict::runtime_error, "ModelNew.forward (" + what + ")",
-                       [&] { return timer.time([&] { p.cand_result = cand(*p.cand_args); }); });
+                       [&] { return cand_side.time(timer, p.cand_args, &p.cand_result); });
       };
       if (p.index % 2 == 0) {
         p.ref_sample = time_ref();
@@ -605,6 +641,7 @@ protocol::JobResult evaluate(const protocol::EvalJob& job, const WorkerContext& 
     res.verdict = Verdict::correct;
     res.message = std::to_string(res.trials_passed) + "/" + std::to_string(res.trials_total) + " trials passed; " +
                   std::to_string(res.cand_ms.size()) + " timed pairs" + (fp64_note.empty() ? "" : "; " + fp64_note) +
+                  (job.timing.cuda_graph ? "; timed as CUDA graph replays" : "") +
                   (kernels_note.empty() ? "" : "; " + kernels_note) +
                   (clock_note.empty() ? "" : "; " + clock_note);
   } catch (const Failure& f) {

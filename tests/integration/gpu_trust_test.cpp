@@ -49,5 +49,31 @@ TEST(GpuTrust, MixedPolicyReportsWhoseKernelsRan) {
       << library;
 }
 
+// --cuda-graph times graph replays: the identity candidate stays correct at about 1.00 (a loose
+// sanity bound; the timing itself is benchmarked), and a forward that cannot be captured gets a
+// runtime_error that says so.
+TEST(GpuTrust, CudaGraphMode) {
+  REQUIRE_GPU();
+  TempDir dir;
+  auto r = run_kforge({"--db", dir.file("k.db"), "eval", "--device", "cuda:0", "--json", "--max-time", "1",
+                       "--cuda-graph", "--problem", source_path("tests/problems/hack_target/level1/1_Add_ReLU.py"),
+                       source_path("tests/candidates/identity.py"),
+                       source_path("tests/candidates/cuda_graph_breaks_capture.py")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::map<std::string, nlohmann::json> got;
+  for (const auto& line : r.json_lines()) {
+    std::string path = line.at("candidate");
+    got[path.substr(path.find_last_of('/') + 1)] = line;
+  }
+  const auto& identity = got["identity.py"];
+  ASSERT_EQ(identity.value("verdict", ""), "correct") << identity.dump();
+  EXPECT_NE(identity.value("message", "").find("timed as CUDA graph replays"), std::string::npos) << identity.dump();
+  EXPECT_NEAR(identity.at("speedup").get<double>(), 1.0, 0.1) << identity.dump();
+  const auto& breaks = got["cuda_graph_breaks_capture.py"];
+  EXPECT_EQ(breaks.value("verdict", ""), "runtime_error") << breaks.dump();
+  EXPECT_NE(breaks.value("message", "").find("could not be captured in a CUDA graph"), std::string::npos)
+      << breaks.dump();
+}
+
 }  // namespace
 }  // namespace kforge::testing

@@ -69,7 +69,7 @@ TEST(CliUsage, HelpShowsDefaults) {
   EXPECT_EQ(run_kforge({"problems", "list", "--help"}).exit_code, 0);
 }
 
-TEST(CliUsage, FallbackPolicy) {
+TEST(CliUsage, GpuOnlyOptionsOnTheCpu) {
   EXPECT_EQ(run_kforge({"eval", "--fallback", "lenient", "x"}).exit_code, 2);
   // The policy tells kernels apart; the CPU has none, so strict there is refused, not ignored.
   TempDir dir;
@@ -78,6 +78,10 @@ TEST(CliUsage, FallbackPolicy) {
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("--fallback strict needs a GPU"), std::string::npos) << r.err;
   EXPECT_FALSE(std::filesystem::exists(dir.file("k.db")));
+  r = run_kforge({"--db", dir.file("k.db"), "eval", "--device", "cpu", "--cuda-graph", "--problem", "level1/1",
+                  source_path("tests/candidates/correct.py")});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("--cuda-graph needs a GPU"), std::string::npos) << r.err;
 }
 
 TEST(CliUsage, CudaWithoutGpu) {
