@@ -5,6 +5,7 @@
 # Usage: bench/identity.sh [OUT_DIR]   (writes bench-identity.txt and bench-identity.jsonl there)
 # IDENTITY_PROBLEMS: the problems, as globs under problems/ ("all" for the whole suite); by default
 # 30 across every level and family (the whole suite takes minutes of device time).
+# IDENTITY_ARGS: extra `kforge eval` options (e.g. --cuda-graph).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out="${1:-build/bench}"
@@ -26,7 +27,7 @@ for problem in $(for p in $patterns; do ls problems/$p.py 2>/dev/null || ls prob
 done
 db="build/bench-identity.db"
 rm -f "$db" "$db"-*
-"$kforge" --db "$db" eval --device cuda --json "$dir" >"$out/bench-identity.jsonl"
+"$kforge" --db "$db" eval --device cuda --json ${IDENTITY_ARGS:-} "$dir" >"$out/bench-identity.jsonl"
 python3 - "$out/bench-identity.jsonl" <<'PY' | tee "$out/bench-identity.txt"
 import json, sys
 rows = [json.loads(l) for l in open(sys.argv[1])]
