@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Benchmark (e) of docs/benchmarks.md: agreement with Nsight Compute. For single-kernel problems
-# (a reference forward that launches one kernel, as kforge's kernel census reports it), kforge's
+# (a reference forward that launches one kernel, counted by torch.profiler), kforge's
 # median candidate time (identity candidate, CUDA events, cold L2) against the median of ncu's
 # gpu__time_duration over the same forward (--clock-control none, ncu's cache flush before each
 # kernel). Target: every ratio within 5% of 1.
@@ -28,19 +28,16 @@ db="build/bench-ncu.db"
 rm -f "$db" "$db"-*
 "$kforge" --db "$db" eval --device cuda --json "$dir" >"$out/bench-ncu.jsonl"
 calls=5
+"$python" bench/ncu_forward.py --count "${files[@]}" >"$out/bench-ncu.kernels"
 ncu --clock-control none --nvtx --nvtx-include "kforge_forward/" --metrics gpu__time_duration.sum --csv --page raw \
   "$python" bench/ncu_forward.py "$calls" "${files[@]}" >"$out/bench-ncu.raw" 2>"$out/bench-ncu.stderr" || {
   tail -20 "$out/bench-ncu.stderr"; exit 1; }
 grep '^"' "$out/bench-ncu.raw" >"$out/bench-ncu.csv"
-"$python" - "$out/bench-ncu.jsonl" "$out/bench-ncu.csv" "$calls" "${files[@]}" <<'PY' | tee "$out/bench-ncu.txt"
-import csv, json, re, statistics, sys
-jsonl, csv_path, calls, files = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4:]
-kforge = {}
-for line in open(jsonl):
-    j = json.loads(line)
-    m = re.search(r"kernels: (\d+) own(?:, (\d+) library)?", j.get("message", ""))
-    kernels = (int(m.group(1)) + int(m.group(2) or 0)) if m else None
-    kforge[j["problem"]] = (j, kernels)
+"$python" - "$out/bench-ncu.jsonl" "$out/bench-ncu.csv" "$calls" "$out/bench-ncu.kernels" "${files[@]}" <<'PY' | tee "$out/bench-ncu.txt"
+import csv, json, statistics, sys
+jsonl, csv_path, calls, counts, files = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4], sys.argv[5:]
+per_forward = {path: int(n) for path, n in (line.split() for line in open(counts))}
+kforge = {json.loads(line)["problem"]: json.loads(line) for line in open(jsonl)}
 rows = list(csv.reader(open(csv_path)))
 header, units, data = rows[0], rows[1], rows[2:]
 col = header.index("gpu__time_duration.sum")
@@ -51,9 +48,9 @@ print(f"{'problem':<28} {'kernels':>7} {'kforge ms':>10} {'ncu ms':>10} {'ratio'
 at, ratios = 0, []
 for path in files:
     problem = path.removeprefix("problems/").removesuffix(".py")
-    j, kernels = kforge.get(problem, (None, None))
-    if kernels is None:
-        print(f"{problem:<28} kforge reported no kernel census: {j and j['message'][:70]}")
+    j, kernels = kforge.get(problem), per_forward[path]
+    if j is None or j.get("cand_ms") is None:
+        print(f"{problem:<28} kforge gave no time: {j and j['message'][:70]}")
         sys.exit(1)
     mine = data[at:at + kernels * calls]
     at += kernels * calls

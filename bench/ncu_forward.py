@@ -1,6 +1,7 @@
 """Runs problems' reference forwards under Nsight Compute, for bench/ncu_agreement.sh.
 
 Usage (under ncu): ncu_forward.py CALLS PROBLEM.py...
+       (to count):    ncu_forward.py --count PROBLEM.py...   prints "<path> <kernels per forward>"
 For each problem: seed 42, the model built on the GPU, one input set made on the GPU (as kforge
 makes them), two untimed calls, then CALLS calls, each inside an NVTX range named kforge_forward
 (ncu profiles only the kernels launched inside it). Prints, per problem, one line
@@ -19,7 +20,30 @@ def load(path):
     return module
 
 
+def count_kernels(paths):
+    """Kernels one forward launches, by torch.profiler (run apart from ncu: both use CUPTI)."""
+    from torch.profiler import ProfilerActivity, profile
+    for path in paths:
+        problem = load(path)
+        with torch.device("cuda"), torch.no_grad():
+            torch.manual_seed(42)
+            model = problem.Model(*problem.get_init_inputs())
+            inputs = problem.get_inputs()
+            model(*inputs)
+            torch.cuda.synchronize()
+            with profile(activities=[ProfilerActivity.CUDA]) as prof:
+                model(*inputs)
+                torch.cuda.synchronize()
+        kernels = [e for e in prof.events() if e.device_type == torch.autograd.DeviceType.CUDA and not e.name.startswith("Memcpy") and not e.name.startswith("Memset")]
+        print(path, len(kernels), flush=True)
+        del model, inputs
+        torch.cuda.empty_cache()
+
+
 def main():
+    if sys.argv[1] == "--count":
+        count_kernels(sys.argv[2:])
+        return
     calls = int(sys.argv[1])
     torch.backends.cuda.matmul.allow_tf32 = False
     torch.backends.cudnn.allow_tf32 = False

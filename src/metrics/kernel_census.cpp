@@ -56,7 +56,7 @@ Summary summarize(const std::vector<Launch>& launches) {
       case Origin::library: ++s.library; s.library_ms += l.gpu_ms; break;
       case Origin::compiled: ++s.compiled; s.compiled_ms += l.gpu_ms; break;
     }
-    if (l.origin != Origin::own) ++s.library_objects[l.origin == Origin::compiled ? "torch.compile" : l.object];
+    ++s.objects[l.origin == Origin::compiled ? "torch.compile" : (l.object.empty() ? "unknown" : l.object)];
   }
   return s;
 }
@@ -66,11 +66,11 @@ std::string describe(const Summary& s) {
   std::string out = "kernels: " + std::to_string(s.own) + " own";
   if (s.library) out += ", " + std::to_string(s.library) + " library";
   if (s.compiled) out += ", " + std::to_string(s.compiled) + " torch.compile";
-  if (!s.library_objects.empty()) {
+  if (!s.objects.empty()) {
     out += " (";
     bool first = true;
-    for (const auto& [object, n] : s.library_objects) {
-      out += (first ? "" : ", ") + (object.empty() ? std::string("unknown") : object) + ": " + std::to_string(n);
+    for (const auto& [object, n] : s.objects) {
+      out += (first ? "" : ", ") + object + ": " + std::to_string(n);
       first = false;
     }
     out += ")";

@@ -37,7 +37,7 @@ struct Launch {
 struct Summary {
   int own = 0, library = 0, compiled = 0;                  // launches
   double own_ms = 0, library_ms = 0, compiled_ms = 0;      // GPU time
-  std::map<std::string, int> library_objects;              // library/compiled launches per object
+  std::map<std::string, int> objects;  // launches per issuing object ("torch.compile" for Inductor's)
   int total() const { return own + library + compiled; }
   // The own kernels' share of the forward's GPU time (of launches when no time was recorded);
   // nothing when no kernel ran.
@@ -46,7 +46,7 @@ struct Summary {
 
 Summary summarize(const std::vector<Launch>& launches);
 
-// "kernels: 2 own, 1 library (libcublasLt.so.13: 1); own 64% of GPU time"
+// "kernels: 2 own, 1 library (ext.so: 2, libcublasLt.so.13: 1); own 64% of GPU time"
 std::string describe(const Summary& s);
 
 enum class FallbackPolicy { mixed, strict };

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <cstdio>
 #include <mutex>
 #include <type_traits>
 #include <unordered_map>
@@ -125,9 +126,23 @@ const std::string& own_module() {  // this worker module: its frames are kforge'
 
 // The object of the first caller outside the CUDA driver, runtime and CUPTI (and this module):
 // the code that asked for the launch.
+// KFORGE_CENSUS_TRACE=1 writes every launch callback and stack walk to the worker log.
+bool tracing() {
+  static const bool on = [] {
+    const char* v = std::getenv("KFORGE_CENSUS_TRACE");
+    return v && *v && *v != '0';
+  }();
+  return on;
+}
+
 std::string first_caller_outside_cuda() {
   void* frames[64];
   const int n = ::backtrace(frames, 64);
+  if (tracing()) {
+    std::fprintf(stderr, "kforge census: stack of %d frames:", n);
+    for (int i = 0; i < n; ++i) std::fprintf(stderr, " %s", object_of(frames[i]).c_str());
+    std::fprintf(stderr, "\n");
+  }
   for (int i = 0; i < n; ++i) {
     std::string path = object_of(frames[i]);
     if (path.empty() || path == own_module()) continue;
@@ -185,6 +200,7 @@ bool driver_launch(CUpti_CallbackId cbid) {
 }
 
 void note_call(Gathered* g, uint32_t correlation, std::string object) {
+  if (tracing()) std::fprintf(stderr, "kforge census: launch %u from %s\n", correlation, object.c_str());
   LaunchCall call{std::move(object), g->returned.load(), this_thread() != g->caller};
   std::lock_guard lock(g->mutex);
   g->calls[correlation] = std::move(call);
@@ -193,6 +209,11 @@ void note_call(Gathered* g, uint32_t correlation, std::string object) {
 void CUPTIAPI on_api_call(void* userdata, CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const void* raw) {
   auto* g = static_cast<Gathered*>(userdata);
   const auto* data = static_cast<const CUpti_CallbackData*>(raw);
+  if (tracing() && (domain == CUPTI_CB_DOMAIN_RUNTIME_API || driver_launch(cbid)))
+    std::fprintf(stderr, "kforge census: %s %s (cbid %u) %s correlation %u depth %d\n",
+                 domain == CUPTI_CB_DOMAIN_RUNTIME_API ? "runtime" : "driver",
+                 data->functionName ? data->functionName : "?", static_cast<unsigned>(cbid),
+                 data->callbackSite == CUPTI_API_ENTER ? "enter" : "exit", data->correlationId, t_runtime_depth);
   if (domain == CUPTI_CB_DOMAIN_RUNTIME_API) {
     bool launch = false;
     const void* stub = runtime_launch_stub(cbid, data->functionParams, &launch);
@@ -292,7 +313,10 @@ RecordedForward LaunchRecorder::stop() {
     return out;
   }
   const Cupti& api = cupti();
-  c10::cuda::device_synchronize();
+  try {  // after a CUDA error (the forward's own) this throws; the recording still ends
+    c10::cuda::device_synchronize();
+  } catch (const std::exception&) {
+  }
   api.flush_all(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
   api.activity_disable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
   api.unsubscribe(state_->subscriber);

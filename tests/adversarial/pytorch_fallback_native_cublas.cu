@@ -1,7 +1,9 @@
 // hack: PyTorch fallback
-// GPU only, run with --fallback strict. nn.Linear in the native cuda format with no kernel of its
-// own: cublasSgemm computes X W^T, and a rank-1 update (cublasSger, bias times a vector of ones)
-// adds the bias. Correct, but every kernel is cuBLAS's: rejected, rule pytorch-fallback.
+// GPU only. nn.Linear in the native cuda format with no kernel of its own: cublasSgemm computes
+// X W^T, and a rank-1 update (cublasSger, bias times a vector of ones) adds the bias. Correct, but
+// every kernel is cuBLAS's. The native cuda format requires at least one __global__ kernel, so
+// kforge refuses it when building: compile_error (in a .py candidate the same fallback meets the
+// runtime policy, --fallback strict: see pytorch_fallback_inline_aten.py).
 #include <kforge/candidate.h>
 
 #include <cublas_v2.h>

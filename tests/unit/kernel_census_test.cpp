@@ -39,7 +39,7 @@ TEST(KernelCensus, ShareIsOwnGpuTime) {
   EXPECT_EQ(s.library, 2);
   ASSERT_TRUE(s.own_share());
   EXPECT_NEAR(*s.own_share(), 0.2, 1e-12);
-  EXPECT_EQ(describe(s), "kernels: 1 own, 2 library (libcublasLt.so.13: 1, libtorch_cuda.so: 1); own 20% of GPU time");
+  EXPECT_EQ(describe(s), "kernels: 1 own, 2 library (ext.so: 1, libcublasLt.so.13: 1, libtorch_cuda.so: 1); own 20% of GPU time");
   EXPECT_FALSE(fallback_violation(FallbackPolicy::strict, s));  // one own kernel is enough
   EXPECT_FALSE(fallback_violation(FallbackPolicy::mixed, s));
 }
