@@ -11,22 +11,33 @@ out="${1:-build/bench}"
 mkdir -p "$out"
 kforge=build/release/kforge
 python=$(tools/find-python.sh)
-problems="${NCU_PROBLEMS:-level1/2_ReLU level1/28_Sigmoid level1/29_Tanh level1/30_LeakyReLU level1/31_Softplus
-level1/33_ELU level1/36_SiLU level1/37_GELU_Erf level1/4_Softmax_Rows level1/7_Sum_Dim level1/52_Mean_Dim
-level1/53_Max_Dim level1/6_Argmax_Dim level1/1_Square_Matmul}"
+# Each entry: a built-in problem, and module constants to set so its input stays under 2 GiB
+# (past that, PyTorch splits an elementwise or reduction op into two kernels for 32-bit indexing).
+problems="${NCU_PROBLEMS:-level1/2_ReLU:ROWS=12288 level1/28_Sigmoid:BATCH=16 level1/29_Tanh:BATCH=32
+level1/30_LeakyReLU:BATCH=16 level1/31_Softplus:ROWS=12000 level1/33_ELU:BATCH=4 level1/36_SiLU:TOKENS=32768
+level1/37_GELU_Erf:BATCH=640 level1/7_Sum_Dim:ROWS=10240 level1/52_Mean_Dim:BATCH=40 level1/53_Max_Dim:TOKENS=10240
+level1/6_Argmax_Dim:ROWS=12288 level1/4_Softmax_Rows level1/1_Square_Matmul}"
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 files=()
-for p in $problems; do
+for entry in $problems; do
+  p="${entry%%:*}"
   level=$(dirname "$p")
   name=$(basename "$p")
-  mkdir -p "$dir/$level/$name"
-  { cat "problems/$p.py"; printf '\n\nModelNew = Model\n'; } >"$dir/$level/$name/identity.py"
-  files+=("problems/$p.py")
+  mkdir -p "$dir/suite/$level" "$dir/candidates/$level/$name"
+  {
+    cat "problems/$p.py"
+    if [[ "$entry" == *:* ]]; then
+      printf '\n\n# bench/ncu_agreement.sh: sized for one kernel\n'
+      tr ',' '\n' <<<"${entry#*:}" | sed 's/=/ = /'
+    fi
+  } >"$dir/suite/$level/$name.py"
+  { cat "$dir/suite/$level/$name.py"; printf '\n\nModelNew = Model\n'; } >"$dir/candidates/$level/$name/identity.py"
+  files+=("$dir/suite/$level/$name.py")
 done
 db="build/bench-ncu.db"
 rm -f "$db" "$db"-*
-"$kforge" --db "$db" eval --device cuda --json "$dir" >"$out/bench-ncu.jsonl"
+"$kforge" --db "$db" eval --device cuda --json --suite "$dir/suite" "$dir/candidates" >"$out/bench-ncu.jsonl"
 calls=5
 "$python" bench/ncu_forward.py --count "${files[@]}" >"$out/bench-ncu.kernels"
 ncu --clock-control none --nvtx --nvtx-include "kforge_forward/" --metrics gpu__time_duration.sum --csv --page raw \
@@ -41,13 +52,13 @@ kforge = {json.loads(line)["problem"]: json.loads(line) for line in open(jsonl)}
 rows = list(csv.reader(open(csv_path)))
 header, units, data = rows[0], rows[1], rows[2:]
 col = header.index("gpu__time_duration.sum")
-scale = {"nsecond": 1e-6, "usecond": 1e-3, "msecond": 1.0, "second": 1e3}[units[col]]
+scale = {"ns": 1e-6, "nsecond": 1e-6, "us": 1e-3, "usecond": 1e-3, "ms": 1.0, "msecond": 1.0, "s": 1e3, "second": 1e3}[units[col]]
 names = header.index("Kernel Name")
 print("benchmark (e): kforge's candidate time vs Nsight Compute gpu__time_duration (--clock-control none)")
 print(f"{'problem':<28} {'kernels':>7} {'kforge ms':>10} {'ncu ms':>10} {'ratio':>7}  kernel")
 at, ratios = 0, []
 for path in files:
-    problem = path.removeprefix("problems/").removesuffix(".py")
+    problem = "/".join(path.removesuffix(".py").split("/")[-2:])
     j, kernels = kforge.get(problem), per_forward[path]
     if j is None or j.get("cand_ms") is None:
         print(f"{problem:<28} kforge gave no time: {j and j['message'][:70]}")

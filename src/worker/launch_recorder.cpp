@@ -5,10 +5,13 @@
 #include <cuda_runtime_api.h>
 #include <cupti.h>
 #include <dlfcn.h>
+#include <link.h>
+#include <pthread.h>
 #include <execinfo.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstdio>
 #include <mutex>
@@ -124,8 +127,6 @@ const std::string& own_module() {  // this worker module: its frames are kforge'
   return path;
 }
 
-// The object of the first caller outside the CUDA driver, runtime and CUPTI (and this module):
-// the code that asked for the launch.
 // KFORGE_CENSUS_TRACE=1 writes every launch callback and stack walk to the worker log.
 bool tracing() {
   static const bool on = [] {
@@ -135,6 +136,76 @@ bool tracing() {
   return on;
 }
 
+// Objects whose frames are not a launch's origin: the CUDA driver, runtime and CUPTI, this
+// module, and the C and C++ runtimes.
+bool passed_over(const std::string& path) {
+  if (path.empty() || path == own_module()) return true;
+  auto slash = path.rfind('/');
+  std::string_view file = std::string_view(path).substr(slash == std::string::npos ? 0 : slash + 1);
+  for (std::string_view skip : {"libcuda.so", "libcudart", "libcupti", "libc.so", "libstdc++", "libgcc_s", "ld-linux",
+                                "libpthread", "libm.so", "libdl.so"})
+    if (file.starts_with(skip)) return true;
+  return false;
+}
+
+// The executable segments of every loaded object, sorted, for telling return addresses on the
+// stack from other words. Rebuilt when a recording starts (a candidate may have loaded objects).
+struct CodeSegment {
+  uintptr_t lo, hi;
+  std::string path;
+};
+std::vector<CodeSegment> g_code;
+
+void map_code_segments() {
+  g_code.clear();
+  ::dl_iterate_phdr(
+      [](dl_phdr_info* info, size_t, void*) {
+        std::string path = info->dlpi_name && *info->dlpi_name ? info->dlpi_name : "";
+        for (int i = 0; i < info->dlpi_phnum; ++i) {
+          const auto& ph = info->dlpi_phdr[i];
+          if (ph.p_type == PT_LOAD && (ph.p_flags & PF_X))
+            g_code.push_back({info->dlpi_addr + ph.p_vaddr, info->dlpi_addr + ph.p_vaddr + ph.p_memsz, path});
+        }
+        return 0;
+      },
+      nullptr);
+  std::sort(g_code.begin(), g_code.end(), [](const CodeSegment& a, const CodeSegment& b) { return a.lo < b.lo; });
+}
+
+const CodeSegment* code_at(uintptr_t address) {
+  auto it = std::upper_bound(g_code.begin(), g_code.end(), address,
+                             [](uintptr_t a, const CodeSegment& s) { return a < s.lo; });
+  if (it == g_code.begin()) return nullptr;
+  --it;
+  return address < it->hi ? &*it : nullptr;
+}
+
+// The nearest word on this thread's stack that points into the code of an object not passed
+// over: the return address into the code that called the driver. Used where the unwinder cannot
+// walk through the driver's frames, as for launches by a CUDA runtime linked statically into a
+// library (PyTorch's own kernels).
+std::string caller_from_stack_words() {
+  thread_local uintptr_t stack_top = [] {
+    pthread_attr_t attr;
+    void* base = nullptr;
+    size_t size = 0;
+    if (::pthread_getattr_np(::pthread_self(), &attr) != 0) return uintptr_t{0};
+    ::pthread_attr_getstack(&attr, &base, &size);
+    ::pthread_attr_destroy(&attr);
+    return reinterpret_cast<uintptr_t>(base) + size;
+  }();
+  volatile uintptr_t here = 0;
+  auto word = reinterpret_cast<uintptr_t>(&here) & ~uintptr_t{7};
+  const uintptr_t end = stack_top ? std::min(stack_top, word + (uintptr_t{256} << 10)) : word;
+  for (; word + sizeof(uintptr_t) <= end; word += sizeof(uintptr_t)) {
+    const CodeSegment* seg = code_at(*reinterpret_cast<const uintptr_t*>(word));
+    if (seg && !passed_over(seg->path)) return seg->path;
+  }
+  return {};
+}
+
+// The object of the first caller outside the CUDA driver, runtime and CUPTI (and this module):
+// the code that asked for the launch. The unwinder first; the stack's words where it stops early.
 std::string first_caller_outside_cuda() {
   void* frames[64];
   const int n = ::backtrace(frames, 64);
@@ -145,13 +216,11 @@ std::string first_caller_outside_cuda() {
   }
   for (int i = 0; i < n; ++i) {
     std::string path = object_of(frames[i]);
-    if (path.empty() || path == own_module()) continue;
-    auto slash = path.rfind('/');
-    std::string_view file = std::string_view(path).substr(slash == std::string::npos ? 0 : slash + 1);
-    if (file.starts_with("libcuda.so") || file.starts_with("libcudart") || file.starts_with("libcupti")) continue;
-    return path;
+    if (!passed_over(path)) return path;
   }
-  return {};
+  std::string scanned = caller_from_stack_words();
+  if (tracing()) std::fprintf(stderr, "kforge census: unwinding stopped; stack words name %s\n", scanned.c_str());
+  return scanned;
 }
 
 // For a runtime-API kernel launch, the kernel's host stub (whose object defines the kernel);
@@ -286,6 +355,7 @@ void LaunchRecorder::start() {
     return;
   }
   c10::cuda::device_synchronize();  // work launched before now is not the forward's
+  map_code_segments();
   Gathered& g = state_->gathered;
   g.caller = this_thread();
   g.returned = false;
