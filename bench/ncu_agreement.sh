@@ -68,7 +68,7 @@ for path in files:
     if kernels != 1:
         print(f"{problem:<28} {kernels:>7}  (not a single-kernel forward: left out)")
         continue
-    ncu_ms = statistics.median(float(r[col]) * scale for r in mine)
+    ncu_ms = statistics.median(float(r[col].replace(",", "")) * scale for r in mine)
     ratio = j["cand_ms"] / ncu_ms
     ratios.append(ratio)
     print(f"{problem:<28} {kernels:>7} {j['cand_ms']:>10.4f} {ncu_ms:>10.4f} {ratio:>7.4f}  {mine[0][names][:40]}")

@@ -288,7 +288,10 @@ void CUPTIAPI on_api_call(void* userdata, CUpti_CallbackDomain domain, CUpti_Cal
     const void* stub = runtime_launch_stub(cbid, data->functionParams, &launch);
     if (!launch) return;
     if (data->callbackSite == CUPTI_API_ENTER) {
-      t_runtime_object = stub ? object_of(stub) : first_caller_outside_cuda();
+      // The stub names the kernel's object when it is a host function; a launch by handle
+      // (cudaKernel_t, or a stub dladdr cannot place) is attributed to its caller instead.
+      t_runtime_object = stub ? object_of(stub) : std::string();
+      if (t_runtime_object.empty()) t_runtime_object = first_caller_outside_cuda();
       ++t_runtime_depth;
       note_call(g, data->correlationId, t_runtime_object);
     } else if (t_runtime_depth > 0) {
