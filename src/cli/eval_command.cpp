@@ -7,6 +7,8 @@
 #include <iostream>
 #include <regex>
 
+#include <unistd.h>
+
 #include <fmt/format.h>
 
 #include "cli/commands.hpp"
@@ -36,6 +38,14 @@ std::filesystem::path log_dir() {
   const char* home = std::getenv("HOME");
   std::filesystem::path base = cache && *cache ? cache : (home ? std::filesystem::path(home) / ".cache" : ".");
   return base / "kforge" / "logs";
+}
+
+// The resident host memory each worker may reach: as given, else three quarters of the machine's
+// memory shared by the workers (a bomb is stopped before the kernel's OOM killer picks a victim).
+int64_t host_memory_bound(double gib, size_t workers) {
+  if (gib > 0) return static_cast<int64_t>(gib * double(int64_t{1} << 30));
+  const int64_t ram = static_cast<int64_t>(::sysconf(_SC_PHYS_PAGES)) * ::sysconf(_SC_PAGE_SIZE);
+  return ram / 4 * 3 / static_cast<int64_t>(std::max<size_t>(workers, 1));
 }
 
 // Which workers serve the run: "cpu", or one per GPU asked for.
@@ -78,6 +88,7 @@ PlannedEval plan_entry(const Problem& problem, const std::filesystem::path& file
   e.candidate_name = name;
   try {
     e.candidate = load_candidate_file(file, name);
+    e.static_finding = check_candidate_source(e.candidate.source, file.extension() == ".py");
   } catch (const Error& err) {
     e.load_failure = err.what();
   }
@@ -174,6 +185,7 @@ int run_eval(const EvalOptions& o, const GlobalOptions& global) {
   if (!workers.cuda && o.settings.fallback == "strict")
     throw UsageError("--fallback strict needs a GPU: on the CPU there are no kernels to tell apart");
   if (!workers.cuda && o.settings.timing.cuda_graph) throw UsageError("--cuda-graph needs a GPU");
+  workers.host_memory_bytes = host_memory_bound(o.settings.host_memory_gib, workers.worker_devices.size());
   auto plan = o.problem.empty() ? plan_for_dir(o, suite, !workers.cuda) : plan_for_problem(o, suite);
   if (plan.empty()) {
     std::cerr << "kforge: no candidates to evaluate\n";
@@ -282,6 +294,10 @@ Runner add_eval_command(CLI::App& app, const GlobalOptions& global) {
   cmd->add_option("--arch", o->settings.arch, "nvcc target of cuda candidates: auto (the GPU's, sm_90a on an H200) or e.g. sm_90a");
   cmd->add_option("--timeout", o->settings.timeout_s, "Seconds one evaluation may take before its worker is killed")
       ->check(CLI::Range(1, 86400));
+  cmd->add_option("--host-memory", o->settings.host_memory_gib,
+                  "GiB of resident host memory a worker may reach before it is killed (runtime_error) "
+                  "[default: 0, meaning three quarters of this machine's memory shared by the workers]")
+      ->check(CLI::Range(0.0, 1e6));
   cmd->add_flag("--force", o->settings.force, "Evaluate again even when the store holds a result for the same inputs and settings");
   cmd->add_flag("--json", o->json, "One JSON object per candidate per line on stdout instead of the table");
   return [o, &global] { return run_eval(*o, global); };

@@ -57,6 +57,10 @@ EvaluationRecord make_record(const PlannedEval& e, const std::string& eval_key, 
       r.verdict = Verdict::crashed;
       r.message = outcome.detail;
       return r;
+    case JobFailure::host_memory:  // a memory bomb, or a candidate that needs more than allowed
+      r.verdict = Verdict::runtime_error;
+      r.message = outcome.detail;
+      return r;
     case JobFailure::forged:
       r.verdict = Verdict::rejected;
       r.rule = "forged-result";
@@ -141,6 +145,7 @@ std::vector<EvaluationRecord> execute_plan(std::vector<PlannedEval>& plan, const
     wc.module_dir = worker_module_dir();
     wc.device = config.cuda ? "cuda" : "cpu";
     wc.cuda_visible_devices = id;
+    wc.host_memory_bytes = config.host_memory_bytes;
     wc.log_path = config.log_dir / (config.cuda ? "worker-cuda" + id + ".log" : "worker-cpu.log");
     const std::string device_label = config.cuda ? "cuda:" + id : "cpu";
     WorkerProcess worker(wc);
@@ -183,6 +188,14 @@ std::vector<EvaluationRecord> execute_plan(std::vector<PlannedEval>& plan, const
         continue;
       }
       std::string key = evaluation_key(e, key_settings, info);
+      if (e.static_finding) {  // rejected from its source, without a job; stored like any result
+        JobOutcome outcome = settled(Verdict::rejected, e.static_finding->message);
+        outcome.result.rule = e.static_finding->rule;
+        EvaluationRecord r = make_record(e, key, key_settings, info, device_label, outcome, 0.0);
+        std::lock_guard lock(mutex);
+        finish(i, std::move(r), true);
+        continue;
+      }
       if (e.build_failure) {  // judged without a job, and stored like any result
         EvaluationRecord r = make_record(e, key, key_settings, info, device_label,
                                          settled(Verdict::compile_error, *e.build_failure), 0.0);

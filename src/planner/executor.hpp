@@ -16,6 +16,7 @@ struct ExecutorConfig {
   std::vector<std::string> worker_devices;  // "cpu", or one CUDA_VISIBLE_DEVICES id per GPU worker
   bool cuda = false;
   std::filesystem::path log_dir;            // worker logs
+  int64_t host_memory_bytes = 0;            // per worker, resident (0: unbounded)
 };
 
 // Called in finishing order, from one thread at a time, after the record is stored.

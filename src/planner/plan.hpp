@@ -11,10 +11,12 @@
 #include "protocol/messages.hpp"
 #include "suite/candidate.hpp"
 #include "suite/problem.hpp"
+#include "suite/static_checks.hpp"
 
 namespace kforge {
 
-// Every knob of an evaluation. All of it except the timeout goes into the evaluation key.
+// Every knob of an evaluation. All of it except the resource bounds (timeout, host memory) goes
+// into the evaluation key.
 struct EvalSettings {
   std::string device = "auto";  // auto | cpu | cuda | cuda:N
   std::string precision;  // empty: the problem's declared precision, else fp32
@@ -23,6 +25,7 @@ struct EvalSettings {
   std::string fallback = "mixed";    // mixed | strict: may the candidate launch only library kernels
   protocol::TimingSettings timing;
   int timeout_s = 300;  // per job, wall clock [s]
+  double host_memory_gib = 0;  // per worker, resident; 0: three quarters of RAM shared by the workers
   std::string arch = "auto";  // cuda builds: sm_XY of the device, or as given
   bool force = false;   // evaluate again even when the store has the result
 };
@@ -44,6 +47,7 @@ struct PlannedEval {
   std::string build_key;
   std::filesystem::path library;
   std::optional<std::string> build_failure;  // the condensed compiler diagnostics
+  std::optional<StaticFinding> static_finding;  // rejected before running (suite/static_checks.hpp)
   bool build_cached = false;                 // found in the build cache, not compiled now
   double build_seconds = 0;                  // compile time when compiled now [s]
 };

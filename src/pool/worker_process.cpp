@@ -15,6 +15,7 @@
 
 #include "build/build_service.hpp"
 #include "common/errors.hpp"
+#include "pool/host_memory_watch.hpp"
 #include "protocol/frame.hpp"
 
 namespace kforge {
@@ -196,7 +197,26 @@ JobOutcome WorkerProcess::run(const protocol::EvalJob& job, std::chrono::seconds
     outcome.detail = "the worker " + describe_exit() + " before taking the job";
     return outcome;
   }
-  auto reply = protocol::read_frame(from_worker_, std::chrono::steady_clock::now() + deadline);
+  protocol::ReadResult reply;
+  bool memory_tripped = false;
+  int64_t memory_seen = 0;
+  {
+    HostMemoryWatch watch(pid_, config_.host_memory_bytes);
+    reply = protocol::read_frame(from_worker_, std::chrono::steady_clock::now() + deadline);
+    memory_tripped = watch.tripped();
+    memory_seen = watch.seen_bytes();
+  }
+  if (memory_tripped) {
+    char figures[160];
+    std::snprintf(figures, sizeof figures,
+                  "the worker's resident host memory reached %.2f GiB, past the bound of %.2f GiB (--host-memory); "
+                  "the worker was killed",
+                  memory_seen / double(1 << 30), config_.host_memory_bytes / double(1 << 30));
+    outcome.failure = JobFailure::host_memory;
+    outcome.detail = figures;
+    kill_now();
+    return outcome;
+  }
   switch (reply.status) {
     case protocol::ReadStatus::ok:
       try {

@@ -20,10 +20,12 @@ struct WorkerConfig {
   std::string cuda_visible_devices;  // for cuda: the one GPU this worker sees
   std::filesystem::path log_path;    // the worker's stdout and stderr (candidates print there)
   std::chrono::seconds start_timeout{180};
+  int64_t host_memory_bytes = 0;     // resident host memory a job may reach (0: unbounded)
 };
 
 // forged: a result frame without the job's nonce, i.e. not written by the worker's own code.
-enum class JobFailure { none, timeout, crashed, protocol, forged };
+// host_memory: the worker's resident host memory passed WorkerConfig::host_memory_bytes.
+enum class JobFailure { none, timeout, crashed, protocol, forged, host_memory };
 
 struct JobOutcome {
   JobFailure failure = JobFailure::none;

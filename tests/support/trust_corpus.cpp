@@ -28,6 +28,7 @@ std::vector<TrustCase> load_trust_corpus(const std::string& folder) {
     if (e.contains("max_speedup") && e["max_speedup"].is_number()) c.max_speedup = e["max_speedup"].get<double>();
     if (e.contains("args")) c.args = e["args"].get<std::vector<std::string>>();
     c.faster = e.value("faster", false);
+    c.message = e.value("message", std::string());
     out.push_back(std::move(c));
   }
   return out;
@@ -77,6 +78,8 @@ std::vector<std::string> run_trust_corpus(const std::string& folder, const std::
         failures.push_back(said);
         continue;
       }
+      if (!c->message.empty() && l.value("message", std::string()).find(c->message) == std::string::npos)
+        failures.push_back(said + " [expected the message to say: " + c->message + "]");
       if (verdict == "rejected" && c->rule && l.value("rule", std::string()) != *c->rule)
         failures.push_back(said + " [expected rule " + *c->rule + "]");
       if (c->max_speedup && l.contains("speedup") && l["speedup"].is_number() &&

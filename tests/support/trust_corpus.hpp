@@ -17,6 +17,7 @@ struct TrustCase {
   std::optional<double> max_speedup;  // a hack that must not show a speedup above this
   std::vector<std::string> args;      // extra `kforge eval` options the case runs with
   bool faster = false;                // an honest candidate whose speedup interval must lie above 1
+  std::string message;                // a text the verdict's message must contain (empty: any)
 };
 
 std::vector<TrustCase> load_trust_corpus(const std::string& folder);
