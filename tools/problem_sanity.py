@@ -13,7 +13,8 @@ Per file, without a GPU:
     kforge's fp32 tolerance (1e-4) as the atol;
   * static rules: no random call inside forward, no device or dtype chosen in the file.
 
-This is a writing aid, not the suite's lint (`kforge problems lint` runs in kforge's worker).
+This is a writing aid with a meta-device time estimate; the suite's lint is `kforge problems lint`
+(python/kforge_lint.py), which tests hold the suite to.
 """
 import argparse
 import ast

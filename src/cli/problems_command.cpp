@@ -1,11 +1,18 @@
 // kforge problems list: the problems of a suite (the built-in one by default).
+// kforge problems lint: whether each is a sound benchmark (python/kforge_lint.py, run with the
+// worker's Python: it builds and calls the models).
 #include <iostream>
+#include <map>
+#include <sstream>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "build/subprocess.hpp"
 #include "cli/commands.hpp"
 #include "common/errors.hpp"
+#include "pool/devices.hpp"
+#include "pool/worker_paths.hpp"
 #include "suite/problem.hpp"
 
 namespace kforge::cli {
@@ -13,6 +20,14 @@ namespace {
 
 struct ProblemsOptions {
   std::string suite;
+  bool json = false;
+};
+
+struct LintOptions {
+  std::string suite;
+  std::vector<std::string> problems;  // ids or files; none: the whole suite
+  std::string device = "auto";
+  bool static_only = false;
   bool json = false;
 };
 
@@ -40,6 +55,66 @@ int run_list(const ProblemsOptions& o) {
   return 0;
 }
 
+int run_lint(const LintOptions& o) {
+  if (o.device != "auto" && o.device != "cpu" && o.device != "cuda")
+    throw UsageError("--device must be auto, cpu or cuda, not '" + o.device + "'");
+  auto dir = o.suite.empty() ? builtin_suite_dir() : std::filesystem::path(o.suite);
+  SuiteLoad suite = load_suite(dir);
+  std::vector<Problem> chosen;
+  if (o.problems.empty()) chosen = suite.problems;
+  for (const auto& spec : o.problems) chosen.push_back(resolve_problem(spec, suite));
+  if (chosen.empty()) throw UsageError("no problems to lint in " + dir.string());
+  std::string device = o.device;
+  if (device == "auto") device = probe_cuda_devices().count > 0 ? "cuda" : "cpu";
+  else if (device == "cuda" && probe_cuda_devices().count == 0) throw Error("--device cuda: no CUDA device here");
+
+  std::vector<std::string> argv{worker_python().string(), (worker_module_dir() / "kforge_lint.py").string(), "--device",
+                                device};
+  if (o.static_only) argv.push_back("--static-only");
+  for (const auto& p : chosen) argv.push_back(std::to_string(p.level) + ":" + p.path.string());
+  const auto timeout = std::chrono::seconds(60 + (o.static_only ? 1 : 60) * static_cast<long>(chosen.size()));
+  build::ProcessResult run = build::run_process(argv, timeout, size_t{16} << 20);
+
+  std::map<std::string, nlohmann::json> by_path;
+  std::istringstream lines(run.output);
+  for (std::string line; std::getline(lines, line);) {
+    if (line.empty() || line.front() != '{') continue;  // torch's warnings share the stream
+    try {
+      auto j = nlohmann::json::parse(line);
+      by_path[j.at("problem").get<std::string>()] = j;
+    } catch (const std::exception&) {
+    }
+  }
+  size_t flagged = 0;
+  if (!o.json) std::cout << fmt::format("{:<52} {}\n", "problem", "lint (" + device + (o.static_only ? ", static rules" : "") + ")");
+  for (const auto& p : chosen) {
+    auto it = by_path.find(p.path.string());
+    nlohmann::json j = it != by_path.end() ? it->second
+                                           : nlohmann::json{{"problem", p.path.string()},
+                                                            {"findings", {{{"rule", "load"},
+                                                                           {"message", "the lint process gave no result (" +
+                                                                                           std::string(run.timed_out ? "timed out" : "exit " + std::to_string(run.exit_code)) +
+                                                                                           ")"}}}}};
+    j["id"] = p.display_name();
+    const auto& findings = j["findings"];
+    flagged += !findings.empty();
+    if (o.json) {
+      std::cout << j.dump() << '\n';
+      continue;
+    }
+    std::string said;
+    for (const auto& f : findings)
+      said += (said.empty() ? "" : "; ") + f.value("rule", std::string()) + ": " + f.value("message", std::string());
+    if (j.contains("eager_ms") && j["eager_ms"].is_number())
+      said = fmt::format("{:.2f} ms, peak {:.1f} GiB", j["eager_ms"].get<double>(), j["peak_gib"].get<double>()) +
+             (said.empty() ? "" : "; " + said);
+    std::cout << fmt::format("{:<52} {}\n", p.display_name(), findings.empty() ? (said.empty() ? "ok" : "ok (" + said + ")") : said);
+  }
+  if (!o.json) std::cout << fmt::format("{} of {} problems flagged\n", flagged, chosen.size());
+  for (const auto& e : suite.errors) std::cerr << "kforge: " << e << '\n';
+  return flagged ? 1 : 0;
+}
+
 }  // namespace
 
 Runner add_problems_command(CLI::App& app, const GlobalOptions&) {
@@ -49,7 +124,16 @@ Runner add_problems_command(CLI::App& app, const GlobalOptions&) {
   auto* list = cmd->add_subcommand("list", "List the problems of a suite, with any format error");
   list->add_option("--suite", o->suite, "Suite folder in the KernelBench layout [default: built-in problems/]");
   list->add_flag("--json", o->json, "One JSON object per problem per line");
-  return [o] { return run_list(*o); };
+  auto l = std::make_shared<LintOptions>();
+  auto* lint = cmd->add_subcommand(
+      "lint", "Check that problems are sound benchmarks: static rules, then a run at kforge's sizes (degenerate, "
+              "non-deterministic or random outputs; on a GPU the eager time and peak memory). Exit 1 if any is flagged");
+  lint->add_option("problems", l->problems, "Problem ids (level1/19) or files [default: the whole suite]");
+  lint->add_option("--suite", l->suite, "Suite folder in the KernelBench layout [default: built-in problems/]");
+  lint->add_option("--device", l->device, "auto (cuda if a GPU is present), cpu (at each problem's cpu_sizes) or cuda");
+  lint->add_flag("--static-only", l->static_only, "Only the rules that read the file (no model is built)");
+  lint->add_flag("--json", l->json, "One JSON object per problem per line");
+  return [o, l, lint] { return lint->parsed() ? run_lint(*l) : run_list(*o); };
 }
 
 }  // namespace kforge::cli

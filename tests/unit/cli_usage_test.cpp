@@ -67,6 +67,7 @@ TEST(CliUsage, HelpShowsDefaults) {
   EXPECT_EQ(run_kforge({"report", "--help"}).exit_code, 0);
   EXPECT_EQ(run_kforge({"export", "--help"}).exit_code, 0);
   EXPECT_EQ(run_kforge({"problems", "list", "--help"}).exit_code, 0);
+  EXPECT_EQ(run_kforge({"problems", "lint", "--help"}).exit_code, 0);
 }
 
 TEST(CliUsage, GpuOnlyOptionsOnTheCpu) {

@@ -1,0 +1,236 @@
+"""`kforge problems lint`: checks that a problem file is a sound benchmark (docs/suite.md).
+
+Run by kforge with the worker's Python: kforge_lint.py --device cpu|cuda [--static-only] LEVEL:PATH...
+One JSON object per problem on stdout: {"problem": PATH, "findings": [{"rule", "message"}],
+"eager_ms": MS or null, "peak_gib": GIB or null}.
+
+Static rules read the file: no random call inside forward (`random-in-forward`), no device or
+floating dtype chosen in the file (`device-in-file`, `dtype-in-file`). Run rules build the model
+(seed 42) and call forward at the sizes kforge would use (`cpu_sizes` on the CPU), in the
+problem's precision, with the METR and robust-kbench filters at kforge's tolerance for that
+precision: `non-finite`, `nondeterministic` (one seed, two runs differ), `random-in-forward`
+(the output depends on the RNG state at the call), `near-zero`, `near-constant`,
+`input-independent` (other inputs, same output), `weight-independent` (other weights, same
+output). On a GPU also `sizing` (eager time outside the level's window, upstream's rule: 1-15 ms
+for levels 1 and 2, up to 50 ms above) and `memory` (peak over 60 GiB: the suite must run on an
+80 GB card).
+"""
+import argparse
+import ast
+import importlib.util
+import json
+import sys
+
+import torch
+
+RANDOM_CALLS = {"rand", "randn", "randint", "randperm", "normal", "bernoulli", "multinomial", "rand_like",
+                "randn_like", "randint_like", "dropout", "normal_", "uniform_", "bernoulli_", "exponential_"}
+INTEGER_DTYPES = {"long", "int64", "int32", "int16", "int", "bool", "uint8", "int8"}
+TOLERANCE = {"fp32": 1e-4, "fp16": 1e-2, "bf16": 1e-2}
+DTYPES = {"fp32": torch.float32, "fp16": torch.float16, "bf16": torch.bfloat16}
+PEAK_GIB_LIMIT = 60.0
+
+
+def call_name(call):
+    f = call.func
+    return f.attr if isinstance(f, ast.Attribute) else getattr(f, "id", "")
+
+
+def static_findings(source):
+    found = []
+    tree = ast.parse(source)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FunctionDef) and node.name == "forward":
+            for call in ast.walk(node):
+                if isinstance(call, ast.Call) and call_name(call) in RANDOM_CALLS:
+                    found.append(("random-in-forward", f"line {call.lineno}: {call_name(call)}() inside forward"))
+        if isinstance(node, ast.Call):
+            name = call_name(node)
+            if name == "cuda":
+                found.append(("device-in-file", f"line {node.lineno}: .cuda(): kforge chooses the device"))
+            if name in ("half", "bfloat16", "double"):
+                found.append(("dtype-in-file", f"line {node.lineno}: .{name}(): kforge chooses the precision"))
+            for kw in node.keywords:
+                if kw.arg == "device":
+                    found.append(("device-in-file", f"line {node.lineno}: device= argument: kforge chooses the device"))
+                if kw.arg == "dtype" and not (isinstance(kw.value, ast.Attribute) and kw.value.attr in INTEGER_DTYPES):
+                    found.append(("dtype-in-file",
+                                  f"line {node.lineno}: floating dtype= argument: kforge chooses the precision"))
+    return found
+
+
+def load(path, cpu):
+    spec = importlib.util.spec_from_file_location("kforge_lint_problem", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    if cpu:
+        for key, value in getattr(module, "cpu_sizes", {}).items():
+            setattr(module, key, value)
+    return module
+
+
+def tensors_of(x):
+    if isinstance(x, torch.Tensor):
+        return [x]
+    if isinstance(x, (list, tuple)):
+        return [t for item in x for t in tensors_of(item)]
+    return []
+
+
+def cast(x, dtype):
+    """As kforge casts: fp32 and fp64 tensors only (integers and narrower floats keep theirs)."""
+    if isinstance(x, torch.Tensor) and x.dtype in (torch.float32, torch.float64):
+        return x.to(dtype)
+    return x
+
+
+class Runner:
+    def __init__(self, module, device, dtype):
+        self.m, self.device, self.dtype = module, device, dtype
+
+    def model(self, seed):
+        with torch.device(self.device):
+            torch.manual_seed(seed)
+            init = [cast(a, self.dtype) for a in self.m.get_init_inputs()]
+            torch.manual_seed(seed)
+            model = self.m.Model(*init)
+        for p in list(model.parameters()) + list(model.buffers()):
+            if p.dtype in (torch.float32, torch.float64):
+                p.data = p.data.to(self.dtype)
+        return model.eval()
+
+    def inputs(self, seed):
+        with torch.device(self.device):
+            torch.manual_seed(seed)
+            return [cast(a, self.dtype) for a in self.m.get_inputs()]
+
+    def run(self, model, inputs, rng_seed=0):
+        torch.manual_seed(rng_seed)
+        with torch.no_grad():
+            out = model(*inputs)
+        return [t.detach().double().cpu() for t in tensors_of(out)]
+
+
+def unchanged_share(a, b, atol):
+    if a.shape != b.shape:
+        return 0.0
+    return ((a - b).abs() <= atol).double().mean().item()
+
+
+def run_findings(runner, atol, cpu):
+    found = []
+    model = runner.model(42)
+    inputs = runner.inputs(1)
+    first = runner.run(model, inputs, 0)
+    again = runner.run(model, inputs, 0)
+    other_rng = runner.run(model, inputs, 12345)
+    if not first:
+        return [("no-output", "forward returned no tensor")]
+    for i, (a, b, c) in enumerate(zip(first, again, other_rng)):
+        what = f"output {i}" if len(first) > 1 else "the output"
+        if not torch.isfinite(a).all():
+            found.append(("non-finite", f"{what} has NaN or Inf values"))
+            continue
+        scale = max(a.abs().max().item(), 1.0)
+        if a.shape != b.shape or (a - b).abs().max().item() > 1e-6 * scale:
+            found.append(("nondeterministic", f"{what}: two runs with one seed differ"))
+        elif a.shape == c.shape and (a - c).abs().max().item() > 1e-6 * scale:
+            found.append(("random-in-forward", f"{what} depends on the RNG state at the call"))
+        n = a.numel()
+        if n == 0:
+            found.append(("near-zero", f"{what} is empty"))
+            continue
+        zero = (a.abs() <= atol).double().mean().item()
+        if zero > 0.7:
+            found.append(("near-zero", f"{what}: {100 * zero:.0f}% of values within {atol:g} of 0"))
+        if n > 100:
+            flat = ((a - a.mean()).abs() <= atol).double().mean().item()
+            if flat > 0.7:
+                found.append(("near-constant", f"{what}: {100 * flat:.0f}% of values within {atol:g} of the mean"))
+    other_inputs = runner.run(model, runner.inputs(2), 0)
+    for i, (a, b) in enumerate(zip(first, other_inputs)):
+        share = unchanged_share(a, b, atol)
+        if share > 0.95:
+            found.append(("input-independent", f"output {i}: {100 * share:.0f}% of values unchanged for other inputs"))
+    if any(p.is_floating_point() for p in model.parameters()):
+        other_model = runner.model(43)
+        other_weights = runner.run(other_model, inputs, 0)
+        for i, (a, b) in enumerate(zip(first, other_weights)):
+            share = unchanged_share(a, b, atol)
+            if share > 0.95:
+                found.append(("weight-independent",
+                              f"output {i}: {100 * share:.0f}% of values unchanged for other weights"))
+        del other_model
+    return found
+
+
+def gpu_figures(runner, level):
+    """Eager time (median of 10 calls after 3) and peak memory at the problem's GPU sizes."""
+    torch.cuda.empty_cache()
+    torch.cuda.reset_peak_memory_stats()
+    model = runner.model(42)
+    inputs = runner.inputs(1)
+    with torch.no_grad():
+        for _ in range(3):
+            model(*inputs)
+        times = []
+        for _ in range(10):
+            start, stop = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+            start.record()
+            model(*inputs)
+            stop.record()
+            stop.synchronize()
+            times.append(start.elapsed_time(stop))
+    ms = sorted(times)[len(times) // 2]
+    peak = torch.cuda.max_memory_allocated() / 2**30
+    found = []
+    low, high = (1.0, 15.0) if level in (1, 2) else (1.0, 50.0)
+    if not low <= ms <= high:
+        found.append(("sizing", f"eager {ms:.2f} ms, outside level {level}'s window of {low:g}-{high:g} ms"))
+    if peak > PEAK_GIB_LIMIT:
+        found.append(("memory", f"peak {peak:.1f} GiB: over {PEAK_GIB_LIMIT:g} GiB, it does not fit an 80 GB card comfortably"))
+    del model, inputs
+    torch.cuda.empty_cache()
+    return ms, peak, found
+
+
+def lint(level, path, device, static_only):
+    result = {"problem": path, "findings": [], "eager_ms": None, "peak_gib": None}
+    try:
+        source = open(path, encoding="utf-8").read()
+        findings = static_findings(source)
+        if not static_only:
+            cpu = device == "cpu"
+            module = load(path, cpu)
+            precision = getattr(module, "precision", "fp32")
+            if precision not in DTYPES:
+                findings.append(("precision", f"declared precision {precision!r} is not one of fp32, fp16, bf16"))
+                precision = "fp32"
+            runner = Runner(module, device, DTYPES[precision])
+            findings += run_findings(runner, TOLERANCE[precision], cpu)
+            if not cpu:
+                ms, peak, more = gpu_figures(Runner(load(path, False), device, DTYPES[precision]), level)
+                result["eager_ms"], result["peak_gib"] = ms, peak
+                findings += more
+    except Exception as e:  # noqa: BLE001 (a broken problem is a finding, and the others still run)
+        findings = [("load", f"{type(e).__name__}: {e}")]
+    result["findings"] = [{"rule": r, "message": m} for r, m in dict.fromkeys(findings)]
+    return result
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--device", choices=["cpu", "cuda"], default="cpu")
+    ap.add_argument("--static-only", action="store_true")
+    ap.add_argument("problems", nargs="+", help="LEVEL:PATH")
+    args = ap.parse_args()
+    for entry in args.problems:
+        level, path = entry.split(":", 1)
+        print(json.dumps(lint(int(level), path, args.device, args.static_only)), flush=True)
+        if args.device == "cuda":
+            torch.cuda.empty_cache()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,49 @@
+// kforge problems lint through the real binary and the worker's Python on the CPU: each rule
+// fires on the test problem written to break it, and the shipped suite stays clean.
+#include <gtest/gtest.h>
+
+#include <map>
+#include <set>
+#include <string>
+
+#include "support/command.hpp"
+
+namespace kforge::testing {
+namespace {
+
+TEST(ProblemsLint, FlagsEachBrokenProblemWithItsRule) {
+  auto r = run_kforge({"problems", "lint", "--device", "cpu", "--json", "--suite", source_path("tests/problems/lint")});
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  std::map<std::string, std::set<std::string>> rules;
+  for (const auto& line : r.json_lines())
+    for (const auto& f : line.at("findings")) rules[line.at("id")].insert(f.at("rule").get<std::string>());
+  const std::map<std::string, std::string> expected = {
+      {"level1/1_Random_In_Forward", "random-in-forward"}, {"level1/2_Device_In_File", "device-in-file"},
+      {"level1/3_Near_Zero_Output", "near-zero"},          {"level1/4_Input_Independent", "input-independent"},
+      {"level1/5_Weight_Independent", "weight-independent"}, {"level1/6_Nondeterministic", "nondeterministic"},
+      {"level1/7_Dtype_In_File", "dtype-in-file"}};
+  ASSERT_EQ(rules.size(), expected.size()) << r.out;
+  for (const auto& [id, rule] : expected) EXPECT_TRUE(rules[id].count(rule)) << id << " lacks " << rule << "\n" << r.out;
+}
+
+TEST(ProblemsLint, ShippedSuitePassesTheStaticRules) {
+  auto r = run_kforge({"problems", "lint", "--static-only"});
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("0 of "), std::string::npos) << r.out;
+}
+
+// One problem per level, run at cpu_sizes (the whole suite is linted on a GPU: gpu_lint_test).
+TEST(ProblemsLint, ShippedProblemsOfEveryLevelLintCleanOnTheCpu) {
+  auto r = run_kforge({"problems", "lint", "--device", "cpu", "level1/4", "level2/1", "level3/1", "level5/1"});
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("0 of 4 problems flagged"), std::string::npos) << r.out;
+}
+
+TEST(ProblemsLint, UnknownProblemIsAUsageError) {
+  auto r = run_kforge({"problems", "lint", "level9/999"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("no built-in problem level9/999"), std::string::npos) << r.err;
+}
+
+}  // namespace
+}  // namespace kforge::testing
