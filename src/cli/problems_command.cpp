@@ -10,6 +10,7 @@
 
 #include "build/subprocess.hpp"
 #include "cli/commands.hpp"
+#include "cli/problems_info.hpp"
 #include "common/errors.hpp"
 #include "pool/devices.hpp"
 #include "pool/worker_paths.hpp"
@@ -117,7 +118,7 @@ int run_lint(const LintOptions& o) {
 
 }  // namespace
 
-Runner add_problems_command(CLI::App& app, const GlobalOptions&) {
+Runner add_problems_command(CLI::App& app, const GlobalOptions& global) {
   auto o = std::make_shared<ProblemsOptions>();
   auto* cmd = app.add_subcommand("problems", "Inspect problem suites");
   cmd->require_subcommand(1);
@@ -133,7 +134,19 @@ Runner add_problems_command(CLI::App& app, const GlobalOptions&) {
   lint->add_option("--device", l->device, "auto (cuda if a GPU is present), cpu (at each problem's cpu_sizes) or cuda");
   lint->add_flag("--static-only", l->static_only, "Only the rules that read the file (no model is built)");
   lint->add_flag("--json", l->json, "One JSON object per problem per line");
-  return [o, l, lint] { return lint->parsed() ? run_lint(*l) : run_list(*o); };
+  auto i = std::make_shared<ProblemsInfoOptions>();
+  auto* info = cmd->add_subcommand(
+      "info", "What each problem computes: FLOPs, input, parameter and output bytes, output shapes (derived on "
+              "PyTorch's meta device, stored per torch version and precision)");
+  info->add_option("problems", i->problems, "Problem ids (level1/19) or files [default: the whole suite]");
+  info->add_option("--suite", i->suite, "Suite folder in the KernelBench layout [default: built-in problems/]");
+  info->add_flag("--refresh", i->refresh, "Derive again even when the store holds the figures");
+  info->add_flag("--json", i->json, "One JSON object per problem per line");
+  return [o, l, lint, i, info, &global] {
+    if (lint->parsed()) return run_lint(*l);
+    if (info->parsed()) return run_problems_info(*i, global);
+    return run_list(*o);
+  };
 }
 
 }  // namespace kforge::cli

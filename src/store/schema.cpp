@@ -127,7 +127,27 @@ CREATE TABLE builds (
 UPDATE meta SET value = '2' WHERE key = 'schema_version';
 )sql");
   }
-  // Later migrations go here: `if (version < 3) { ...; UPDATE meta ... }`.
+  if (version < 3) {
+    // What each problem computes (kforge problems info), per torch version and precision.
+    db.exec(R"sql(
+CREATE TABLE problem_metadata (
+  problem_hash  TEXT NOT NULL REFERENCES problems(hash),
+  torch_version TEXT NOT NULL,
+  precision     TEXT NOT NULL,
+  flops         INTEGER,                -- torch.utils.flop_counter's count of one forward
+  input_bytes   INTEGER,
+  param_count   INTEGER,
+  param_bytes   INTEGER,                -- parameters and buffers
+  output_bytes  INTEGER,
+  outputs       TEXT NOT NULL,          -- JSON: [{shape, dtype}]
+  error         TEXT,                   -- why it could not be derived (then the figures are NULL)
+  computed_at   TEXT NOT NULL,
+  PRIMARY KEY (problem_hash, torch_version, precision)
+);
+UPDATE meta SET value = '3' WHERE key = 'schema_version';
+)sql");
+  }
+  // Later migrations go here: `if (version < 4) { ...; UPDATE meta ... }`.
   tx.commit();
 }
 

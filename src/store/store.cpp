@@ -45,6 +45,39 @@ std::optional<std::string> Store::build_log(const std::string& build_key) {
   return s.text_at(0);
 }
 
+void Store::put_problem_metadata(const ProblemMetadata& m) {
+  db_.prepare(
+         "INSERT OR REPLACE INTO problem_metadata(problem_hash, torch_version, precision, flops, input_bytes, "
+         "param_count, param_bytes, output_bytes, outputs, error, computed_at) "
+         "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)")
+      .bind(1, m.problem_hash).bind(2, m.torch_version).bind(3, m.precision).bind(4, m.flops).bind(5, m.input_bytes)
+      .bind(6, m.param_count).bind(7, m.param_bytes).bind(8, m.output_bytes).bind(9, m.outputs_json).bind(10, m.error)
+      .bind(11, now_utc())
+      .run();
+}
+
+std::optional<ProblemMetadata> Store::find_problem_metadata(const std::string& problem_hash,
+                                                            const std::string& torch_version,
+                                                            const std::string& precision) {
+  auto s = db_.prepare(
+      "SELECT flops, input_bytes, param_count, param_bytes, output_bytes, outputs, error FROM problem_metadata "
+      "WHERE problem_hash = ?1 AND torch_version = ?2 AND precision = ?3");
+  s.bind(1, problem_hash).bind(2, torch_version).bind(3, precision);
+  if (!s.step()) return std::nullopt;
+  ProblemMetadata m;
+  m.problem_hash = problem_hash;
+  m.torch_version = torch_version;
+  m.precision = precision;
+  m.flops = s.optional_int_at(0);
+  m.input_bytes = s.optional_int_at(1);
+  m.param_count = s.optional_int_at(2);
+  m.param_bytes = s.optional_int_at(3);
+  m.output_bytes = s.optional_int_at(4);
+  m.outputs_json = s.text_at(5);
+  if (!s.is_null(6)) m.error = s.text_at(6);
+  return m;
+}
+
 int Store::schema_version() {
   auto s = db_.prepare("SELECT value FROM meta WHERE key='schema_version'");
   return s.step() ? std::stoi(s.text_at(0)) : 0;

@@ -14,6 +14,15 @@
 
 namespace kforge {
 
+// What a problem computes (kforge problems info): derived from its file, per torch version and
+// precision. When `error` is set the figures are absent.
+struct ProblemMetadata {
+  std::string problem_hash, torch_version, precision;
+  std::optional<int64_t> flops, input_bytes, param_count, param_bytes, output_bytes;
+  std::string outputs_json = "[]";  // [{shape, dtype}]
+  std::optional<std::string> error;
+};
+
 struct RunInfo {
   int64_t id = 0;
   std::string started_at;
@@ -49,6 +58,11 @@ class Store {
                  const std::string& kernels_json);
   std::optional<std::string> build_log(const std::string& build_key);
 
+  // The problem must have been put first (put_problem). The newest wins.
+  void put_problem_metadata(const ProblemMetadata& m);
+  std::optional<ProblemMetadata> find_problem_metadata(const std::string& problem_hash, const std::string& torch_version,
+                                                       const std::string& precision);
+
  private:
   EvaluationRecord read_record(sqlite::Statement& s);
   void load_samples(EvaluationRecord& r);
@@ -57,7 +71,7 @@ class Store {
 };
 
 // The schema this build writes, and the migrations that bring an older file to it.
-inline constexpr int kSchemaVersion = 2;
+inline constexpr int kSchemaVersion = 3;
 void migrate(sqlite::Database& db);
 
 }  // namespace kforge

@@ -1,4 +1,4 @@
-// kforge problems lint through the real binary and the worker's Python on the CPU: each rule
+// kforge problems lint and info through the real binary and the worker's Python on the CPU: each lint
 // fires on the test problem written to break it, and the shipped suite stays clean.
 #include <gtest/gtest.h>
 
@@ -7,6 +7,7 @@
 #include <string>
 
 #include "support/command.hpp"
+#include "support/temp_dir.hpp"
 
 namespace kforge::testing {
 namespace {
@@ -43,6 +44,35 @@ TEST(ProblemsLint, UnknownProblemIsAUsageError) {
   auto r = run_kforge({"problems", "lint", "level9/999"});
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("no built-in problem level9/999"), std::string::npos) << r.err;
+}
+
+}  // namespace
+}  // namespace kforge::testing
+
+namespace kforge::testing {
+namespace {
+
+// kforge problems info derives a problem's figures on the meta device, stores them, and reads
+// them back from the store the second time.
+TEST(ProblemsInfo, DerivesStoresAndReuses) {
+  TempDir dir;
+  auto first = run_kforge({"--db", dir.file("k.db"), "problems", "info", "--json", "level1/1", "level5/1"});
+  ASSERT_EQ(first.exit_code, 0) << first.err;
+  auto lines = first.json_lines();
+  ASSERT_EQ(lines.size(), 2u) << first.out;
+  const auto& matmul = lines[0];  // 4096 x 4096 fp32 matmul
+  EXPECT_EQ(matmul.at("id"), "level1/1_Square_Matmul");
+  EXPECT_EQ(matmul.at("flops").get<int64_t>(), int64_t{2} * 4096 * 4096 * 4096);
+  EXPECT_EQ(matmul.at("input_bytes").get<int64_t>(), int64_t{2} * 4096 * 4096 * 4);
+  EXPECT_EQ(matmul.at("output_bytes").get<int64_t>(), int64_t{4096} * 4096 * 4);
+  EXPECT_EQ(matmul.at("outputs")[0].at("dtype"), "float32");
+  EXPECT_EQ(lines[1].at("precision"), "bf16");  // level 5 declares it
+  EXPECT_EQ(lines[1].at("outputs")[0].at("dtype"), "bfloat16");
+  EXPECT_GT(lines[1].at("flops").get<int64_t>(), 0);
+
+  auto again = run_kforge({"--db", dir.file("k.db"), "problems", "info", "level1/1", "level5/1"});
+  ASSERT_EQ(again.exit_code, 0) << again.err;
+  EXPECT_NE(again.out.find("0 derived now, 2 from the store"), std::string::npos) << again.out;
 }
 
 }  // namespace

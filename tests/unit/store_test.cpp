@@ -197,5 +197,40 @@ TEST(Store, LockedDatabaseFailsClearlyAndKeepsData) {
   EXPECT_FALSE(store.find_evaluation("blocked"));
 }
 
+TEST(Store, ProblemMetadataRoundTripsPerTorchAndPrecision) {
+  TempDir dir;
+  Store store(dir.file("k.db"));
+  store.put_problem(sample_problem());
+  ProblemMetadata m;
+  m.problem_hash = sample_problem().hash;
+  m.torch_version = "2.11.0";
+  m.precision = "fp32";
+  m.flops = int64_t{1} << 40;  // past 32 bits
+  m.input_bytes = 1024;
+  m.param_count = 0;
+  m.param_bytes = 0;
+  m.output_bytes = 512;
+  m.outputs_json = R"([{"shape":[16,8],"dtype":"float32"}])";
+  store.put_problem_metadata(m);
+  ProblemMetadata broken = m;
+  broken.precision = "bf16";
+  broken.flops = broken.input_bytes = broken.param_count = broken.param_bytes = broken.output_bytes = std::nullopt;
+  broken.outputs_json = "[]";
+  broken.error = "NotImplementedError: nonzero on meta";
+  store.put_problem_metadata(broken);
+
+  auto got = store.find_problem_metadata(m.problem_hash, "2.11.0", "fp32");
+  ASSERT_TRUE(got);
+  EXPECT_EQ(got->flops, int64_t{1} << 40);
+  EXPECT_EQ(got->output_bytes, 512);
+  EXPECT_EQ(got->outputs_json, m.outputs_json);
+  EXPECT_FALSE(got->error);
+  auto failed = store.find_problem_metadata(m.problem_hash, "2.11.0", "bf16");
+  ASSERT_TRUE(failed);
+  EXPECT_FALSE(failed->flops);
+  EXPECT_EQ(failed->error, broken.error);
+  EXPECT_FALSE(store.find_problem_metadata(m.problem_hash, "2.12.0", "fp32"));  // another torch: derive again
+}
+
 }  // namespace
 }  // namespace kforge

@@ -1,0 +1,87 @@
+"""`kforge problems info`: what a problem computes, derived from its file on PyTorch's meta device.
+
+Run by kforge with the worker's Python: kforge_metadata.py PATH...
+One JSON object per problem on stdout: {"problem": PATH, "torch": VERSION, "precision": P,
+"flops", "input_bytes", "param_count", "param_bytes", "output_bytes", "outputs": [{"shape", "dtype"}],
+"error": null or why, "device": "meta" or "cuda"}. Sizes are the file's own (the GPU's), in its
+declared precision, cast as kforge casts (fp32 and fp64 tensors only). No memory is allocated and
+nothing is computed: the meta device carries shapes and dtypes only. A problem whose shapes depend
+on its data cannot run there; on a machine with a GPU it is run there for real instead. FLOPs are torch.utils.flop_counter's (matmuls,
+convolutions, attention; elementwise work counts 0).
+"""
+import importlib.util
+import json
+import sys
+
+import torch
+from torch.utils.flop_counter import FlopCounterMode
+
+DTYPES = {"fp32": torch.float32, "fp16": torch.float16, "bf16": torch.bfloat16}
+
+
+def tensors_of(x):
+    if isinstance(x, torch.Tensor):
+        return [x]
+    if isinstance(x, (list, tuple)):
+        return [t for item in x for t in tensors_of(item)]
+    return []
+
+
+def cast(x, dtype):
+    if isinstance(x, torch.Tensor) and x.dtype in (torch.float32, torch.float64):
+        return x.to(dtype)
+    return x
+
+
+def nbytes(ts):
+    return sum(t.numel() * t.element_size() for t in ts)
+
+
+def describe(path, device="meta"):
+    out = {"problem": path, "torch": torch.__version__, "precision": "fp32", "error": None, "device": device}
+    try:
+        spec = importlib.util.spec_from_file_location("kforge_metadata_problem", path)
+        m = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(m)
+        precision = getattr(m, "precision", "fp32")
+        dtype = DTYPES.get(precision, torch.float32)
+        out["precision"] = precision if precision in DTYPES else "fp32"
+        with torch.device(device):
+            torch.manual_seed(42)
+            model = m.Model(*[cast(a, dtype) for a in m.get_init_inputs()])
+            for p in list(model.parameters()) + list(model.buffers()):
+                if p.dtype in (torch.float32, torch.float64):
+                    p.data = p.data.to(dtype)
+            inputs = [cast(a, dtype) for a in m.get_inputs()]
+            counter = FlopCounterMode(display=False)
+            with torch.no_grad(), counter:
+                result = model(*inputs)
+        params = list(model.parameters())
+        outputs = tensors_of(result)
+        out.update({
+            "flops": int(counter.get_total_flops()),
+            "input_bytes": nbytes(tensors_of(inputs)),
+            "param_count": sum(p.numel() for p in params),
+            "param_bytes": nbytes(params) + nbytes(list(model.buffers())),
+            "output_bytes": nbytes(outputs),
+            "outputs": [{"shape": list(t.shape), "dtype": str(t.dtype).removeprefix("torch.")} for t in outputs],
+        })
+    except Exception as e:  # noqa: BLE001 (reported per problem; the others go on)
+        out["error"] = f"{type(e).__name__}: {e}"
+    return out
+
+
+def main():
+    for path in sys.argv[1:]:
+        described = describe(path)
+        # A problem whose shapes depend on its data (nonzero, repeat_interleave by counts) cannot
+        # run on the meta device; on a GPU it is run for real, once.
+        if described["error"] and torch.cuda.is_available():
+            described = describe(path, "cuda")
+            torch.cuda.empty_cache()
+        print(json.dumps(described), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,146 @@
+#include "cli/problems_info.hpp"
+
+#include <iostream>
+#include <map>
+#include <sstream>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "build/subprocess.hpp"
+#include "common/errors.hpp"
+#include "pool/worker_paths.hpp"
+#include "store/store.hpp"
+#include "suite/problem.hpp"
+
+namespace kforge::cli {
+namespace {
+
+std::string python_torch_version() {
+  auto r = build::run_process({worker_python().string(), "-c", "import torch; print(torch.__version__)"},
+                              std::chrono::seconds(120));
+  std::string v = r.output;
+  while (!v.empty() && (v.back() == '\n' || v.back() == '\r')) v.pop_back();
+  if (r.exit_code != 0 || v.empty() || v.find('\n') != std::string::npos)
+    throw Error("the worker's Python (" + worker_python().string() + ") cannot import torch: " + r.output);
+  return v;
+}
+
+// Runs python/kforge_metadata.py over `problems` and returns what it said, by path.
+std::map<std::string, nlohmann::json> derive(const std::vector<const Problem*>& problems) {
+  std::vector<std::string> argv{worker_python().string(), (worker_module_dir() / "kforge_metadata.py").string()};
+  for (const auto* p : problems) argv.push_back(p->path.string());
+  auto run = build::run_process(argv, std::chrono::seconds(60 + 30 * static_cast<long>(problems.size())), size_t{16} << 20);
+  std::map<std::string, nlohmann::json> out;
+  std::istringstream lines(run.output);
+  for (std::string line; std::getline(lines, line);) {
+    if (line.empty() || line.front() != '{') continue;  // torch's warnings share the stream
+    try {
+      auto j = nlohmann::json::parse(line);
+      out[j.at("problem").get<std::string>()] = j;
+    } catch (const std::exception&) {
+    }
+  }
+  for (const auto* p : problems)
+    if (!out.count(p->path.string()))
+      out[p->path.string()] = {{"error", "the metadata process gave no result (" +
+                                             std::string(run.timed_out ? "timed out" : "exit " + std::to_string(run.exit_code)) +
+                                             ")"}};
+  return out;
+}
+
+std::optional<int64_t> optional_int(const nlohmann::json& j, const char* key) {
+  if (j.contains(key) && j[key].is_number_integer()) return j[key].get<int64_t>();
+  return std::nullopt;
+}
+
+std::string shapes(const std::string& outputs_json) {
+  std::string out;
+  for (const auto& o : nlohmann::json::parse(outputs_json)) {
+    std::string dims;
+    for (const auto& d : o.at("shape")) dims += (dims.empty() ? "" : "x") + std::to_string(d.get<int64_t>());
+    out += (out.empty() ? "" : ", ") + (dims.empty() ? std::string("scalar") : dims) + " " + o.value("dtype", "");
+  }
+  return out;
+}
+
+}  // namespace
+
+int run_problems_info(const ProblemsInfoOptions& o, const GlobalOptions& global) {
+  auto dir = o.suite.empty() ? builtin_suite_dir() : std::filesystem::path(o.suite);
+  SuiteLoad suite = load_suite(dir);
+  std::vector<Problem> chosen;
+  if (o.problems.empty()) chosen = suite.problems;
+  for (const auto& spec : o.problems) chosen.push_back(resolve_problem(spec, suite));
+  if (chosen.empty()) throw UsageError("no problems in " + dir.string());
+
+  const std::string torch = python_torch_version();
+  Store store(global.db);
+  std::vector<ProblemMetadata> found(chosen.size());
+  std::vector<const Problem*> missing;
+  for (size_t i = 0; i < chosen.size(); ++i) {
+    auto stored = o.refresh ? std::nullopt
+                            : store.find_problem_metadata(chosen[i].hash, torch, chosen[i].default_precision());
+    if (stored) found[i] = *stored;
+    else missing.push_back(&chosen[i]);
+  }
+  if (!missing.empty()) {
+    auto derived = derive(missing);
+    for (size_t i = 0; i < chosen.size(); ++i) {
+      auto it = derived.find(chosen[i].path.string());
+      if (it == derived.end() || found[i].problem_hash == chosen[i].hash) continue;
+      const auto& j = it->second;
+      ProblemMetadata m;
+      m.problem_hash = chosen[i].hash;
+      m.torch_version = torch;
+      m.precision = chosen[i].default_precision();
+      m.flops = optional_int(j, "flops");
+      m.input_bytes = optional_int(j, "input_bytes");
+      m.param_count = optional_int(j, "param_count");
+      m.param_bytes = optional_int(j, "param_bytes");
+      m.output_bytes = optional_int(j, "output_bytes");
+      m.outputs_json = j.contains("outputs") ? j["outputs"].dump() : "[]";
+      if (j.contains("error") && j["error"].is_string()) m.error = j["error"].get<std::string>();
+      store.put_problem(chosen[i]);
+      store.put_problem_metadata(m);
+      found[i] = m;
+    }
+  }
+
+  if (!o.json)
+    std::cout << fmt::format("{:<48} {:<5} {:>10} {:>9} {:>9} {:>9} {:>8}  {}\n", "problem", "prec", "GFLOP", "MB in",
+                             "MB params", "MB out", "FLOP/B", "outputs");
+  size_t failed = 0;
+  for (size_t i = 0; i < chosen.size(); ++i) {
+    const auto& m = found[i];
+    const std::string id = chosen[i].display_name();
+    if (o.json) {
+      nlohmann::json j = {{"id", id},
+                          {"precision", m.precision},
+                          {"torch", m.torch_version},
+                          {"flops", m.flops ? nlohmann::json(*m.flops) : nlohmann::json(nullptr)},
+                          {"input_bytes", m.input_bytes ? nlohmann::json(*m.input_bytes) : nlohmann::json(nullptr)},
+                          {"param_count", m.param_count ? nlohmann::json(*m.param_count) : nlohmann::json(nullptr)},
+                          {"param_bytes", m.param_bytes ? nlohmann::json(*m.param_bytes) : nlohmann::json(nullptr)},
+                          {"output_bytes", m.output_bytes ? nlohmann::json(*m.output_bytes) : nlohmann::json(nullptr)},
+                          {"outputs", nlohmann::json::parse(m.outputs_json)},
+                          {"error", m.error ? nlohmann::json(*m.error) : nlohmann::json(nullptr)}};
+      std::cout << j.dump() << '\n';
+    } else if (m.error) {
+      std::cout << fmt::format("{:<48} {:<5} {}\n", id, m.precision, "not derived: " + m.error->substr(0, 100));
+    } else {
+      const double bytes = static_cast<double>(*m.input_bytes + *m.param_bytes + *m.output_bytes);
+      std::cout << fmt::format("{:<48} {:<5} {:>10.2f} {:>9.1f} {:>9.1f} {:>9.1f} {:>8.1f}  {}\n", id, m.precision,
+                               *m.flops / 1e9, *m.input_bytes / 1e6, *m.param_bytes / 1e6, *m.output_bytes / 1e6,
+                               bytes > 0 ? *m.flops / bytes : 0.0, shapes(m.outputs_json));
+    }
+    failed += m.error.has_value();
+  }
+  if (!o.json)
+    std::cout << fmt::format("{} problems, {} derived now, {} from the store ({}), {} not derivable here\n",
+                             chosen.size(), missing.size(), chosen.size() - missing.size(), global.db, failed);
+  for (const auto& e : suite.errors) std::cerr << "kforge: " << e << '\n';
+  return 0;
+}
+
+}  // namespace kforge::cli
