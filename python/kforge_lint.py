@@ -17,17 +17,17 @@ for levels 1 and 2, up to 50 ms above) and `memory` (peak over 60 GiB: the suite
 """
 import argparse
 import ast
-import importlib.util
 import json
 import sys
 
 import torch
 
+from kforge_problem import DTYPES, cast, cast_model, load, tensors_of
+
 RANDOM_CALLS = {"rand", "randn", "randint", "randperm", "normal", "bernoulli", "multinomial", "rand_like",
                 "randn_like", "randint_like", "dropout", "normal_", "uniform_", "bernoulli_", "exponential_"}
 INTEGER_DTYPES = {"long", "int64", "int32", "int16", "int", "bool", "uint8", "int8"}
 TOLERANCE = {"fp32": 1e-4, "fp16": 1e-2, "bf16": 1e-2}
-DTYPES = {"fp32": torch.float32, "fp16": torch.float16, "bf16": torch.bfloat16}
 PEAK_GIB_LIMIT = 60.0
 
 
@@ -59,31 +59,6 @@ def static_findings(source):
     return found
 
 
-def load(path, cpu):
-    spec = importlib.util.spec_from_file_location("kforge_lint_problem", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    if cpu:
-        for key, value in getattr(module, "cpu_sizes", {}).items():
-            setattr(module, key, value)
-    return module
-
-
-def tensors_of(x):
-    if isinstance(x, torch.Tensor):
-        return [x]
-    if isinstance(x, (list, tuple)):
-        return [t for item in x for t in tensors_of(item)]
-    return []
-
-
-def cast(x, dtype):
-    """As kforge casts: fp32 and fp64 tensors only (integers and narrower floats keep theirs)."""
-    if isinstance(x, torch.Tensor) and x.dtype in (torch.float32, torch.float64):
-        return x.to(dtype)
-    return x
-
-
 class Runner:
     def __init__(self, module, device, dtype):
         self.m, self.device, self.dtype = module, device, dtype
@@ -94,10 +69,7 @@ class Runner:
             init = [cast(a, self.dtype) for a in self.m.get_init_inputs()]
             torch.manual_seed(seed)
             model = self.m.Model(*init)
-        for p in list(model.parameters()) + list(model.buffers()):
-            if p.dtype in (torch.float32, torch.float64):
-                p.data = p.data.to(self.dtype)
-        return model.eval()
+        return cast_model(model, self.dtype).eval()
 
     def inputs(self, seed):
         with torch.device(self.device):

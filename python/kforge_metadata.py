@@ -9,28 +9,13 @@ nothing is computed: the meta device carries shapes and dtypes only. A problem w
 on its data cannot run there; on a machine with a GPU it is run there for real instead. FLOPs are torch.utils.flop_counter's (matmuls,
 convolutions, attention; elementwise work counts 0).
 """
-import importlib.util
 import json
 import sys
 
 import torch
 from torch.utils.flop_counter import FlopCounterMode
 
-DTYPES = {"fp32": torch.float32, "fp16": torch.float16, "bf16": torch.bfloat16}
-
-
-def tensors_of(x):
-    if isinstance(x, torch.Tensor):
-        return [x]
-    if isinstance(x, (list, tuple)):
-        return [t for item in x for t in tensors_of(item)]
-    return []
-
-
-def cast(x, dtype):
-    if isinstance(x, torch.Tensor) and x.dtype in (torch.float32, torch.float64):
-        return x.to(dtype)
-    return x
+from kforge_problem import DTYPES, cast, cast_model, load, tensors_of
 
 
 def nbytes(ts):
@@ -40,18 +25,13 @@ def nbytes(ts):
 def describe(path, device="meta"):
     out = {"problem": path, "torch": torch.__version__, "precision": "fp32", "error": None, "device": device}
     try:
-        spec = importlib.util.spec_from_file_location("kforge_metadata_problem", path)
-        m = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(m)
+        m = load(path)
         precision = getattr(m, "precision", "fp32")
         dtype = DTYPES.get(precision, torch.float32)
         out["precision"] = precision if precision in DTYPES else "fp32"
         with torch.device(device):
             torch.manual_seed(42)
-            model = m.Model(*[cast(a, dtype) for a in m.get_init_inputs()])
-            for p in list(model.parameters()) + list(model.buffers()):
-                if p.dtype in (torch.float32, torch.float64):
-                    p.data = p.data.to(dtype)
+            model = cast_model(m.Model(*[cast(a, dtype) for a in m.get_init_inputs()]), dtype)
             inputs = [cast(a, dtype) for a in m.get_inputs()]
             counter = FlopCounterMode(display=False)
             with torch.no_grad(), counter:

@@ -3,17 +3,15 @@
 // worker's Python: it builds and calls the models).
 #include <iostream>
 #include <map>
-#include <sstream>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "build/subprocess.hpp"
 #include "cli/commands.hpp"
+#include "cli/problem_tools.hpp"
 #include "cli/problems_info.hpp"
 #include "common/errors.hpp"
 #include "pool/devices.hpp"
-#include "pool/worker_paths.hpp"
 #include "suite/problem.hpp"
 
 namespace kforge::cli {
@@ -59,33 +57,17 @@ int run_list(const ProblemsOptions& o) {
 int run_lint(const LintOptions& o) {
   if (o.device != "auto" && o.device != "cpu" && o.device != "cuda")
     throw UsageError("--device must be auto, cpu or cuda, not '" + o.device + "'");
-  auto dir = o.suite.empty() ? builtin_suite_dir() : std::filesystem::path(o.suite);
-  SuiteLoad suite = load_suite(dir);
-  std::vector<Problem> chosen;
-  if (o.problems.empty()) chosen = suite.problems;
-  for (const auto& spec : o.problems) chosen.push_back(resolve_problem(spec, suite));
-  if (chosen.empty()) throw UsageError("no problems to lint in " + dir.string());
+  auto [dir, suite, chosen] = choose_problems(o.suite, o.problems);
   std::string device = o.device;
   if (device == "auto") device = probe_cuda_devices().count > 0 ? "cuda" : "cpu";
   else if (device == "cuda" && probe_cuda_devices().count == 0) throw Error("--device cuda: no CUDA device here");
 
-  std::vector<std::string> argv{worker_python().string(), (worker_module_dir() / "kforge_lint.py").string(), "--device",
-                                device};
-  if (o.static_only) argv.push_back("--static-only");
-  for (const auto& p : chosen) argv.push_back(std::to_string(p.level) + ":" + p.path.string());
+  std::vector<std::string> args{"--device", device};
+  if (o.static_only) args.push_back("--static-only");
+  for (const auto& p : chosen) args.push_back(std::to_string(p.level) + ":" + p.path.string());
   const auto timeout = std::chrono::seconds(60 + (o.static_only ? 1 : 60) * static_cast<long>(chosen.size()));
-  build::ProcessResult run = build::run_process(argv, timeout, size_t{16} << 20);
-
-  std::map<std::string, nlohmann::json> by_path;
-  std::istringstream lines(run.output);
-  for (std::string line; std::getline(lines, line);) {
-    if (line.empty() || line.front() != '{') continue;  // torch's warnings share the stream
-    try {
-      auto j = nlohmann::json::parse(line);
-      by_path[j.at("problem").get<std::string>()] = j;
-    } catch (const std::exception&) {
-    }
-  }
+  std::string failure;
+  auto by_path = run_problem_tool("kforge_lint.py", args, timeout, failure);
   size_t flagged = 0;
   if (!o.json) std::cout << fmt::format("{:<52} {}\n", "problem", "lint (" + device + (o.static_only ? ", static rules" : "") + ")");
   for (const auto& p : chosen) {
@@ -94,8 +76,7 @@ int run_lint(const LintOptions& o) {
                                            : nlohmann::json{{"problem", p.path.string()},
                                                             {"findings", {{{"rule", "load"},
                                                                            {"message", "the lint process gave no result (" +
-                                                                                           std::string(run.timed_out ? "timed out" : "exit " + std::to_string(run.exit_code)) +
-                                                                                           ")"}}}}};
+                                                                                           failure + ")"}}}}};
     j["id"] = p.display_name();
     const auto& findings = j["findings"];
     flagged += !findings.empty();

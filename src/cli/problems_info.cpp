@@ -2,12 +2,12 @@
 
 #include <iostream>
 #include <map>
-#include <sstream>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "build/subprocess.hpp"
+#include "cli/problem_tools.hpp"
 #include "common/errors.hpp"
 #include "pool/worker_paths.hpp"
 #include "store/store.hpp"
@@ -28,24 +28,13 @@ std::string python_torch_version() {
 
 // Runs python/kforge_metadata.py over `problems` and returns what it said, by path.
 std::map<std::string, nlohmann::json> derive(const std::vector<const Problem*>& problems) {
-  std::vector<std::string> argv{worker_python().string(), (worker_module_dir() / "kforge_metadata.py").string()};
-  for (const auto* p : problems) argv.push_back(p->path.string());
-  auto run = build::run_process(argv, std::chrono::seconds(60 + 30 * static_cast<long>(problems.size())), size_t{16} << 20);
-  std::map<std::string, nlohmann::json> out;
-  std::istringstream lines(run.output);
-  for (std::string line; std::getline(lines, line);) {
-    if (line.empty() || line.front() != '{') continue;  // torch's warnings share the stream
-    try {
-      auto j = nlohmann::json::parse(line);
-      out[j.at("problem").get<std::string>()] = j;
-    } catch (const std::exception&) {
-    }
-  }
-  for (const auto* p : problems)
-    if (!out.count(p->path.string()))
-      out[p->path.string()] = {{"error", "the metadata process gave no result (" +
-                                             std::string(run.timed_out ? "timed out" : "exit " + std::to_string(run.exit_code)) +
-                                             ")"}};
+  std::vector<std::string> paths;
+  for (const auto* p : problems) paths.push_back(p->path.string());
+  std::string failure;
+  auto out = run_problem_tool("kforge_metadata.py", paths,
+                              std::chrono::seconds(60 + 30 * static_cast<long>(problems.size())), failure);
+  for (const auto& path : paths)
+    if (!out.count(path)) out[path] = {{"error", "the metadata process gave no result (" + failure + ")"}};
   return out;
 }
 
@@ -67,12 +56,7 @@ std::string shapes(const std::string& outputs_json) {
 }  // namespace
 
 int run_problems_info(const ProblemsInfoOptions& o, const GlobalOptions& global) {
-  auto dir = o.suite.empty() ? builtin_suite_dir() : std::filesystem::path(o.suite);
-  SuiteLoad suite = load_suite(dir);
-  std::vector<Problem> chosen;
-  if (o.problems.empty()) chosen = suite.problems;
-  for (const auto& spec : o.problems) chosen.push_back(resolve_problem(spec, suite));
-  if (chosen.empty()) throw UsageError("no problems in " + dir.string());
+  auto [dir, suite, chosen] = choose_problems(o.suite, o.problems);
 
   const std::string torch = python_torch_version();
   Store store(global.db);

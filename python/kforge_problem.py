@@ -1,0 +1,40 @@
+"""Loading a problem file as kforge does, for the worker's problem tools (kforge_lint.py,
+kforge_metadata.py): the module, its `cpu_sizes` on the CPU, and the precision cast kforge applies
+(fp32 and fp64 tensors only: integers and narrower floats keep their types)."""
+import importlib.util
+
+import torch
+
+DTYPES = {"fp32": torch.float32, "fp16": torch.float16, "bf16": torch.bfloat16}
+
+
+def load(path, cpu=False, name="kforge_problem_tool"):
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    if cpu:
+        for key, value in getattr(module, "cpu_sizes", {}).items():
+            setattr(module, key, value)
+    return module
+
+
+def tensors_of(x):
+    if isinstance(x, torch.Tensor):
+        return [x]
+    if isinstance(x, (list, tuple)):
+        return [t for item in x for t in tensors_of(item)]
+    return []
+
+
+def cast(x, dtype):
+    if isinstance(x, torch.Tensor) and x.dtype in (torch.float32, torch.float64):
+        return x.to(dtype)
+    return x
+
+
+def cast_model(model, dtype):
+    """The model's fp32 and fp64 parameters and buffers, in place."""
+    for p in list(model.parameters()) + list(model.buffers()):
+        if p.dtype in (torch.float32, torch.float64):
+            p.data = p.data.to(dtype)
+    return model

@@ -1,0 +1,40 @@
+#include "cli/problem_tools.hpp"
+
+#include <sstream>
+
+#include "build/subprocess.hpp"
+#include "common/errors.hpp"
+#include "pool/worker_paths.hpp"
+
+namespace kforge::cli {
+
+ChosenProblems choose_problems(const std::string& suite_dir, const std::vector<std::string>& specs) {
+  ChosenProblems c;
+  c.dir = suite_dir.empty() ? builtin_suite_dir() : std::filesystem::path(suite_dir);
+  c.suite = load_suite(c.dir);
+  if (specs.empty()) c.problems = c.suite.problems;
+  for (const auto& spec : specs) c.problems.push_back(resolve_problem(spec, c.suite));
+  if (c.problems.empty()) throw UsageError("no problems in " + c.dir.string());
+  return c;
+}
+
+std::map<std::string, nlohmann::json> run_problem_tool(const std::string& script, const std::vector<std::string>& args,
+                                                       std::chrono::seconds timeout, std::string& failure) {
+  std::vector<std::string> argv{worker_python().string(), (worker_module_dir() / script).string()};
+  argv.insert(argv.end(), args.begin(), args.end());
+  build::ProcessResult run = build::run_process(argv, timeout, size_t{16} << 20);
+  failure = run.timed_out ? "timed out" : run.exit_code != 0 ? "exit " + std::to_string(run.exit_code) : "";
+  std::map<std::string, nlohmann::json> by_path;
+  std::istringstream lines(run.output);
+  for (std::string line; std::getline(lines, line);) {
+    if (line.empty() || line.front() != '{') continue;
+    try {
+      auto j = nlohmann::json::parse(line);
+      by_path[j.at("problem").get<std::string>()] = j;
+    } catch (const std::exception&) {  // a line of torch's that starts with a brace
+    }
+  }
+  return by_path;
+}
+
+}  // namespace kforge::cli

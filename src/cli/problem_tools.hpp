@@ -1,0 +1,31 @@
+#pragma once
+// What `kforge problems lint` and `kforge problems info` share: choosing the problems, and running
+// one of the worker's Python tools (python/kforge_lint.py, python/kforge_metadata.py) over them.
+#include <chrono>
+#include <filesystem>
+#include <map>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "suite/problem.hpp"
+
+namespace kforge::cli {
+
+struct ChosenProblems {
+  std::filesystem::path dir;  // the suite's folder
+  SuiteLoad suite;
+  std::vector<Problem> problems;  // the ids or files given, else the whole suite
+};
+
+// Throws UsageError for an unknown id or an empty suite.
+ChosenProblems choose_problems(const std::string& suite_dir, const std::vector<std::string>& specs);
+
+// Runs `python <worker module dir>/<script> args...` with the worker's Python and returns its
+// JSON lines by their "problem" field (torch's warnings on the same stream are skipped). `failure`
+// says how the process ended when it did not exit 0 ("timed out", "exit 1").
+std::map<std::string, nlohmann::json> run_problem_tool(const std::string& script, const std::vector<std::string>& args,
+                                                       std::chrono::seconds timeout, std::string& failure);
+
+}  // namespace kforge::cli
