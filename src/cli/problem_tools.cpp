@@ -18,23 +18,39 @@ ChosenProblems choose_problems(const std::string& suite_dir, const std::vector<s
   return c;
 }
 
-std::map<std::string, nlohmann::json> run_problem_tool(const std::string& script, const std::vector<std::string>& args,
-                                                       std::chrono::seconds timeout, std::string& failure) {
+std::vector<nlohmann::json> run_problem_tool(const std::string& script, const std::vector<std::string>& args,
+                                             std::chrono::seconds timeout, std::string& failure) {
   std::vector<std::string> argv{worker_python().string(), (worker_module_dir() / script).string()};
   argv.insert(argv.end(), args.begin(), args.end());
   build::ProcessResult run = build::run_process(argv, timeout, size_t{16} << 20);
   failure = run.timed_out ? "timed out" : run.exit_code != 0 ? "exit " + std::to_string(run.exit_code) : "";
-  std::map<std::string, nlohmann::json> by_path;
+  std::vector<nlohmann::json> out;
   std::istringstream lines(run.output);
   for (std::string line; std::getline(lines, line);) {
     if (line.empty() || line.front() != '{') continue;
     try {
       auto j = nlohmann::json::parse(line);
-      by_path[j.at("problem").get<std::string>()] = j;
+      if (j.contains("problem") && j["problem"].is_string()) out.push_back(std::move(j));
     } catch (const std::exception&) {  // a line of torch's that starts with a brace
     }
   }
-  return by_path;
+  return out;
+}
+
+std::map<std::string, nlohmann::json> by_problem(const std::vector<nlohmann::json>& lines) {
+  std::map<std::string, nlohmann::json> out;
+  for (const auto& j : lines) out[j.at("problem").get<std::string>()] = j;
+  return out;
+}
+
+std::string worker_torch_version() {
+  auto r = build::run_process({worker_python().string(), "-c", "import torch; print(torch.__version__)"},
+                              std::chrono::seconds(120));
+  std::string v = r.output;
+  while (!v.empty() && (v.back() == '\n' || v.back() == '\r')) v.pop_back();
+  if (r.exit_code != 0 || v.empty() || v.find('\n') != std::string::npos)
+    throw Error("the worker's Python (" + worker_python().string() + ") cannot import torch: " + r.output);
+  return v;
 }
 
 }  // namespace kforge::cli

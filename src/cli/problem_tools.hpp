@@ -23,9 +23,15 @@ struct ChosenProblems {
 ChosenProblems choose_problems(const std::string& suite_dir, const std::vector<std::string>& specs);
 
 // Runs `python <worker module dir>/<script> args...` with the worker's Python and returns its
-// JSON lines by their "problem" field (torch's warnings on the same stream are skipped). `failure`
-// says how the process ended when it did not exit 0 ("timed out", "exit 1").
-std::map<std::string, nlohmann::json> run_problem_tool(const std::string& script, const std::vector<std::string>& args,
-                                                       std::chrono::seconds timeout, std::string& failure);
+// JSON lines, in order (torch's warnings on the same stream are skipped). `failure` says how the
+// process ended when it did not exit 0 ("timed out", "exit 1").
+std::vector<nlohmann::json> run_problem_tool(const std::string& script, const std::vector<std::string>& args,
+                                             std::chrono::seconds timeout, std::string& failure);
+
+// Those lines by their "problem" field.
+std::map<std::string, nlohmann::json> by_problem(const std::vector<nlohmann::json>& lines);
+
+// The torch version of the worker's Python (what stored figures are keyed by).
+std::string worker_torch_version();
 
 }  // namespace kforge::cli

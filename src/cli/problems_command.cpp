@@ -67,7 +67,7 @@ int run_lint(const LintOptions& o) {
   for (const auto& p : chosen) args.push_back(std::to_string(p.level) + ":" + p.path.string());
   const auto timeout = std::chrono::seconds(60 + (o.static_only ? 1 : 60) * static_cast<long>(chosen.size()));
   std::string failure;
-  auto by_path = run_problem_tool("kforge_lint.py", args, timeout, failure);
+  auto by_path = by_problem(run_problem_tool("kforge_lint.py", args, timeout, failure));
   size_t flagged = 0;
   if (!o.json) std::cout << fmt::format("{:<52} {}\n", "problem", "lint (" + device + (o.static_only ? ", static rules" : "") + ")");
   for (const auto& p : chosen) {

@@ -6,33 +6,21 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "build/subprocess.hpp"
 #include "cli/problem_tools.hpp"
 #include "common/errors.hpp"
-#include "pool/worker_paths.hpp"
 #include "store/store.hpp"
 #include "suite/problem.hpp"
 
 namespace kforge::cli {
 namespace {
 
-std::string python_torch_version() {
-  auto r = build::run_process({worker_python().string(), "-c", "import torch; print(torch.__version__)"},
-                              std::chrono::seconds(120));
-  std::string v = r.output;
-  while (!v.empty() && (v.back() == '\n' || v.back() == '\r')) v.pop_back();
-  if (r.exit_code != 0 || v.empty() || v.find('\n') != std::string::npos)
-    throw Error("the worker's Python (" + worker_python().string() + ") cannot import torch: " + r.output);
-  return v;
-}
-
 // Runs python/kforge_metadata.py over `problems` and returns what it said, by path.
 std::map<std::string, nlohmann::json> derive(const std::vector<const Problem*>& problems) {
   std::vector<std::string> paths;
   for (const auto* p : problems) paths.push_back(p->path.string());
   std::string failure;
-  auto out = run_problem_tool("kforge_metadata.py", paths,
-                              std::chrono::seconds(60 + 30 * static_cast<long>(problems.size())), failure);
+  auto out = by_problem(run_problem_tool("kforge_metadata.py", paths,
+                                         std::chrono::seconds(60 + 30 * static_cast<long>(problems.size())), failure));
   for (const auto& path : paths)
     if (!out.count(path)) out[path] = {{"error", "the metadata process gave no result (" + failure + ")"}};
   return out;
@@ -58,7 +46,7 @@ std::string shapes(const std::string& outputs_json) {
 int run_problems_info(const ProblemsInfoOptions& o, const GlobalOptions& global) {
   auto [dir, suite, chosen] = choose_problems(o.suite, o.problems);
 
-  const std::string torch = python_torch_version();
+  const std::string torch = worker_torch_version();
   Store store(global.db);
   std::vector<ProblemMetadata> found(chosen.size());
   std::vector<const Problem*> missing;

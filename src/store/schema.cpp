@@ -147,7 +147,24 @@ CREATE TABLE problem_metadata (
 UPDATE meta SET value = '3' WHERE key = 'schema_version';
 )sql");
   }
-  // Later migrations go here: `if (version < 4) { ...; UPDATE meta ... }`.
+  if (version < 4) {
+    // The reference's own times, eager and compiled (kforge baseline), per device and torch.
+    db.exec(R"sql(
+CREATE TABLE baselines (
+  problem_hash  TEXT NOT NULL REFERENCES problems(hash),
+  mode          TEXT NOT NULL,          -- eager | compile | max-autotune
+  device_name   TEXT NOT NULL,          -- "NVIDIA H200", or "cpu"
+  torch_version TEXT NOT NULL,
+  mean_ms REAL, std_ms REAL, min_ms REAL, max_ms REAL, median_ms REAL,
+  num_trials    INTEGER NOT NULL,
+  error         TEXT,                   -- why it could not be timed (then the times are NULL)
+  measured_at   TEXT NOT NULL,
+  PRIMARY KEY (problem_hash, mode, device_name, torch_version)
+);
+UPDATE meta SET value = '4' WHERE key = 'schema_version';
+)sql");
+  }
+  // Later migrations go here: `if (version < 5) { ...; UPDATE meta ... }`.
   tx.commit();
 }
 

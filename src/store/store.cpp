@@ -78,6 +78,38 @@ std::optional<ProblemMetadata> Store::find_problem_metadata(const std::string& p
   return m;
 }
 
+void Store::put_baseline(const Baseline& b) {
+  db_.prepare(
+         "INSERT OR REPLACE INTO baselines(problem_hash, mode, device_name, torch_version, mean_ms, std_ms, min_ms, "
+         "max_ms, median_ms, num_trials, error, measured_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)")
+      .bind(1, b.problem_hash).bind(2, b.mode).bind(3, b.device_name).bind(4, b.torch_version).bind(5, b.mean_ms)
+      .bind(6, b.std_ms).bind(7, b.min_ms).bind(8, b.max_ms).bind(9, b.median_ms).bind(10, b.num_trials)
+      .bind(11, b.error).bind(12, now_utc())
+      .run();
+}
+
+std::optional<Baseline> Store::find_baseline(const std::string& problem_hash, const std::string& mode,
+                                             const std::string& device_name, const std::string& torch_version) {
+  auto s = db_.prepare(
+      "SELECT mean_ms, std_ms, min_ms, max_ms, median_ms, num_trials, error FROM baselines "
+      "WHERE problem_hash = ?1 AND mode = ?2 AND device_name = ?3 AND torch_version = ?4");
+  s.bind(1, problem_hash).bind(2, mode).bind(3, device_name).bind(4, torch_version);
+  if (!s.step()) return std::nullopt;
+  Baseline b;
+  b.problem_hash = problem_hash;
+  b.mode = mode;
+  b.device_name = device_name;
+  b.torch_version = torch_version;
+  b.mean_ms = s.optional_real_at(0);
+  b.std_ms = s.optional_real_at(1);
+  b.min_ms = s.optional_real_at(2);
+  b.max_ms = s.optional_real_at(3);
+  b.median_ms = s.optional_real_at(4);
+  b.num_trials = s.int_at(5);
+  if (!s.is_null(6)) b.error = s.text_at(6);
+  return b;
+}
+
 int Store::schema_version() {
   auto s = db_.prepare("SELECT value FROM meta WHERE key='schema_version'");
   return s.step() ? std::stoi(s.text_at(0)) : 0;

@@ -23,6 +23,14 @@ struct ProblemMetadata {
   std::optional<std::string> error;
 };
 
+// The reference's time in one mode (kforge baseline) on one device with one torch [ms].
+struct Baseline {
+  std::string problem_hash, mode, device_name, torch_version;
+  std::optional<double> mean_ms, std_ms, min_ms, max_ms, median_ms;
+  int64_t num_trials = 0;
+  std::optional<std::string> error;
+};
+
 struct RunInfo {
   int64_t id = 0;
   std::string started_at;
@@ -60,6 +68,10 @@ class Store {
 
   // The problem must have been put first (put_problem). The newest wins.
   void put_problem_metadata(const ProblemMetadata& m);
+  // The problem must have been put first. The newest measurement wins.
+  void put_baseline(const Baseline& b);
+  std::optional<Baseline> find_baseline(const std::string& problem_hash, const std::string& mode,
+                                        const std::string& device_name, const std::string& torch_version);
   std::optional<ProblemMetadata> find_problem_metadata(const std::string& problem_hash, const std::string& torch_version,
                                                        const std::string& precision);
 
@@ -71,7 +83,7 @@ class Store {
 };
 
 // The schema this build writes, and the migrations that bring an older file to it.
-inline constexpr int kSchemaVersion = 3;
+inline constexpr int kSchemaVersion = 4;
 void migrate(sqlite::Database& db);
 
 }  // namespace kforge

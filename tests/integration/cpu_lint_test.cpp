@@ -1,7 +1,8 @@
-// kforge problems lint and info through the real binary and the worker's Python on the CPU: each lint
+// kforge problems lint and info, and kforge baseline, through the real binary and the worker's Python on the CPU: each lint
 // fires on the test problem written to break it, and the shipped suite stays clean.
 #include <gtest/gtest.h>
 
+#include <fstream>
 #include <map>
 #include <set>
 #include <string>
@@ -73,6 +74,40 @@ TEST(ProblemsInfo, DerivesStoresAndReuses) {
   auto again = run_kforge({"--db", dir.file("k.db"), "problems", "info", "level1/1", "level5/1"});
   ASSERT_EQ(again.exit_code, 0) << again.err;
   EXPECT_NE(again.out.find("0 derived now, 2 from the store"), std::string::npos) << again.out;
+}
+
+}  // namespace
+}  // namespace kforge::testing
+
+namespace kforge::testing {
+namespace {
+
+// kforge baseline times the reference eagerly and compiled, stores both, and exports upstream's
+// baseline JSON shape, one file per mode.
+TEST(Baseline, TimesEagerAndCompiledAndExportsUpstreamShape) {
+  TempDir dir;
+  auto r = run_kforge({"--db", dir.file("k.db"), "baseline", "--device", "cpu", "--trials", "5", "--modes",
+                       "eager,compile", "--suite", source_path("tests/problems"), "--export", dir.file("out"), "--json",
+                       "level1/1"});
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  auto lines = r.json_lines();
+  ASSERT_EQ(lines.size(), 2u) << r.out;
+  for (const auto& j : lines) {
+    EXPECT_TRUE(j.at("error").is_null()) << j.dump();
+    EXPECT_GT(j.at("median").get<double>(), 0.0) << j.dump();
+    EXPECT_EQ(j.at("num_trials"), 5);
+  }
+  EXPECT_EQ(lines[0].at("mode"), "eager");
+  EXPECT_EQ(lines[1].at("mode"), "compile");
+  for (const char* mode : {"eager", "compile"}) {
+    std::ifstream in(dir.file(std::string("out/baseline_") + mode + ".json"));
+    ASSERT_TRUE(in) << mode;
+    auto file = nlohmann::json::parse(in);
+    const auto& entry = file.at("level1").at("1_Tiny_Add_ReLU.py");
+    for (const char* key : {"mean", "std", "min", "max", "num_trials", "hardware", "device"})
+      EXPECT_TRUE(entry.contains(key)) << mode << " lacks " << key;
+  }
+  EXPECT_EQ(run_kforge({"baseline", "--modes", "turbo"}).exit_code, 2);
 }
 
 }  // namespace

@@ -232,5 +232,32 @@ TEST(Store, ProblemMetadataRoundTripsPerTorchAndPrecision) {
   EXPECT_FALSE(store.find_problem_metadata(m.problem_hash, "2.12.0", "fp32"));  // another torch: derive again
 }
 
+TEST(Store, BaselinesRoundTripPerModeDeviceAndTorch) {
+  TempDir dir;
+  Store store(dir.file("k.db"));
+  store.put_problem(sample_problem());
+  Baseline b;
+  b.problem_hash = sample_problem().hash;
+  b.mode = "compile";
+  b.device_name = "NVIDIA H200";
+  b.torch_version = "2.11.0";
+  b.mean_ms = 1.5;
+  b.std_ms = 0.01;
+  b.min_ms = 1.48;
+  b.max_ms = 1.6;
+  b.median_ms = 1.49;
+  b.num_trials = 100;
+  store.put_baseline(b);
+  b.median_ms = 1.47;  // measured again: the newest wins
+  store.put_baseline(b);
+  auto got = store.find_baseline(b.problem_hash, "compile", "NVIDIA H200", "2.11.0");
+  ASSERT_TRUE(got);
+  EXPECT_EQ(got->median_ms, 1.47);
+  EXPECT_EQ(got->num_trials, 100);
+  EXPECT_FALSE(got->error);
+  EXPECT_FALSE(store.find_baseline(b.problem_hash, "eager", "NVIDIA H200", "2.11.0"));
+  EXPECT_FALSE(store.find_baseline(b.problem_hash, "compile", "NVIDIA H100", "2.11.0"));
+}
+
 }  // namespace
 }  // namespace kforge
