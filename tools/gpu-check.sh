@@ -4,7 +4,8 @@
 # benchmarks of docs/benchmarks.md. Full logs go to build/gpu-check/; the files worth keeping are
 # copied to $OUT when it is set (the device tool brings back what fits); a summary table is printed last.
 #   On the device machine: carry .deps/ (tools/fetch-deps.sh) and run tools/gpu-check.sh [tests|bench|all|STEPS]
-#   STEPS is a comma list of: solutions unit gpu cpu demo wall ident ncu buildtimes
+#   STEPS is a comma list of: solutions unit gpu cpu demo wall ident ncu buildtimes lint baseline
+#   (lint and baseline cover the whole suite and are not in `all`: each wants a device call of its own)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 logs=build/gpu-check
@@ -40,6 +41,8 @@ want demo && step make-demo make demo DEMO_DB="$logs/demo.db"
 want wall && step bench-wall bench/eval_wall_time.sh "$logs"
 want ident && step bench-ident bench/identity.sh "$logs"
 want ncu && step bench-ncu bench/ncu_agreement.sh "$logs"
+want lint && step lint build/release/kforge problems lint --device cuda
+want baseline && step baseline build/release/kforge --db "$logs/baseline.db" baseline --device cuda --export "$logs/baselines"
 want buildtimes && step bench-build bench/build_times.sh "$logs"
 for f in "${XDG_CACHE_HOME:-$HOME/.cache}"/kforge/logs/worker-*.log; do
   [[ -f "$f" ]] && { echo "== $f (last 60 lines)"; tail -60 "$f"; }
@@ -68,5 +71,7 @@ if [[ -n "${OUT:-}" ]]; then
            build.log test-unit.log bench-ident.log bench-ncu.log bench-wall.log; do
     [[ -f "$logs/$f" ]] && cp "$logs/$f" "$OUT/"
   done
+  [[ -d "$logs/baselines" ]] && cp -r "$logs/baselines" "$OUT/"
+  [[ -f "$logs/lint.log" ]] && cp "$logs/lint.log" "$OUT/"
 fi
 cat "$logs/summary.txt"
