@@ -2,7 +2,7 @@
 
 Run by kforge with the worker's Python: kforge_baseline.py --device cpu|cuda --trials N --modes M,... PATH...
 One JSON object per problem and mode on stdout: {"problem": PATH, "mode": M, "mean", "std", "min",
-"max", "median" (ms), "num_trials", "hardware", "device", "error"}. Modes: `eager`, `compile`
+"max", "median" (ms), "num_trials", "hardware", "device", "torch", "error"}. Modes: `eager`, `compile`
 (torch.compile's default), `max-autotune` (mode="max-autotune-no-cudagraphs"). Per problem: seed
 42, the model in its declared precision (kforge's cast), one input set (seed 1) at the sizes kforge
 uses (`cpu_sizes` on the CPU); 3 warm-up calls (compilation happens there), then N timed calls.
@@ -46,7 +46,8 @@ def timed_calls(call, trials, cuda):
 def baseline(path, mode, device, trials):
     cuda = device == "cuda"
     hardware = torch.cuda.get_device_name(0) if cuda else "cpu"
-    out = {"problem": path, "mode": mode, "num_trials": trials, "hardware": hardware, "device": device, "error": None}
+    out = {"problem": path, "mode": mode, "num_trials": trials, "hardware": hardware, "device": device,
+           "torch": torch.__version__, "error": None}
     try:
         m = load(path, cpu=not cuda)
         dtype = DTYPES.get(getattr(m, "precision", "fp32"), torch.float32)

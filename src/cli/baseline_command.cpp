@@ -10,7 +10,6 @@
 #include "cli/commands.hpp"
 #include "cli/problem_tools.hpp"
 #include "common/errors.hpp"
-#include "pool/devices.hpp"
 #include "store/store.hpp"
 
 namespace kforge::cli {
@@ -51,12 +50,8 @@ void export_upstream(const std::string& dir, const std::vector<Problem>& problem
 }
 
 int run_baseline(const BaselineOptions& o, const GlobalOptions& global) {
-  if (o.device != "auto" && o.device != "cpu" && o.device != "cuda")
-    throw UsageError("--device must be auto, cpu or cuda, not '" + o.device + "'");
+  const std::string device = tool_device(o.device);
   auto [dir, suite, chosen] = choose_problems(o.suite, o.problems);
-  std::string device = o.device;
-  if (device == "auto") device = probe_cuda_devices().count > 0 ? "cuda" : "cpu";
-  else if (device == "cuda" && probe_cuda_devices().count == 0) throw Error("--device cuda: no CUDA device here");
 
   std::string modes;
   for (const auto& m : o.modes) modes += (modes.empty() ? "" : ",") + m;
@@ -67,7 +62,6 @@ int run_baseline(const BaselineOptions& o, const GlobalOptions& global) {
   auto lines = run_problem_tool("kforge_baseline.py", args, timeout, failure);
   if (lines.empty()) throw Error("the baseline process gave no result (" + failure + ")");
 
-  const std::string torch = worker_torch_version();
   Store store(global.db);
   if (!o.json)
     std::cout << fmt::format("{:<48} {:<13} {:>10} {:>10} {:>9}  {}\n", "problem", "mode", "median ms", "mean ms",
@@ -82,7 +76,7 @@ int run_baseline(const BaselineOptions& o, const GlobalOptions& global) {
     b.problem_hash = problem->hash;
     b.mode = j.value("mode", "");
     b.device_name = j.value("hardware", device);
-    b.torch_version = torch;
+    b.torch_version = j.value("torch", std::string());  // the measuring process's own torch
     b.mean_ms = number(j, "mean");
     b.std_ms = number(j, "std");
     b.min_ms = number(j, "min");

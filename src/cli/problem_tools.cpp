@@ -4,6 +4,7 @@
 
 #include "build/subprocess.hpp"
 #include "common/errors.hpp"
+#include "pool/devices.hpp"
 #include "pool/worker_paths.hpp"
 
 namespace kforge::cli {
@@ -16,6 +17,15 @@ ChosenProblems choose_problems(const std::string& suite_dir, const std::vector<s
   for (const auto& spec : specs) c.problems.push_back(resolve_problem(spec, c.suite));
   if (c.problems.empty()) throw UsageError("no problems in " + c.dir.string());
   return c;
+}
+
+std::string tool_device(const std::string& asked) {
+  if (asked != "auto" && asked != "cpu" && asked != "cuda")
+    throw UsageError("--device must be auto, cpu or cuda, not '" + asked + "'");
+  if (asked == "cpu") return asked;
+  const bool gpu = probe_cuda_devices().count > 0;
+  if (asked == "cuda" && !gpu) throw Error("--device cuda: no CUDA device here");
+  return gpu ? "cuda" : "cpu";
 }
 
 std::vector<nlohmann::json> run_problem_tool(const std::string& script, const std::vector<std::string>& args,

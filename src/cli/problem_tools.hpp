@@ -22,6 +22,10 @@ struct ChosenProblems {
 // Throws UsageError for an unknown id or an empty suite.
 ChosenProblems choose_problems(const std::string& suite_dir, const std::vector<std::string>& specs);
 
+// The device a tool runs on for `--device auto|cpu|cuda`: auto is cuda when a GPU is present.
+// Throws UsageError for another value, Error for cuda without a GPU.
+std::string tool_device(const std::string& asked);
+
 // Runs `python <worker module dir>/<script> args...` with the worker's Python and returns its
 // JSON lines, in order (torch's warnings on the same stream are skipped). `failure` says how the
 // process ended when it did not exit 0 ("timed out", "exit 1").

@@ -11,7 +11,6 @@
 #include "cli/problem_tools.hpp"
 #include "cli/problems_info.hpp"
 #include "common/errors.hpp"
-#include "pool/devices.hpp"
 #include "suite/problem.hpp"
 
 namespace kforge::cli {
@@ -55,12 +54,8 @@ int run_list(const ProblemsOptions& o) {
 }
 
 int run_lint(const LintOptions& o) {
-  if (o.device != "auto" && o.device != "cpu" && o.device != "cuda")
-    throw UsageError("--device must be auto, cpu or cuda, not '" + o.device + "'");
+  const std::string device = tool_device(o.device);
   auto [dir, suite, chosen] = choose_problems(o.suite, o.problems);
-  std::string device = o.device;
-  if (device == "auto") device = probe_cuda_devices().count > 0 ? "cuda" : "cpu";
-  else if (device == "cuda" && probe_cuda_devices().count == 0) throw Error("--device cuda: no CUDA device here");
 
   std::vector<std::string> args{"--device", device};
   if (o.static_only) args.push_back("--static-only");
