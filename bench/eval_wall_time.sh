@@ -20,7 +20,7 @@ log_lines_before=$(cat "$log_dir"/worker-cuda*.log 2>/dev/null | wc -l)
 walls=()
 for i in 1 2 3 4 5; do
   t0=$(date +%s%N)
-  "$kforge" --db "$db" eval --device cuda --force --problem level1/2 "$candidate" --json >>"$out/bench-wall.jsonl"
+  "$kforge" --db "$db" eval --device cuda --force --fallback strict --problem level1/2 "$candidate" --json >>"$out/bench-wall.jsonl"
   t1=$(date +%s%N)
   walls+=("$(python3 -c "print(f'{($t1 - $t0) / 1e9:.2f}')")")
 done

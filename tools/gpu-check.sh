@@ -35,7 +35,9 @@ want() { [[ ",$what," == *",$1,"* ]]; }
 step build make build
 want solutions && step build-solutions build/release/kforge build solutions  # every load_inline and native solution, in parallel
 want unit && step test-unit ctest --preset release -L unit
-want gpu && step test-gpu ctest --preset release -L gpu --output-on-failure
+# GpuLint is the lint step's (the whole suite: a device call of its own). GPU_TESTS: a ctest -R
+# regex to run fewer of the gpu tests in one call.
+want gpu && step test-gpu ctest --preset release -L gpu -E GpuLint -R "${GPU_TESTS:-.}" --output-on-failure
 want cpu && [[ "${GPU_CHECK_CPU:-0}" == 1 ]] && step test-cpu ctest --preset release -L cpu
 want demo && step make-demo make demo DEMO_DB="$logs/demo.db"
 want wall && step bench-wall bench/eval_wall_time.sh "$logs"

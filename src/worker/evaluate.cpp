@@ -219,7 +219,10 @@ py::object load_native_candidate(const protocol::EvalJob& job, const py::module_
 struct TimingOutcome {
   std::vector<double> ref_ms, cand_ms, ref_host_ms, cand_host_ms;
   int throttled_pairs = 0;          // dropped: the GPU throttled during one of the two calls
+  int unheld_pairs = 0;             // dropped: timed while the hold was given up (see time_pairs)
   unsigned min_mhz = 0, max_mhz = 0;  // SM clock range over the kept samples (0: not sampled)
+  bool held = false;                // the kept pairs were timed with the stream held
+  std::string not_held;             // why not, when the timer could hold (for the message)
 };
 
 // Elements compared per output when a timed pair is rechecked: all of a small output, a secret
@@ -296,13 +299,13 @@ struct TimedSide {
     return side;
   }
 
-  Sample time(Timer& timer, const py::tuple& args, py::object* result = nullptr) const {
+  Sample time(Timer& timer, bool hold, const py::tuple& args, py::object* result = nullptr) const {
     if (graphed.is_none()) return timer.time([&] {
       py::object r = model(*args);
       if (result) *result = std::move(r);
-    });
+    }, hold);
     graphed.attr("load")(*args);
-    Sample s = timer.time([&] { graphed.attr("replay")(); });
+    Sample s = timer.time([&] { graphed.attr("replay")(); }, hold);
     if (result) *result = graphed.attr("snapshot")();
     return s;
   }
@@ -332,6 +335,17 @@ TimingOutcome time_pairs(const py::object& ref, const py::object& cand, const st
   TimedSide ref_side = TimedSide::make(ref, "the reference", graphed, graphed ? inputs_for(-1000) : py::list());
   TimedSide cand_side = TimedSide::make(cand, "ModelNew.forward", graphed, graphed ? inputs_for(-1001) : py::list());
 
+  // Both sides are timed the same way: with the stream held while each forward is queued, unless
+  // one of them waits on the GPU inside its forward (the watchdog had to release it). Then the
+  // hold is given up for the rest of the evaluation, for both, and pairs with a released or
+  // unequal hold are dropped.
+  bool hold = timer.can_hold();
+  auto note_watchdog = [&](const Sample& s, const char* who) {
+    if (!s.watchdog || !hold) return;
+    hold = false;
+    out.not_held = std::string("stream not held: ") + who + " waits on the GPU inside forward";
+  };
+
   struct Pair {
     int index;
     py::tuple ref_args, cand_args;
@@ -353,18 +367,25 @@ TimingOutcome time_pairs(const py::object& ref, const py::object& cand, const st
     // timed call, which would otherwise always be the reference's (even indices go first).
     {
       py::tuple warm(inputs_for(100000 + first));
-      guarded(Verdict::runtime_error, "reference forward (" + what + ", untimed)", [&] { ref_side.time(timer, warm); });
-      guarded(Verdict::runtime_error, "ModelNew.forward (" + what + ", untimed)",
-              [&] { cand_side.time(timer, py::tuple(clone_arguments(py::list(warm)))); });
+      note_watchdog(guarded(Verdict::runtime_error, "reference forward (" + what + ", untimed)",
+                            [&] { return ref_side.time(timer, hold, warm); }),
+                    "the reference");
+      note_watchdog(guarded(Verdict::runtime_error, "ModelNew.forward (" + what + ", untimed)",
+                            [&] { return cand_side.time(timer, hold, py::tuple(clone_arguments(py::list(warm)))); }),
+                    "ModelNew");
     }
     for (auto& p : pairs) {
       auto time_ref = [&] {
-        return guarded(Verdict::runtime_error, "reference forward (" + what + ")",
-                       [&] { return ref_side.time(timer, p.ref_args, &p.ref_result); });
+        Sample s = guarded(Verdict::runtime_error, "reference forward (" + what + ")",
+                           [&] { return ref_side.time(timer, hold, p.ref_args, &p.ref_result); });
+        note_watchdog(s, "the reference");
+        return s;
       };
       auto time_cand = [&] {
-        return guarded(Verdict::runtime_error, "ModelNew.forward (" + what + ")",
-                       [&] { return cand_side.time(timer, p.cand_args, &p.cand_result); });
+        Sample s = guarded(Verdict::runtime_error, "ModelNew.forward (" + what + ")",
+                           [&] { return cand_side.time(timer, hold, p.cand_args, &p.cand_result); });
+        note_watchdog(s, "ModelNew");
+        return s;
       };
       if (p.index % 2 == 0) {
         p.ref_sample = time_ref();
@@ -391,9 +412,24 @@ TimingOutcome time_pairs(const py::object& ref, const py::object& cand, const st
     int count = std::min(batch, settings.max_samples - pair);
     std::string what = count == 1 ? "timed pair " + std::to_string(pair + 1)
                                   : "timed pairs " + std::to_string(pair + 1) + "-" + std::to_string(pair + count);
-    for (const auto& p : run_batch(pair, count, what)) {
+    const bool held_before = hold;
+    auto batch_pairs = run_batch(pair, count, what);
+    if (held_before && !hold && !out.ref_ms.empty()) {
+      // The hold was given up mid-way: the pairs so far were timed the other way. Start again.
+      out.unheld_pairs += static_cast<int>(out.ref_ms.size());
+      out.ref_ms.clear();
+      out.cand_ms.clear();
+      out.ref_host_ms.clear();
+      out.cand_host_ms.clear();
+    }
+    for (const auto& p : batch_pairs) {
       if (p.ref_sample.throttled || p.cand_sample.throttled) {
         ++out.throttled_pairs;
+        continue;
+      }
+      if (p.ref_sample.watchdog || p.cand_sample.watchdog || p.ref_sample.held != p.cand_sample.held ||
+          p.ref_sample.held != hold) {
+        ++out.unheld_pairs;
         continue;
       }
       for (unsigned mhz : {p.ref_sample.sm_mhz, p.cand_sample.sm_mhz})
@@ -413,6 +449,8 @@ TimingOutcome time_pairs(const py::object& ref, const py::object& cand, const st
     auto est = stats::paired_speedup(out.ref_ms, out.cand_ms, 300);
     if (est && est->rel_half_width() <= settings.target_rel_ci) break;
   }
+  out.held = hold;
+  if (out.not_held.empty() && !hold && device.is_cuda()) out.not_held = "stream not held: " + timer.why_not_held();
   return out;
 }
 
@@ -636,6 +674,9 @@ protocol::JobResult evaluate(const protocol::EvalJob& job, const WorkerContext& 
       if (timed.throttled_pairs)
         clock_note += (clock_note.empty() ? "" : ", ") + std::to_string(timed.throttled_pairs) +
                       " pairs dropped: the GPU throttled (thermal, hardware slowdown or power brake)";
+      if (!timed.not_held.empty())
+        clock_note += (clock_note.empty() ? "" : "; ") + timed.not_held +
+                      (timed.unheld_pairs ? " (" + std::to_string(timed.unheld_pairs) + " pairs dropped)" : "");
     }
     res.timing_s = seconds_since(phase_start);
     res.verdict = Verdict::correct;

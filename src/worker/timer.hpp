@@ -1,8 +1,8 @@
 #pragma once
 // Times one forward call. On CUDA a sample is: L2 flushed (outside the window), device idle,
-// CUDA events around the call on the current stream, and a host clock from before the call to
-// after a device-wide synchronize (so work on any stream is inside it). On the CPU both figures
-// are the host clock.
+// the current stream held (worker/stream_hold.hpp) while the forward is queued between two CUDA
+// events, then released, and a host clock to after a device-wide synchronize (so work on any
+// stream is inside it). On the CPU both figures are the host clock.
 #include <ATen/ATen.h>
 
 #include <functional>
@@ -11,9 +11,18 @@
 
 namespace kforge::worker {
 
+// With the stream held, the GPU runs the forward only once the host has queued all of it, so the
+// events see the GPU's work alone; a forward that takes longer to queue than to run is bound by
+// the host, and then its host time is its cost. Hence, held:
+//   event_ms = max(events, queued_ms)   host_ms = max(release to synchronized, queued_ms)
+// and not held: event_ms = events, host_ms = call to synchronized. Either way host_ms - event_ms
+// is a few microseconds of overhead plus whatever ran on another stream past the current one's end.
 struct Sample {
   double event_ms = 0;     // [ms]
   double host_ms = 0;      // [ms]
+  double queued_ms = 0;    // [ms] the host's time inside the forward call
+  bool held = false;       // the stream was held while the forward was queued
+  bool watchdog = false;   // held, but the forward waited on the GPU: the watchdog let it go
   unsigned sm_mhz = 0;     // the SM clock right after the call (NVML); 0 when not sampled
   bool throttled = false;  // NVML reported a thermal, hardware-slowdown or power-brake reason
 };
@@ -21,7 +30,11 @@ struct Sample {
 class Timer {
  public:
   virtual ~Timer() = default;
-  virtual Sample time(const std::function<void()>& call) = 0;
+  // `hold`: hold the stream while `call` queues its work (ignored where holding is unavailable).
+  virtual Sample time(const std::function<void()>& call, bool hold) = 0;
+  // Whether this timer can hold the stream; `why_not` says why it cannot.
+  virtual bool can_hold() const { return false; }
+  virtual std::string why_not_held() const { return "timed on the CPU"; }
 };
 
 // A CUDA timer flushes an L2-sized-twice buffer before every sample (nvbench flushes L2's size;

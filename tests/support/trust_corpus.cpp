@@ -29,6 +29,7 @@ std::vector<TrustCase> load_trust_corpus(const std::string& folder) {
     if (e.contains("args")) c.args = e["args"].get<std::vector<std::string>>();
     c.faster = e.value("faster", false);
     c.message = e.value("message", std::string());
+    c.message_on_gpu = e.value("message_on_gpu", std::string());
     out.push_back(std::move(c));
   }
   return out;
@@ -80,6 +81,16 @@ std::vector<std::string> run_trust_corpus(const std::string& folder, const std::
       }
       if (!c->message.empty() && l.value("message", std::string()).find(c->message) == std::string::npos)
         failures.push_back(said + " [expected the message to say: " + c->message + "]");
+      if (device != "cpu") {
+        // On a GPU the stream is held while each forward is queued; only a forward that waits on
+        // the GPU inside it (the case says so) is timed without the hold.
+        const std::string message = l.value("message", std::string());
+        const bool not_held = message.find("stream not held") != std::string::npos;
+        if (!c->message_on_gpu.empty() && message.find(c->message_on_gpu) == std::string::npos)
+          failures.push_back(said + " [expected the message to say: " + c->message_on_gpu + "]");
+        if (verdict == "correct" && c->message_on_gpu.empty() && not_held)
+          failures.push_back(said + " [timed without the stream hold]");
+      }
       if (verdict == "rejected" && c->rule && l.value("rule", std::string()) != *c->rule)
         failures.push_back(said + " [expected rule " + *c->rule + "]");
       if (c->max_speedup && l.contains("speedup") && l["speedup"].is_number() &&

@@ -18,6 +18,7 @@ struct TrustCase {
   std::vector<std::string> args;      // extra `kforge eval` options the case runs with
   bool faster = false;                // an honest candidate whose speedup interval must lie above 1
   std::string message;                // a text the verdict's message must contain (empty: any)
+  std::string message_on_gpu;         // the same, on a GPU only
 };
 
 std::vector<TrustCase> load_trust_corpus(const std::string& folder);
