@@ -662,7 +662,7 @@ protocol::JobResult evaluate(const protocol::EvalJob& job, const WorkerContext& 
         return fresh_inputs(problem, seed, device_name, device, dtype);
       };
       if (py::isinstance<NativeCandidate>(cand)) cand.cast<NativeCandidate&>().set_poison_outputs(false);
-      auto timer = cuda ? make_cuda_timer(context.l2_bytes, context.clock.get()) : make_cpu_timer();
+      auto timer = cuda ? make_cuda_timer(context.l2_bytes, context.clock.get(), context.hold.get(), context.why_not_held) : make_cpu_timer();
       TimingOutcome timed = time_pairs(ref, cand, inputs_for, job, timing_seed, device,
                                        timing_batch(pair_bytes, cuda), *timer, enforce);
       res.ref_ms = std::move(timed.ref_ms);

@@ -10,6 +10,7 @@
 
 #include "protocol/messages.hpp"
 #include "worker/gpu_clock.hpp"
+#include "worker/stream_hold.hpp"
 
 namespace kforge::worker {
 
@@ -17,6 +18,10 @@ struct WorkerContext {
   bool cuda = false;
   int64_t l2_bytes = 0;
   std::shared_ptr<GpuClockMonitor> clock;  // CUDA: the GPU's SM clock and slowdown reasons (NVML)
+  // CUDA: holds the stream while a timed forward is queued. Made once per worker, before any
+  // candidate runs: its watchdog thread must not look like a thread a native candidate started.
+  std::shared_ptr<StreamHold> hold;
+  std::string why_not_held;  // when `hold` is null
 };
 
 protocol::JobResult evaluate(const protocol::EvalJob& job, const WorkerContext& context);

@@ -39,13 +39,14 @@ class CpuTimer final : public Timer {
 #if KFORGE_WITH_CUDA
 class CudaTimer final : public Timer {
  public:
-  CudaTimer(int64_t l2_bytes, const GpuClockMonitor* clock)
+  CudaTimer(int64_t l2_bytes, const GpuClockMonitor* clock, StreamHold* hold, std::string why_not_held)
       : clock_(clock && clock->available() ? clock : nullptr),
         flush_(at::empty({std::max<int64_t>(2 * l2_bytes, 1 << 20)},
                          at::TensorOptions().dtype(at::kByte).device(at::kCUDA))),
         start_(cudaEventDefault),
         stop_(cudaEventDefault),
-        hold_(StreamHold::create(kWatchdog, &why_not_held_)) {}
+        why_not_held_(std::move(why_not_held)),
+        hold_(hold) {}
 
   bool can_hold() const override { return hold_ != nullptr; }
   std::string why_not_held() const override { return why_not_held_; }
@@ -68,7 +69,7 @@ class CudaTimer final : public Timer {
     };
     Clock::time_point queued, released;
     {
-      Release release{s.held ? hold_.get() : nullptr, &s.watchdog};
+      Release release{s.held ? hold_ : nullptr, &s.watchdog};
       start_.record(stream);
       call();
       queued = Clock::now();
@@ -95,16 +96,12 @@ class CudaTimer final : public Timer {
   }
 
  private:
-  // Longer than any honest forward takes to queue (level 3's largest take a few ms); a forward
-  // that waits on the GPU pays it once, in a warm-up, and is then timed without the hold.
-  static constexpr std::chrono::milliseconds kWatchdog{500};
-
   const GpuClockMonitor* clock_;
   at::Tensor flush_;
   at::cuda::CUDAEvent start_;
   at::cuda::CUDAEvent stop_;
   std::string why_not_held_;
-  std::unique_ptr<StreamHold> hold_;
+  StreamHold* hold_;
 };
 #endif
 
@@ -112,12 +109,15 @@ class CudaTimer final : public Timer {
 
 std::unique_ptr<Timer> make_cpu_timer() { return std::make_unique<CpuTimer>(); }
 
-std::unique_ptr<Timer> make_cuda_timer(int64_t l2_bytes, const GpuClockMonitor* clock) {
+std::unique_ptr<Timer> make_cuda_timer(int64_t l2_bytes, const GpuClockMonitor* clock, StreamHold* hold,
+                                       const std::string& why_not_held) {
 #if KFORGE_WITH_CUDA
-  return std::make_unique<CudaTimer>(l2_bytes, clock);
+  return std::make_unique<CudaTimer>(l2_bytes, clock, hold, why_not_held);
 #else
   (void)l2_bytes;
   (void)clock;
+  (void)hold;
+  (void)why_not_held;
   throw std::runtime_error("this kforge worker was built against a torch without CUDA");
 #endif
 }

@@ -39,9 +39,12 @@ class Timer {
 
 // A CUDA timer flushes an L2-sized-twice buffer before every sample (nvbench flushes L2's size;
 // twice covers a cache that is not strictly LRU). Throws when built without CUDA support.
-// `clock` (may be null or unavailable) is read after every sample.
+// `clock` (may be null or unavailable) is read after every sample. `hold` (may be null, then
+// `why_not_held` says why) holds the stream while a forward is queued.
 class GpuClockMonitor;
-std::unique_ptr<Timer> make_cuda_timer(int64_t l2_bytes, const GpuClockMonitor* clock);
+class StreamHold;
+std::unique_ptr<Timer> make_cuda_timer(int64_t l2_bytes, const GpuClockMonitor* clock, StreamHold* hold,
+                                       const std::string& why_not_held);
 std::unique_ptr<Timer> make_cpu_timer();
 
 }  // namespace kforge::worker
