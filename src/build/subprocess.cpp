@@ -12,7 +12,7 @@
 namespace kforge::build {
 
 ProcessResult run_process(const std::vector<std::string>& argv, std::chrono::seconds timeout, size_t output_cap,
-                          const std::string& cwd) {
+                          const std::string& cwd, const std::function<void(std::string_view)>& on_output) {
   ProcessResult result;
   auto t0 = std::chrono::steady_clock::now();
   int pipe_fds[2];
@@ -59,6 +59,14 @@ ProcessResult run_process(const std::vector<std::string>& argv, std::chrono::sec
     ssize_t n = ::read(pipe_fds[0], buffer, sizeof buffer);
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) break;  // EOF: the process closed its output (it is exiting)
+    if (on_output) try {
+        on_output(std::string_view(buffer, static_cast<size_t>(n)));
+      } catch (...) {  // the caller gave up: leave no process behind
+        ::close(pipe_fds[0]);
+        ::kill(-pid, SIGKILL);
+        ::waitpid(pid, nullptr, 0);
+        throw;
+      }
     size_t room = output_cap > result.output.size() ? output_cap - result.output.size() : 0;
     if (static_cast<size_t>(n) > room) result.truncated = true;
     result.output.append(buffer, std::min(static_cast<size_t>(n), room));

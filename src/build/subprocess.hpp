@@ -2,7 +2,9 @@
 // Runs a compiler (or any program) to completion with a deadline, capturing its output up to a
 // cap: the build service's only way to start processes.
 #include <chrono>
+#include <functional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace kforge::build {
@@ -15,7 +17,10 @@ struct ProcessResult {
   double seconds = 0;
 };
 
+// `on_output`, when given, sees every chunk of output as it is read (before the cap), so a caller
+// can act on a long run's results while it goes on.
 ProcessResult run_process(const std::vector<std::string>& argv, std::chrono::seconds timeout,
-                          size_t output_cap = 1 << 20, const std::string& cwd = "");
+                          size_t output_cap = 1 << 20, const std::string& cwd = "",
+                          const std::function<void(std::string_view)>& on_output = {});
 
 }  // namespace kforge::build

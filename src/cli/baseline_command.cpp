@@ -57,21 +57,21 @@ int run_baseline(const BaselineOptions& o, const GlobalOptions& global) {
   for (const auto& m : o.modes) modes += (modes.empty() ? "" : ",") + m;
   std::vector<std::string> args{"--device", device, "--trials", std::to_string(o.trials), "--modes", modes};
   for (const auto& p : chosen) args.push_back(p.path.string());
-  std::string failure;
   const auto timeout = std::chrono::seconds(120 + 300 * static_cast<long>(chosen.size() * o.modes.size()));
-  auto lines = run_problem_tool("kforge_baseline.py", args, timeout, failure);
-  if (lines.empty()) throw Error("the baseline process gave no result (" + failure + ")");
 
+  // Each measurement is stored and shown as soon as the tool prints it: a run stopped part-way
+  // (a deadline, Ctrl-C) keeps what it measured.
   Store store(global.db);
   if (!o.json)
     std::cout << fmt::format("{:<48} {:<13} {:>10} {:>10} {:>9}  {}\n", "problem", "mode", "median ms", "mean ms",
-                             "std ms", "device");
+                             "std ms", "device")
+              << std::flush;
   size_t failed = 0;
-  for (const auto& j : lines) {
+  auto take = [&](const nlohmann::json& j) {
     const Problem* problem = nullptr;
     for (const auto& p : chosen)
       if (p.path.string() == j.at("problem").get<std::string>()) problem = &p;
-    if (!problem) continue;
+    if (!problem) return;
     Baseline b;
     b.problem_hash = problem->hash;
     b.mode = j.value("mode", "");
@@ -90,14 +90,19 @@ int run_baseline(const BaselineOptions& o, const GlobalOptions& global) {
     if (o.json) {
       nlohmann::json out = j;
       out["id"] = problem->display_name();
-      std::cout << out.dump() << '\n';
+      std::cout << out.dump() << std::endl;
     } else if (b.error) {
-      std::cout << fmt::format("{:<48} {:<13} {}\n", problem->display_name(), b.mode, "failed: " + b.error->substr(0, 90));
+      std::cout << fmt::format("{:<48} {:<13} {}", problem->display_name(), b.mode, "failed: " + b.error->substr(0, 90))
+                << std::endl;
     } else {
-      std::cout << fmt::format("{:<48} {:<13} {:>10.4f} {:>10.4f} {:>9.4f}  {}\n", problem->display_name(), b.mode,
-                               *b.median_ms, *b.mean_ms, *b.std_ms, b.device_name);
+      std::cout << fmt::format("{:<48} {:<13} {:>10.4f} {:>10.4f} {:>9.4f}  {}", problem->display_name(), b.mode,
+                               *b.median_ms, *b.mean_ms, *b.std_ms, b.device_name)
+                << std::endl;
     }
-  }
+  };
+  std::string failure;
+  auto lines = run_problem_tool("kforge_baseline.py", args, timeout, failure, take);
+  if (lines.empty()) throw Error("the baseline process gave no result (" + failure + ")");
   if (!o.export_dir.empty()) export_upstream(o.export_dir, chosen, lines, o.modes);
   if (!o.json)
     std::cout << fmt::format("{} measurements stored in {}{}\n", lines.size(), global.db,

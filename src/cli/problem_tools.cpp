@@ -29,21 +29,31 @@ std::string tool_device(const std::string& asked) {
 }
 
 std::vector<nlohmann::json> run_problem_tool(const std::string& script, const std::vector<std::string>& args,
-                                             std::chrono::seconds timeout, std::string& failure) {
+                                             std::chrono::seconds timeout, std::string& failure,
+                                             const std::function<void(const nlohmann::json&)>& on_line) {
   std::vector<std::string> argv{worker_python().string(), (worker_module_dir() / script).string()};
   argv.insert(argv.end(), args.begin(), args.end());
-  build::ProcessResult run = build::run_process(argv, timeout, size_t{16} << 20);
-  failure = run.timed_out ? "timed out" : run.exit_code != 0 ? "exit " + std::to_string(run.exit_code) : "";
   std::vector<nlohmann::json> out;
-  std::istringstream lines(run.output);
-  for (std::string line; std::getline(lines, line);) {
-    if (line.empty() || line.front() != '{') continue;
+  std::string pending;  // output after the last newline
+  auto take_line = [&](std::string_view line) {
+    if (line.empty() || line.front() != '{') return;
     try {
       auto j = nlohmann::json::parse(line);
-      if (j.contains("problem") && j["problem"].is_string()) out.push_back(std::move(j));
-    } catch (const std::exception&) {  // a line of torch's that starts with a brace
+      if (!j.contains("problem") || !j["problem"].is_string()) return;
+      if (on_line) on_line(j);
+      out.push_back(std::move(j));
+    } catch (const nlohmann::json::exception&) {  // a line of torch's that starts with a brace
     }
-  }
+  };
+  build::ProcessResult run = build::run_process(argv, timeout, size_t{16} << 20, "", [&](std::string_view chunk) {
+    pending.append(chunk);
+    size_t start = 0;
+    for (size_t end; (end = pending.find('\n', start)) != std::string::npos; start = end + 1)
+      take_line(std::string_view(pending).substr(start, end - start));
+    pending.erase(0, start);
+  });
+  take_line(pending);  // a last line without a newline
+  failure = run.timed_out ? "timed out" : run.exit_code != 0 ? "exit " + std::to_string(run.exit_code) : "";
   return out;
 }
 

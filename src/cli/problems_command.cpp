@@ -3,6 +3,7 @@
 // worker's Python: it builds and calls the models).
 #include <iostream>
 #include <map>
+#include <set>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -61,23 +62,21 @@ int run_lint(const LintOptions& o) {
   if (o.static_only) args.push_back("--static-only");
   for (const auto& p : chosen) args.push_back(std::to_string(p.level) + ":" + p.path.string());
   const auto timeout = std::chrono::seconds(60 + (o.static_only ? 1 : 60) * static_cast<long>(chosen.size()));
-  std::string failure;
-  auto by_path = by_problem(run_problem_tool("kforge_lint.py", args, timeout, failure));
   size_t flagged = 0;
-  if (!o.json) std::cout << fmt::format("{:<52} {}\n", "problem", "lint (" + device + (o.static_only ? ", static rules" : "") + ")");
-  for (const auto& p : chosen) {
-    auto it = by_path.find(p.path.string());
-    nlohmann::json j = it != by_path.end() ? it->second
-                                           : nlohmann::json{{"problem", p.path.string()},
-                                                            {"findings", {{{"rule", "load"},
-                                                                           {"message", "the lint process gave no result (" +
-                                                                                           failure + ")"}}}}};
+  if (!o.json)
+    std::cout << fmt::format("{:<52} {}\n", "problem", "lint (" + device + (o.static_only ? ", static rules" : "") + ")")
+              << std::flush;
+  // Each problem's line is shown as soon as the tool gives it (the whole suite on a GPU takes
+  // minutes); problems it gave nothing for are listed after it ends.
+  std::set<std::string> shown;
+  auto show = [&](const Problem& p, nlohmann::json j) {
+    shown.insert(p.path.string());
     j["id"] = p.display_name();
     const auto& findings = j["findings"];
     flagged += !findings.empty();
     if (o.json) {
-      std::cout << j.dump() << '\n';
-      continue;
+      std::cout << j.dump() << std::endl;
+      return;
     }
     std::string said;
     for (const auto& f : findings)
@@ -85,8 +84,19 @@ int run_lint(const LintOptions& o) {
     if (j.contains("eager_ms") && j["eager_ms"].is_number())
       said = fmt::format("{:.2f} ms, peak {:.1f} GiB", j["eager_ms"].get<double>(), j["peak_gib"].get<double>()) +
              (said.empty() ? "" : "; " + said);
-    std::cout << fmt::format("{:<52} {}\n", p.display_name(), findings.empty() ? (said.empty() ? "ok" : "ok (" + said + ")") : said);
-  }
+    std::cout << fmt::format("{:<52} {}", p.display_name(),
+                             findings.empty() ? (said.empty() ? "ok" : "ok (" + said + ")") : said)
+              << std::endl;
+  };
+  std::string failure;
+  run_problem_tool("kforge_lint.py", args, timeout, failure, [&](const nlohmann::json& j) {
+    for (const auto& p : chosen)
+      if (p.path.string() == j.at("problem").get<std::string>() && !shown.count(p.path.string())) show(p, j);
+  });
+  for (const auto& p : chosen)
+    if (!shown.count(p.path.string()))
+      show(p, {{"problem", p.path.string()},
+               {"findings", {{{"rule", "load"}, {"message", "the lint process gave no result (" + failure + ")"}}}}});
   if (!o.json) std::cout << fmt::format("{} of {} problems flagged\n", flagged, chosen.size());
   for (const auto& e : suite.errors) std::cerr << "kforge: " << e << '\n';
   return flagged ? 1 : 0;

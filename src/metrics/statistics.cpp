@@ -86,4 +86,8 @@ std::optional<SpeedupEstimate> paired_speedup_blocks(std::span<const double> ref
   return est;
 }
 
+Interval with_systematic_allowance(Interval sampling, double allowance) {
+  return {sampling.low * (1.0 - allowance), sampling.high * (1.0 + allowance)};
+}
+
 }  // namespace kforge::stats

@@ -92,7 +92,7 @@ EvaluationRecord make_record(const PlannedEval& e, const std::string& eval_key, 
   if (r.verdict == Verdict::correct) {
     if (auto est = stats::paired_speedup(ref_samples, cand_samples)) {
       r.speedup = est->speedup;
-      r.speedup_ci = est->ci95;
+      r.speedup_ci = stats::with_systematic_allowance(est->ci95);
     }
     if (clock.host)
       r.message += fmt::format("; timed by the host clock: {:.3f} ms of each call ran outside the stream the CUDA "

@@ -9,7 +9,7 @@ namespace {
 
 TEST(CpuTrust, EveryHackIsCaught) { expect_trust_corpus("tests/adversarial", "cpu", 20); }
 
-TEST(CpuTrust, EveryHonestCandidatePasses) { expect_trust_corpus("tests/legit", "cpu", 10); }
+TEST(CpuTrust, EveryHonestCandidatePasses) { expect_trust_corpus("tests/legit", "cpu", 10, /*honest=*/true); }
 
 }  // namespace
 }  // namespace kforge::testing

@@ -23,7 +23,7 @@ TEST(GpuTrust, EveryHackIsCaught) {
 
 TEST(GpuTrust, EveryHonestCandidatePasses) {
   REQUIRE_GPU();
-  expect_trust_corpus("tests/legit", "cuda:0", 25);
+  expect_trust_corpus("tests/legit", "cuda:0", 25, /*honest=*/true);
 }
 
 // Under the default policy (mixed) a correct candidate's message says whose kernels ran: a

@@ -25,15 +25,17 @@ std::vector<TrustCase> load_trust_corpus(const std::string& folder);
 
 // Evaluates every case of `folder` that runs on `device` ("cpu" or "cuda:0"), one kforge call
 // per problem, with `db` as the store. Returns one line per case that got another verdict, rule
-// or speedup than expected, and the number of cases run in `ran`.
+// or speedup than expected, and the number of cases run in `ran`. `honest` (the legit corpus): on
+// a GPU a correct case must also have been timed with the stream held, unless it says otherwise.
 std::vector<std::string> run_trust_corpus(const std::string& folder, const std::string& device, const std::string& db,
-                                          size_t& ran);
+                                          size_t& ran, bool honest = false);
 
 // The failures, one per line, for a test's message.
 std::string joined(const std::vector<std::string>& lines);
 
 // A gtest body: runs `folder` on `device` in a fresh store; at least `min_cases` must run, and
 // every one must get what expected.json says.
-void expect_trust_corpus(const std::string& folder, const std::string& device, size_t min_cases);
+void expect_trust_corpus(const std::string& folder, const std::string& device, size_t min_cases,
+                         bool honest = false);
 
 }  // namespace kforge::testing

@@ -116,3 +116,20 @@ TEST(Statistics, BlockLengthGrowsAsTheCubeRoot) {
 
 }  // namespace
 }  // namespace kforge::stats
+
+namespace kforge::stats {
+namespace {
+// A small systematic offset between identical programs (other addresses) lies outside a tight
+// sampling interval; the allowance widens the interval on each side so such an offset stays inside.
+TEST(Statistics, SystematicAllowanceCoversAPlacementOffset) {
+  Interval sampling{1.0004, 1.0019};  // the H200's identity ReLU at c993a95: 1.00 excluded
+  Interval reported = with_systematic_allowance(sampling);
+  EXPECT_LT(reported.low, 1.0);
+  EXPECT_GT(reported.high, sampling.high);
+  EXPECT_NEAR(reported.low, 1.0004 * (1 - kSystematicAllowance), 1e-12);
+  EXPECT_NEAR(reported.high, 1.0019 * (1 + kSystematicAllowance), 1e-12);
+  // A genuine 10% speedup stays clearly above 1.
+  EXPECT_GT(with_systematic_allowance({1.09, 1.11}).low, 1.08);
+}
+}  // namespace
+}  // namespace kforge::stats
