@@ -3,7 +3,7 @@ per-channel bias, then tanh."""
 import torch
 import torch.nn as nn
 
-BATCH = 64
+BATCH = 96
 IN_CHANNELS = 64
 OUT_CHANNELS = 64
 HEIGHT = 64
