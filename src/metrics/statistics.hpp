@@ -38,7 +38,7 @@ std::optional<SpeedupEstimate> paired_speedup(std::span<const double> reference_
 
 // Two identical programs do not time identically: their tensors sit at other addresses (other
 // memory channels and pages), and on the H200 identity candidates measured 1.00 +- 0.6% with
-// bootstrap intervals 0.1-0.3% wide that missed 1.00 on 5 of 30 problems (docs/benchmarks.md,
+// bootstrap intervals 0.1-0.8% wide that missed 1.00 on 6 of 30 problems (docs/benchmarks.md,
 // session 6). The sampling interval says nothing of that; the reported interval is therefore
 // widened by this systematic allowance on each side (a Type B uncertainty, added linearly: the
 // conservative way). The samples and the stopping rule are unaffected.
