@@ -48,6 +48,14 @@ int64_t host_memory_bound(double gib, size_t workers) {
   return ram / 4 * 3 / static_cast<int64_t>(std::max<size_t>(workers, 1));
 }
 
+// The cores each worker's job may keep busy: as given, else the machine's cores shared by the
+// workers (one worker alone may use them all).
+double cpu_share(double cores, size_t workers) {
+  if (cores > 0) return cores;
+  const long online = ::sysconf(_SC_NPROCESSORS_ONLN);
+  return std::max(1.0, static_cast<double>(online > 0 ? online : 1) / static_cast<double>(std::max<size_t>(workers, 1)));
+}
+
 // Which workers serve the run: "cpu", or one per GPU asked for.
 ExecutorConfig choose_workers(const std::string& device) {
   ExecutorConfig config;
@@ -186,6 +194,7 @@ int run_eval(const EvalOptions& o, const GlobalOptions& global) {
     throw UsageError("--fallback strict needs a GPU: on the CPU there are no kernels to tell apart");
   if (!workers.cuda && o.settings.timing.cuda_graph) throw UsageError("--cuda-graph needs a GPU");
   workers.host_memory_bytes = host_memory_bound(o.settings.host_memory_gib, workers.worker_devices.size());
+  workers.cpu_cores = cpu_share(o.settings.cpu_cores, workers.worker_devices.size());
   auto plan = o.problem.empty() ? plan_for_dir(o, suite, !workers.cuda) : plan_for_problem(o, suite);
   if (plan.empty()) {
     std::cerr << "kforge: no candidates to evaluate\n";
@@ -298,6 +307,10 @@ Runner add_eval_command(CLI::App& app, const GlobalOptions& global) {
   cmd->add_option("--host-memory", o->settings.host_memory_gib,
                   "GiB of resident host memory a worker may reach before it is killed (runtime_error) "
                   "[default: 0, meaning three quarters of this machine's memory shared by the workers]")
+      ->check(CLI::Range(0.0, 1e6));
+  cmd->add_option("--cpu-share", o->settings.cpu_cores,
+                  "CPU cores a job may keep busy, averaged over 3 s, before its worker is killed (runtime_error) "
+                  "[default: 0, meaning this machine's cores shared by the workers]")
       ->check(CLI::Range(0.0, 1e6));
   cmd->add_flag("--force", o->settings.force, "Evaluate again even when the store holds a result for the same inputs and settings");
   cmd->add_flag("--json", o->json, "One JSON object per candidate per line on stdout instead of the table");

@@ -17,7 +17,35 @@ struct ReportOptions {
   bool list_runs = false;
   bool json = false;
   bool results = false;
+  std::string baseline;  // empty: the live reference; else a stored kforge baseline mode
 };
+
+// Speedups against a stored baseline (kforge baseline) instead of the reference timed beside the
+// candidate: the baseline's median over the candidate's median, as upstream computes them from
+// its baseline files. The baseline must be of the same problem file, device and torch version;
+// a correct candidate without one keeps no speedup (it counts as not fast) and is listed.
+std::vector<std::string> use_stored_baseline(Store& store, const std::string& mode,
+                                             std::vector<EvaluationRecord>& records) {
+  std::vector<std::string> missing;
+  for (auto& r : records) {
+    r.speedup_ci.reset();  // the interval belongs to the paired comparison, not to this ratio
+    if (r.verdict != Verdict::correct || !r.cand_ms || *r.cand_ms <= 0) {
+      r.speedup.reset();
+      continue;
+    }
+    // kforge baseline names a CPU "cpu" (its hardware field, as upstream's files do).
+    const std::string device = r.device == "cpu" ? "cpu" : r.device_name;
+    auto b = store.find_baseline(r.problem_hash, mode, device, r.torch_version);
+    if (b && b->median_ms && !b->error) {
+      r.speedup = *b->median_ms / *r.cand_ms;
+      r.ref_ms = b->median_ms;
+    } else {
+      r.speedup.reset();
+      missing.push_back(r.problem_name);
+    }
+  }
+  return missing;
+}
 
 int run_report(const ReportOptions& o, const GlobalOptions& global) {
   require_database(global.db);
@@ -29,8 +57,11 @@ int run_report(const ReportOptions& o, const GlobalOptions& global) {
     return 0;
   }
   auto [run, records] = read_stored_run(store, global.db, o.run);
+  std::vector<std::string> missing;
+  if (!o.baseline.empty()) missing = use_stored_baseline(store, o.baseline, records);
   if (o.json) {
     nlohmann::json out = {{"run", run}, {"fast_p", report::fast_p_json(records)}};
+    if (!o.baseline.empty()) out["baseline"] = {{"mode", o.baseline}, {"missing", missing}};
     if (o.results)
       for (const auto& r : records) out["results"].push_back(report::evaluation_json(r));
     std::cout << out.dump(2) << '\n';
@@ -45,6 +76,15 @@ int run_report(const ReportOptions& o, const GlobalOptions& global) {
   report::print_fast_p_table(std::cout, records);
   std::cout << "fast_p: share of all evaluated candidates that are correct and faster than p x the reference; "
                "geomean over correct ones\n";
+  if (!o.baseline.empty()) {
+    std::cout << fmt::format("speedups against the stored {} baseline of each problem (kforge baseline), not the "
+                             "reference timed beside the candidate\n",
+                             o.baseline);
+    if (!missing.empty())
+      std::cout << fmt::format("{} correct candidates have no stored {} baseline for their device and torch, and "
+                               "count as not fast: {}{}\n",
+                               missing.size(), o.baseline, missing.front(), missing.size() > 1 ? ", ..." : "");
+  }
   return 0;
 }
 
@@ -57,6 +97,10 @@ Runner add_report_command(CLI::App& app, const GlobalOptions& global) {
   cmd->add_flag("--runs", o->list_runs, "List the stored runs instead");
   cmd->add_flag("--results", o->results, "Also print the per-candidate results table");
   cmd->add_flag("--json", o->json, "JSON instead of tables");
+  cmd->add_option("--baseline", o->baseline,
+                  "Speedups against a stored kforge baseline (eager, compile or max-autotune) of the same problem, "
+                  "device and torch, instead of the reference timed beside the candidate")
+      ->check(CLI::IsMember({"eager", "compile", "max-autotune"}));
   return [o, &global] { return run_report(*o, global); };
 }
 

@@ -58,6 +58,7 @@ EvaluationRecord make_record(const PlannedEval& e, const std::string& eval_key, 
       r.message = outcome.detail;
       return r;
     case JobFailure::host_memory:  // a memory bomb, or a candidate that needs more than allowed
+    case JobFailure::cpu_share:    // threads on more cores than the job's share
       r.verdict = Verdict::runtime_error;
       r.message = outcome.detail;
       return r;
@@ -146,6 +147,7 @@ std::vector<EvaluationRecord> execute_plan(std::vector<PlannedEval>& plan, const
     wc.device = config.cuda ? "cuda" : "cpu";
     wc.cuda_visible_devices = id;
     wc.host_memory_bytes = config.host_memory_bytes;
+    wc.cpu_cores = config.cpu_cores;
     wc.log_path = config.log_dir / (config.cuda ? "worker-cuda" + id + ".log" : "worker-cpu.log");
     const std::string device_label = config.cuda ? "cuda:" + id : "cpu";
     WorkerProcess worker(wc);

@@ -17,6 +17,7 @@ struct ExecutorConfig {
   bool cuda = false;
   std::filesystem::path log_dir;            // worker logs
   int64_t host_memory_bytes = 0;            // per worker, resident (0: unbounded)
+  double cpu_cores = 0;                     // per worker, busy cores averaged over 3 s (0: unbounded)
 };
 
 // Called in finishing order, from one thread at a time, after the record is stored.

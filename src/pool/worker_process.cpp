@@ -15,7 +15,7 @@
 
 #include "build/build_service.hpp"
 #include "common/errors.hpp"
-#include "pool/host_memory_watch.hpp"
+#include "pool/resource_watch.hpp"
 #include "protocol/frame.hpp"
 
 namespace kforge {
@@ -198,21 +198,34 @@ JobOutcome WorkerProcess::run(const protocol::EvalJob& job, std::chrono::seconds
     return outcome;
   }
   protocol::ReadResult reply;
-  bool memory_tripped = false;
+  ResourceWatch::Tripped tripped = ResourceWatch::Tripped::none;
   int64_t memory_seen = 0;
+  double cores_seen = 0;
   {
-    HostMemoryWatch watch(pid_, config_.host_memory_bytes);
+    ResourceBounds bounds;
+    bounds.host_memory_bytes = config_.host_memory_bytes;
+    bounds.cpu_cores = config_.cpu_cores;
+    ResourceWatch watch(pid_, bounds);
     reply = protocol::read_frame(from_worker_, std::chrono::steady_clock::now() + deadline);
-    memory_tripped = watch.tripped();
+    tripped = watch.tripped();
     memory_seen = watch.seen_bytes();
+    cores_seen = watch.seen_cores();
   }
-  if (memory_tripped) {
-    char figures[160];
-    std::snprintf(figures, sizeof figures,
-                  "the worker's resident host memory reached %.2f GiB, past the bound of %.2f GiB (--host-memory); "
-                  "the worker was killed",
-                  memory_seen / double(1 << 30), config_.host_memory_bytes / double(1 << 30));
-    outcome.failure = JobFailure::host_memory;
+  if (tripped != ResourceWatch::Tripped::none) {
+    char figures[200];
+    if (tripped == ResourceWatch::Tripped::host_memory) {
+      std::snprintf(figures, sizeof figures,
+                    "the worker's resident host memory reached %.2f GiB, past the bound of %.2f GiB (--host-memory); "
+                    "the worker was killed",
+                    memory_seen / double(1 << 30), config_.host_memory_bytes / double(1 << 30));
+      outcome.failure = JobFailure::host_memory;
+    } else {
+      std::snprintf(figures, sizeof figures,
+                    "the worker kept %.1f CPU cores busy over 3 s, more than its share of %.1f (--cpu-share); "
+                    "the worker was killed",
+                    cores_seen, config_.cpu_cores);
+      outcome.failure = JobFailure::cpu_share;
+    }
     outcome.detail = figures;
     kill_now();
     return outcome;

@@ -21,11 +21,13 @@ struct WorkerConfig {
   std::filesystem::path log_path;    // the worker's stdout and stderr (candidates print there)
   std::chrono::seconds start_timeout{180};
   int64_t host_memory_bytes = 0;     // resident host memory a job may reach (0: unbounded)
+  double cpu_cores = 0;              // cores a job may keep busy, averaged over 3 s (0: unbounded)
 };
 
 // forged: a result frame without the job's nonce, i.e. not written by the worker's own code.
 // host_memory: the worker's resident host memory passed WorkerConfig::host_memory_bytes.
-enum class JobFailure { none, timeout, crashed, protocol, forged, host_memory };
+// cpu_share: the job kept more than WorkerConfig::cpu_cores cores busy.
+enum class JobFailure { none, timeout, crashed, protocol, forged, host_memory, cpu_share };
 
 struct JobOutcome {
   JobFailure failure = JobFailure::none;

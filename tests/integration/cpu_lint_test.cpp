@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <set>
 #include <string>
@@ -108,6 +109,44 @@ TEST(Baseline, TimesEagerAndCompiledAndExportsUpstreamShape) {
       EXPECT_TRUE(entry.contains(key)) << mode << " lacks " << key;
   }
   EXPECT_EQ(run_kforge({"baseline", "--modes", "turbo"}).exit_code, 2);
+}
+
+// kforge report --baseline: the speedup of a stored run's candidate becomes the stored baseline's
+// median over the candidate's median; without a stored baseline of that mode it has none.
+TEST(Baseline, ReportUsesAStoredBaseline) {
+  TempDir dir;
+  const std::string db = dir.file("k.db");
+  const std::string problem = source_path("tests/problems/level1/1_Tiny_Add_ReLU.py");
+  auto b = run_kforge({"--db", db, "baseline", "--device", "cpu", "--trials", "5", "--modes", "eager", "--json", problem});
+  ASSERT_EQ(b.exit_code, 0) << b.out << b.err;
+  const double baseline_ms = b.json_lines().at(0).at("median").get<double>();
+
+  std::string source;
+  {
+    std::ifstream in(problem);
+    source.assign(std::istreambuf_iterator<char>(in), {});
+  }
+  std::ofstream(dir.file("identity.py")) << source << "\n\nModelNew = Model\n";
+  auto e = run_kforge({"--db", db, "eval", "--device", "cpu", "--max-time", "0.5", "--json", "--problem", problem,
+                       dir.file("identity.py")});
+  ASSERT_EQ(e.exit_code, 0) << e.out << e.err;
+  const double cand_ms = e.json_lines().at(0).at("cand_ms").get<double>();
+
+  auto r = run_kforge({"--db", db, "report", "--baseline", "eager", "--results", "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  auto report = nlohmann::json::parse(r.out);
+  const auto& result = report.at("results").at(0);
+  EXPECT_NEAR(result.at("speedup").get<double>(), baseline_ms / cand_ms, 1e-9 * baseline_ms / cand_ms) << result.dump();
+  EXPECT_TRUE(report.at("baseline").at("missing").empty()) << report.dump();
+
+  auto none = run_kforge({"--db", db, "report", "--baseline", "compile", "--results", "--json"});
+  ASSERT_EQ(none.exit_code, 0) << none.out << none.err;
+  auto without = nlohmann::json::parse(none.out);
+  EXPECT_TRUE(without.at("results").at(0).at("speedup").is_null()) << without.dump();
+  EXPECT_EQ(without.at("baseline").at("missing").size(), 1u) << without.dump();
+  EXPECT_EQ(without.at("fast_p").at("all").at("fast_1"), 0.0) << without.dump();
+
+  EXPECT_EQ(run_kforge({"--db", db, "report", "--baseline", "turbo"}).exit_code, 2);
 }
 
 }  // namespace

@@ -1,0 +1,89 @@
+#include "pool/resource_watch.hpp"
+
+#include <signal.h>
+#include <unistd.h>
+
+#include <deque>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <utility>
+
+namespace kforge {
+
+std::optional<int64_t> resident_bytes(pid_t pid) {
+  std::ifstream status("/proc/" + std::to_string(pid) + "/status");
+  std::string line;
+  while (std::getline(status, line))
+    if (line.starts_with("VmRSS:")) return std::stoll(line.substr(6)) * 1024;  // "VmRSS:  123456 kB"
+  return std::nullopt;
+}
+
+std::optional<double> cpu_seconds(pid_t pid) {
+  std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+  std::string text;
+  if (!std::getline(stat, text)) return std::nullopt;
+  // "pid (comm) state ppid ...": comm may hold spaces and parentheses, so fields are counted
+  // after the last ')'. utime and stime are fields 14 and 15, in clock ticks.
+  auto close = text.rfind(')');
+  if (close == std::string::npos) return std::nullopt;
+  std::istringstream fields(text.substr(close + 1));
+  std::string field;
+  long long utime = 0, stime = 0;
+  for (int i = 3; i <= 15 && fields >> field; ++i) {
+    if (i == 14) utime = std::stoll(field);
+    if (i == 15) stime = std::stoll(field);
+  }
+  static const long ticks = ::sysconf(_SC_CLK_TCK);
+  return static_cast<double>(utime + stime) / static_cast<double>(ticks > 0 ? ticks : 100);
+}
+
+ResourceWatch::ResourceWatch(pid_t pid, const ResourceBounds& bounds) {
+  if (pid <= 0 || (bounds.host_memory_bytes <= 0 && bounds.cpu_cores <= 0)) return;
+  thread_ = std::thread([this, pid, bounds] {
+    using Clock = std::chrono::steady_clock;
+    std::deque<std::pair<Clock::time_point, double>> cpu;  // (when, CPU seconds used by then)
+    auto kill_group = [pid] {
+      ::kill(-pid, SIGKILL);  // the group: the worker and whatever it started
+      ::kill(pid, SIGKILL);
+    };
+    std::unique_lock lock(mutex_);
+    while (!stop_cv_.wait_for(lock, std::chrono::milliseconds(20), [this] { return stop_; })) {
+      if (bounds.host_memory_bytes > 0)
+        if (auto rss = resident_bytes(pid); rss && *rss > bounds.host_memory_bytes) {
+          seen_bytes_ = *rss;
+          tripped_ = Tripped::host_memory;
+          kill_group();
+          return;
+        }
+      if (bounds.cpu_cores <= 0) continue;
+      auto used = cpu_seconds(pid);
+      if (!used) continue;
+      auto now = Clock::now();
+      cpu.emplace_back(now, *used);
+      // Judge only a full window: the first samples of a job say little about a rate.
+      while (cpu.size() > 2 && now - cpu[1].first >= bounds.cpu_window) cpu.pop_front();
+      const double span = std::chrono::duration<double>(now - cpu.front().first).count();
+      if (span + 0.001 < std::chrono::duration<double>(bounds.cpu_window).count()) continue;
+      const double cores = (cpu.back().second - cpu.front().second) / span;
+      if (cores > bounds.cpu_cores) {
+        seen_cores_ = cores;
+        tripped_ = Tripped::cpu;
+        kill_group();
+        return;
+      }
+    }
+  });
+}
+
+ResourceWatch::~ResourceWatch() {
+  if (!thread_.joinable()) return;
+  {
+    std::lock_guard lock(mutex_);
+    stop_ = true;
+  }
+  stop_cv_.notify_all();
+  thread_.join();
+}
+
+}  // namespace kforge

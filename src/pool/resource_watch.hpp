@@ -1,0 +1,59 @@
+#pragma once
+// Bounds what a worker takes from the machine while it runs a job: host memory and CPU. A thread
+// of kforge reads /proc every 20 ms and, past a bound, kills the worker's process group.
+//  - Host memory: the CUDA driver reserves terabytes of address space, so an address-space limit
+//    (RLIMIT_AS) cannot tell a memory bomb from a working GPU process; what a bomb grows is
+//    resident memory (VmRSS).
+//  - CPU: a job may keep busy at most its share of the machine's cores, averaged over a window.
+//    A CPU-time limit (RLIMIT_CPU) counts the worker's whole life, not one job, and a candidate
+//    that starts threads on every core slows the other workers' timings long before the wall
+//    deadline; what matters is the rate, so that is what is bounded.
+#include <sys/types.h>
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <mutex>
+#include <optional>
+#include <thread>
+
+namespace kforge {
+
+// The process's resident memory in bytes, from /proc/PID/status; nothing if it cannot be read.
+std::optional<int64_t> resident_bytes(pid_t pid);
+// The CPU time (user + system, all its threads) the process has used, in seconds, from
+// /proc/PID/stat; nothing if it cannot be read.
+std::optional<double> cpu_seconds(pid_t pid);
+
+struct ResourceBounds {
+  int64_t host_memory_bytes = 0;  // resident; 0: unbounded
+  double cpu_cores = 0;           // cores kept busy on average over `cpu_window`; 0: unbounded
+  std::chrono::milliseconds cpu_window{3000};
+};
+
+class ResourceWatch {
+ public:
+  enum class Tripped { none, host_memory, cpu };
+
+  // Watches `pid` (the leader of the worker's process group) until destroyed.
+  ResourceWatch(pid_t pid, const ResourceBounds& bounds);
+  ~ResourceWatch();
+  ResourceWatch(const ResourceWatch&) = delete;
+  ResourceWatch& operator=(const ResourceWatch&) = delete;
+
+  Tripped tripped() const { return tripped_; }
+  int64_t seen_bytes() const { return seen_bytes_; }  // the resident size that tripped it
+  double seen_cores() const { return seen_cores_; }   // the average busy cores that tripped it
+
+ private:
+  std::atomic<Tripped> tripped_{Tripped::none};
+  std::atomic<int64_t> seen_bytes_{0};
+  std::atomic<double> seen_cores_{0};
+  std::mutex mutex_;
+  std::condition_variable stop_cv_;
+  bool stop_ = false;
+  std::thread thread_;
+};
+
+}  // namespace kforge
