@@ -44,7 +44,12 @@ want wall && step bench-wall bench/eval_wall_time.sh "$logs"
 want ident && step bench-ident bench/identity.sh "$logs"
 want ncu && step bench-ncu bench/ncu_agreement.sh "$logs"
 want lint && step lint build/release/kforge problems lint --device cuda
-want baseline && step baseline build/release/kforge --db "$logs/baseline.db" baseline --device cuda --export "$logs/baselines"
+# BASELINE_DB: a store to go on from (kforge baseline skips what it holds: carry it back from an
+# earlier call's $OUT to spread the suite's compiled baselines over several calls); BASELINE_MODES:
+# the modes (default all three); BASELINE_SECONDS: stop after this long (what was measured stays).
+baseline_db="${BASELINE_DB:-$logs/baseline.db}"
+want baseline && step baseline timeout "${BASELINE_SECONDS:-100000}" build/release/kforge --db "$baseline_db" baseline \
+  --device cuda --modes "${BASELINE_MODES:-eager,compile,max-autotune}" --export "$logs/baselines"
 want buildtimes && step bench-build bench/build_times.sh "$logs"
 for f in "${XDG_CACHE_HOME:-$HOME/.cache}"/kforge/logs/worker-*.log; do
   [[ -f "$f" ]] && { echo "== $f (last 60 lines)"; tail -60 "$f"; }
@@ -74,6 +79,7 @@ if [[ -n "${OUT:-}" ]]; then
     [[ -f "$logs/$f" ]] && cp "$logs/$f" "$OUT/"
   done
   [[ -d "$logs/baselines" ]] && cp -r "$logs/baselines" "$OUT/"
+  [[ -f "$baseline_db" ]] && want baseline && cp "$baseline_db" "$OUT/baseline.db"
   [[ -f "$logs/lint.log" ]] && cp "$logs/lint.log" "$OUT/"
 fi
 cat "$logs/summary.txt"

@@ -7,9 +7,11 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "build/subprocess.hpp"
 #include "cli/commands.hpp"
 #include "cli/problem_tools.hpp"
 #include "common/errors.hpp"
+#include "pool/worker_paths.hpp"
 #include "store/store.hpp"
 
 namespace kforge::cli {
@@ -23,6 +25,7 @@ struct BaselineOptions {
   int trials = 100;
   std::string export_dir;
   bool json = false;
+  bool force = false;
 };
 
 std::optional<double> number(const nlohmann::json& j, const char* key) {
@@ -30,85 +33,143 @@ std::optional<double> number(const nlohmann::json& j, const char* key) {
   return std::nullopt;
 }
 
+// What a stored measurement is keyed by besides the problem and mode: the GPU's name ("cpu" on
+// the CPU, as the tool's hardware field says) and torch's version, from the worker's Python.
+struct Identity {
+  std::string hardware, torch;
+};
+
+Identity tool_identity(const std::string& device) {
+  const std::string code = device == "cuda"
+                               ? "import torch; print(torch.__version__); print(torch.cuda.get_device_name(0))"
+                               : "import torch; print(torch.__version__); print('cpu')";
+  auto r = build::run_process({worker_python().string(), "-c", code}, std::chrono::seconds(120));
+  std::vector<std::string> lines;
+  size_t start = 0;
+  for (size_t end; (end = r.output.find('\n', start)) != std::string::npos; start = end + 1)
+    lines.push_back(r.output.substr(start, end - start));
+  if (r.exit_code != 0 || lines.size() < 2)
+    throw Error("the worker's Python (" + worker_python().string() + ") cannot report torch's version and the device: " +
+                r.output);
+  return {.hardware = lines.back(), .torch = lines[lines.size() - 2]};
+}
+
 // Upstream's shape, one file per mode: {"level1": {"19_ReLU.py": {mean, std, min, max,
-// num_trials, hardware, device}}} in ms.
-void export_upstream(const std::string& dir, const std::vector<Problem>& problems,
-                     const std::vector<nlohmann::json>& lines, const std::vector<std::string>& modes) {
+// num_trials, hardware, device}}} in ms, from the store: what this run measured and what an
+// earlier one had.
+void export_upstream(const std::string& dir, Store& store, const std::vector<Problem>& problems,
+                     const std::vector<std::string>& modes, const std::string& device, const Identity& id) {
   std::filesystem::create_directories(dir);
   for (const auto& mode : modes) {
     nlohmann::json file = nlohmann::json::object();
-    for (const auto& j : lines) {
-      if (j.value("mode", "") != mode || !number(j, "mean")) continue;
-      for (const auto& p : problems)
-        if (p.path.string() == j.at("problem").get<std::string>())
-          file["level" + std::to_string(p.level)][p.path.filename().string()] = {
-              {"mean", j["mean"]}, {"std", j["std"]},   {"min", j["min"]},          {"max", j["max"]},
-              {"num_trials", j["num_trials"]}, {"hardware", j["hardware"]}, {"device", j["device"]}};
+    for (const auto& p : problems) {
+      auto b = store.find_baseline(p.hash, mode, id.hardware, id.torch);
+      if (!b || b->error || !b->mean_ms) continue;
+      file["level" + std::to_string(p.level)][p.path.filename().string()] = {
+          {"mean", *b->mean_ms}, {"std", b->std_ms.value_or(0)}, {"min", b->min_ms.value_or(0)},
+          {"max", b->max_ms.value_or(0)}, {"num_trials", b->num_trials}, {"hardware", b->device_name},
+          {"device", device}};
     }
     std::ofstream(std::filesystem::path(dir) / ("baseline_" + mode + ".json")) << file.dump(2) << '\n';
+  }
+}
+
+void print_header(bool json) {
+  if (!json)
+    std::cout << fmt::format("{:<48} {:<13} {:>10} {:>10} {:>9}  {}", "problem", "mode", "median ms", "mean ms",
+                             "std ms", "device")
+              << std::endl;
+}
+
+void print_baseline(const Problem& problem, const Baseline& b, bool stored, bool json, const nlohmann::json& line) {
+  if (json) {
+    nlohmann::json out = line;
+    out["id"] = problem.display_name();
+    if (stored) out["stored"] = true;
+    std::cout << out.dump() << std::endl;
+  } else if (b.error) {
+    std::cout << fmt::format("{:<48} {:<13} {}", problem.display_name(), b.mode, "failed: " + b.error->substr(0, 90))
+              << std::endl;
+  } else {
+    std::cout << fmt::format("{:<48} {:<13} {:>10.4f} {:>10.4f} {:>9.4f}  {}{}", problem.display_name(), b.mode,
+                             b.median_ms.value_or(0), b.mean_ms.value_or(0), b.std_ms.value_or(0), b.device_name,
+                             stored ? "  (stored)" : "")
+              << std::endl;
   }
 }
 
 int run_baseline(const BaselineOptions& o, const GlobalOptions& global) {
   const std::string device = tool_device(o.device);
   auto [dir, suite, chosen] = choose_problems(o.suite, o.problems);
-
-  std::string modes;
-  for (const auto& m : o.modes) modes += (modes.empty() ? "" : ",") + m;
-  std::vector<std::string> args{"--device", device, "--trials", std::to_string(o.trials), "--modes", modes};
-  for (const auto& p : chosen) args.push_back(p.path.string());
-  const auto timeout = std::chrono::seconds(120 + 300 * static_cast<long>(chosen.size() * o.modes.size()));
-
-  // Each measurement is stored and shown as soon as the tool prints it: a run stopped part-way
-  // (a deadline, Ctrl-C) keeps what it measured.
+  const Identity id = tool_identity(device);
   Store store(global.db);
-  if (!o.json)
-    std::cout << fmt::format("{:<48} {:<13} {:>10} {:>10} {:>9}  {}\n", "problem", "mode", "median ms", "mean ms",
-                             "std ms", "device")
-              << std::flush;
-  size_t failed = 0;
-  auto take = [&](const nlohmann::json& j) {
-    const Problem* problem = nullptr;
-    for (const auto& p : chosen)
-      if (p.path.string() == j.at("problem").get<std::string>()) problem = &p;
-    if (!problem) return;
-    Baseline b;
-    b.problem_hash = problem->hash;
-    b.mode = j.value("mode", "");
-    b.device_name = j.value("hardware", device);
-    b.torch_version = j.value("torch", std::string());  // the measuring process's own torch
-    b.mean_ms = number(j, "mean");
-    b.std_ms = number(j, "std");
-    b.min_ms = number(j, "min");
-    b.max_ms = number(j, "max");
-    b.median_ms = number(j, "median");
-    b.num_trials = j.value("num_trials", 0);
-    if (j.contains("error") && j["error"].is_string()) b.error = j["error"].get<std::string>();
-    store.put_problem(*problem);
-    store.put_baseline(b);
-    failed += b.error.has_value();
-    if (o.json) {
-      nlohmann::json out = j;
-      out["id"] = problem->display_name();
-      std::cout << out.dump() << std::endl;
-    } else if (b.error) {
-      std::cout << fmt::format("{:<48} {:<13} {}", problem->display_name(), b.mode, "failed: " + b.error->substr(0, 90))
-                << std::endl;
-    } else {
-      std::cout << fmt::format("{:<48} {:<13} {:>10.4f} {:>10.4f} {:>9.4f}  {}", problem->display_name(), b.mode,
-                               *b.median_ms, *b.mean_ms, *b.std_ms, b.device_name)
-                << std::endl;
-    }
-  };
+  print_header(o.json);
+
+  // Resumable: a problem and mode already measured on this device with this torch is shown from
+  // the store, not measured again (--force measures it again).
+  size_t measured = 0, failed = 0, expected = 0;
   std::string failure;
-  auto lines = run_problem_tool("kforge_baseline.py", args, timeout, failure, take);
-  if (lines.empty()) throw Error("the baseline process gave no result (" + failure + ")");
-  if (!o.export_dir.empty()) export_upstream(o.export_dir, chosen, lines, o.modes);
+  for (const auto& mode : o.modes) {
+    std::vector<const Problem*> todo;
+    for (const auto& p : chosen) {
+      auto b = o.force ? std::nullopt : store.find_baseline(p.hash, mode, id.hardware, id.torch);
+      if (!b || b->error) {
+        todo.push_back(&p);
+        continue;
+      }
+      auto figure = [](const std::optional<double>& v) { return v ? nlohmann::json(*v) : nlohmann::json(nullptr); };
+      nlohmann::json line = {{"problem", p.path.string()},     {"mode", mode},
+                             {"median", figure(b->median_ms)}, {"mean", figure(b->mean_ms)},
+                             {"std", figure(b->std_ms)},       {"min", figure(b->min_ms)},
+                             {"max", figure(b->max_ms)},       {"num_trials", b->num_trials},
+                             {"hardware", b->device_name},     {"device", device},
+                             {"torch", b->torch_version},      {"error", nullptr}};
+      print_baseline(p, *b, true, o.json, line);
+    }
+    if (todo.empty()) continue;
+    expected += todo.size();
+    std::vector<std::string> args{"--device", device, "--trials", std::to_string(o.trials), "--modes", mode};
+    for (const auto* p : todo) args.push_back(p->path.string());
+    const auto timeout = std::chrono::seconds(120 + 300 * static_cast<long>(todo.size()));
+    // Each measurement is stored and shown as soon as the tool prints it: a run stopped part-way
+    // (a deadline, Ctrl-C) keeps what it measured, and the next run goes on from there.
+    std::string this_failure;
+    run_problem_tool("kforge_baseline.py", args, timeout, this_failure, [&](const nlohmann::json& j) {
+      const Problem* problem = nullptr;
+      for (const auto* p : todo)
+        if (p->path.string() == j.at("problem").get<std::string>()) problem = p;
+      if (!problem) return;
+      Baseline b;
+      b.problem_hash = problem->hash;
+      b.mode = j.value("mode", "");
+      b.device_name = j.value("hardware", id.hardware);
+      b.torch_version = j.value("torch", id.torch);  // the measuring process's own torch
+      b.mean_ms = number(j, "mean");
+      b.std_ms = number(j, "std");
+      b.min_ms = number(j, "min");
+      b.max_ms = number(j, "max");
+      b.median_ms = number(j, "median");
+      b.num_trials = j.value("num_trials", 0);
+      if (j.contains("error") && j["error"].is_string()) b.error = j["error"].get<std::string>();
+      store.put_problem(*problem);
+      store.put_baseline(b);
+      ++measured;
+      failed += b.error.has_value();
+      print_baseline(*problem, b, false, o.json, j);
+    });
+    if (!this_failure.empty()) failure = this_failure;
+  }
+  if (!o.export_dir.empty()) export_upstream(o.export_dir, store, chosen, o.modes, device, id);
   if (!o.json)
-    std::cout << fmt::format("{} measurements stored in {}{}\n", lines.size(), global.db,
-                             failed ? fmt::format(", {} failed", failed) : std::string());
-  if (lines.size() < chosen.size() * o.modes.size())
-    throw Error("the baseline process stopped early (" + failure + "); what it measured is stored");
+    std::cout << fmt::format("{} measured and stored in {}{}{}\n", measured, global.db,
+                             failed ? fmt::format(", {} failed", failed) : std::string(),
+                             chosen.size() * o.modes.size() > expected
+                                 ? fmt::format(", {} already stored", chosen.size() * o.modes.size() - expected)
+                                 : std::string());
+  if (measured < expected)
+    throw Error(fmt::format("the baseline process stopped early ({}): {} of {} measured; what it measured is stored, "
+                            "and running the same command again goes on from there",
+                            failure.empty() ? "no result" : failure, measured, expected));
   return failed ? 1 : 0;
 }
 
@@ -128,6 +189,9 @@ Runner add_baseline_command(CLI::App& app, const GlobalOptions& global) {
   cmd->add_option("--trials", o->trials, "Timed calls per problem and mode, after 3 warm-ups")->check(CLI::Range(1, 100000));
   cmd->add_option("--export", o->export_dir, "Folder to write baseline_<mode>.json in upstream's shape");
   cmd->add_flag("--json", o->json, "One JSON object per problem and mode per line");
+  cmd->add_flag("--force", o->force,
+                "Measure again what the store already holds for this device and torch (by default it is shown, not "
+                "re-measured, so a stopped run goes on where it stopped)");
   return [o, &global] { return run_baseline(*o, global); };
 }
 

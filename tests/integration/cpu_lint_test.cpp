@@ -149,5 +149,35 @@ TEST(Baseline, ReportUsesAStoredBaseline) {
   EXPECT_EQ(run_kforge({"--db", db, "report", "--baseline", "turbo"}).exit_code, 2);
 }
 
+// A second run shows what the store holds instead of measuring it again; --force measures again.
+TEST(Baseline, ASecondRunGoesOnFromTheStore) {
+  TempDir dir;
+  const std::vector<std::string> base{"--db", dir.file("k.db"), "baseline", "--device", "cpu", "--trials", "3",
+                                      "--modes", "eager", "--suite", source_path("tests/problems"), "--json"};
+  auto with = [&](std::vector<std::string> extra) {
+    std::vector<std::string> args = base;
+    args.insert(args.end(), extra.begin(), extra.end());
+    return run_kforge(args);
+  };
+  auto first = with({"level1/1"});
+  ASSERT_EQ(first.exit_code, 0) << first.out << first.err;
+  ASSERT_EQ(first.json_lines().size(), 1u);
+  EXPECT_FALSE(first.json_lines()[0].contains("stored"));
+
+  auto second = with({"level1/1", "level1/4"});  // one stored, one new
+  ASSERT_EQ(second.exit_code, 0) << second.out << second.err;
+  auto lines = second.json_lines();
+  ASSERT_EQ(lines.size(), 2u) << second.out;
+  std::map<std::string, bool> stored;
+  for (const auto& j : lines) stored[j.at("id")] = j.value("stored", false);
+  EXPECT_TRUE(stored.at("level1/1_Tiny_Add_ReLU")) << second.out;
+  EXPECT_FALSE(stored.at("level1/4_Tiny_Log_ReLU")) << second.out;
+  EXPECT_EQ(lines[0].at("median"), first.json_lines()[0].at("median"));
+
+  auto forced = with({"--force", "level1/1"});
+  ASSERT_EQ(forced.exit_code, 0) << forced.out << forced.err;
+  EXPECT_FALSE(forced.json_lines().at(0).contains("stored")) << forced.out;
+}
+
 }  // namespace
 }  // namespace kforge::testing
