@@ -4,7 +4,7 @@
 # benchmarks of docs/benchmarks.md. Full logs go to build/gpu-check/; the files worth keeping are
 # copied to $OUT when it is set (the device tool brings back what fits); a summary table is printed last.
 #   On the device machine: carry .deps/ (tools/fetch-deps.sh) and run tools/gpu-check.sh [tests|bench|all|STEPS]
-#   STEPS is a comma list of: solutions unit gpu cpu demo wall ident ncu buildtimes lint baseline
+#   STEPS is a comma list of: solutions unit gpu cpu demo wall ident ncu buildtimes lint baseline sol
 #   (lint and baseline cover the whole suite and are not in `all`: each wants a device call of its own)
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -50,6 +50,7 @@ want lint && step lint build/release/kforge problems lint --device cuda
 baseline_db="${BASELINE_DB:-$logs/baseline.db}"
 want baseline && step baseline timeout "${BASELINE_SECONDS:-100000}" build/release/kforge --db "$baseline_db" baseline \
   --device cuda --modes "${BASELINE_MODES:-eager,compile,max-autotune}" --export "$logs/baselines"
+want sol && step sol build/release/kforge --db "$baseline_db" problems info --sol --device cuda
 want buildtimes && step bench-build bench/build_times.sh "$logs"
 for f in "${XDG_CACHE_HOME:-$HOME/.cache}"/kforge/logs/worker-*.log; do
   [[ -f "$f" ]] && { echo "== $f (last 60 lines)"; tail -60 "$f"; }
@@ -79,7 +80,8 @@ if [[ -n "${OUT:-}" ]]; then
     [[ -f "$logs/$f" ]] && cp "$logs/$f" "$OUT/"
   done
   [[ -d "$logs/baselines" ]] && cp -r "$logs/baselines" "$OUT/"
-  [[ -f "$baseline_db" ]] && want baseline && cp "$baseline_db" "$OUT/baseline.db"
+  [[ -f "$baseline_db" ]] && { want baseline || want sol; } && cp "$baseline_db" "$OUT/baseline.db"
   [[ -f "$logs/lint.log" ]] && cp "$logs/lint.log" "$OUT/"
+  [[ -f "$logs/sol.log" ]] && cp "$logs/sol.log" "$OUT/"
 fi
 cat "$logs/summary.txt"

@@ -7,11 +7,9 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "build/subprocess.hpp"
 #include "cli/commands.hpp"
 #include "cli/problem_tools.hpp"
 #include "common/errors.hpp"
-#include "pool/worker_paths.hpp"
 #include "store/store.hpp"
 
 namespace kforge::cli {
@@ -33,32 +31,11 @@ std::optional<double> number(const nlohmann::json& j, const char* key) {
   return std::nullopt;
 }
 
-// What a stored measurement is keyed by besides the problem and mode: the GPU's name ("cpu" on
-// the CPU, as the tool's hardware field says) and torch's version, from the worker's Python.
-struct Identity {
-  std::string hardware, torch;
-};
-
-Identity tool_identity(const std::string& device) {
-  const std::string code = device == "cuda"
-                               ? "import torch; print(torch.__version__); print(torch.cuda.get_device_name(0))"
-                               : "import torch; print(torch.__version__); print('cpu')";
-  auto r = build::run_process({worker_python().string(), "-c", code}, std::chrono::seconds(120));
-  std::vector<std::string> lines;
-  size_t start = 0;
-  for (size_t end; (end = r.output.find('\n', start)) != std::string::npos; start = end + 1)
-    lines.push_back(r.output.substr(start, end - start));
-  if (r.exit_code != 0 || lines.size() < 2)
-    throw Error("the worker's Python (" + worker_python().string() + ") cannot report torch's version and the device: " +
-                r.output);
-  return {.hardware = lines.back(), .torch = lines[lines.size() - 2]};
-}
-
 // Upstream's shape, one file per mode: {"level1": {"19_ReLU.py": {mean, std, min, max,
 // num_trials, hardware, device}}} in ms, from the store: what this run measured and what an
 // earlier one had.
 void export_upstream(const std::string& dir, Store& store, const std::vector<Problem>& problems,
-                     const std::vector<std::string>& modes, const std::string& device, const Identity& id) {
+                     const std::vector<std::string>& modes, const std::string& device, const ToolIdentity& id) {
   std::filesystem::create_directories(dir);
   for (const auto& mode : modes) {
     nlohmann::json file = nlohmann::json::object();
@@ -101,7 +78,7 @@ void print_baseline(const Problem& problem, const Baseline& b, bool stored, bool
 int run_baseline(const BaselineOptions& o, const GlobalOptions& global) {
   const std::string device = tool_device(o.device);
   auto [dir, suite, chosen] = choose_problems(o.suite, o.problems);
-  const Identity id = tool_identity(device);
+  const ToolIdentity id = tool_identity(device);
   Store store(global.db);
   print_header(o.json);
 

@@ -73,4 +73,19 @@ std::string worker_torch_version() {
   return v;
 }
 
+ToolIdentity tool_identity(const std::string& device) {
+  const std::string code = device == "cuda"
+                               ? "import torch; print(torch.__version__); print(torch.cuda.get_device_name(0))"
+                               : "import torch; print(torch.__version__); print('cpu')";
+  auto r = build::run_process({worker_python().string(), "-c", code}, std::chrono::seconds(120));
+  std::vector<std::string> lines;
+  size_t start = 0;
+  for (size_t end; (end = r.output.find('\n', start)) != std::string::npos; start = end + 1)
+    lines.push_back(r.output.substr(start, end - start));
+  if (r.exit_code != 0 || lines.size() < 2)
+    throw Error("the worker's Python (" + worker_python().string() + ") cannot report torch's version and the device: " +
+                r.output);
+  return {.hardware = lines.back(), .torch = lines[lines.size() - 2]};
+}
+
 }  // namespace kforge::cli

@@ -42,4 +42,11 @@ std::map<std::string, nlohmann::json> by_problem(const std::vector<nlohmann::jso
 // The torch version of the worker's Python (what stored figures are keyed by).
 std::string worker_torch_version();
 
+// What a stored measurement is keyed by besides the problem: the device's name ("cpu" on the CPU,
+// as the tools' hardware field says) and torch's version, from the worker's Python.
+struct ToolIdentity {
+  std::string hardware, torch;
+};
+ToolIdentity tool_identity(const std::string& device);
+
 }  // namespace kforge::cli

@@ -126,7 +126,11 @@ Runner add_problems_command(CLI::App& app, const GlobalOptions& global) {
               "PyTorch's meta device, stored per torch version and precision)");
   info->add_option("problems", i->problems, "Problem ids (level1/19) or files [default: the whole suite]");
   info->add_option("--suite", i->suite, "Suite folder in the KernelBench layout [default: built-in problems/]");
-  info->add_flag("--refresh", i->refresh, "Derive again even when the store holds the figures");
+  info->add_flag("--refresh", i->refresh, "Derive (and with --sol measure the peak rates) again even when the store holds them");
+  info->add_flag("--sol", i->sol,
+                 "Also each problem's speed-of-light time on the device: max(FLOPs / matmul rate at its precision, "
+                 "minimum bytes / copy rate), the rates measured once and stored");
+  info->add_option("--device", i->device, "With --sol: auto (cuda if a GPU is present), cpu or cuda");
   info->add_flag("--json", i->json, "One JSON object per problem per line");
   return [o, l, lint, i, info, &global] {
     if (lint->parsed()) return run_lint(*l);

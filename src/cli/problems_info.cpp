@@ -2,12 +2,16 @@
 
 #include <iostream>
 #include <map>
+#include <optional>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "build/subprocess.hpp"
 #include "cli/problem_tools.hpp"
 #include "common/errors.hpp"
+#include "metrics/speed_of_light.hpp"
+#include "pool/worker_paths.hpp"
 #include "store/store.hpp"
 #include "suite/problem.hpp"
 
@@ -41,13 +45,48 @@ std::string shapes(const std::string& outputs_json) {
   return out;
 }
 
+// The device's peak rates: from the store, else measured now (python/kforge_peaks.py) and stored.
+DevicePeaks device_peaks(Store& store, const std::string& device, const ToolIdentity& id, bool refresh) {
+  if (!refresh)
+    if (auto stored = store.find_device_peaks(id.hardware, id.torch)) return *stored;
+  std::cerr << "kforge: measuring " << id.hardware << "'s peak rates (copy, matmul per precision), once\n";
+  auto r = build::run_process(
+      {worker_python().string(), (worker_module_dir() / "kforge_peaks.py").string(), "--device", device},
+      std::chrono::seconds(300));
+  nlohmann::json j;
+  for (size_t end = r.output.size(); end > 0;) {  // the last line that is a JSON object
+    size_t start = r.output.rfind('\n', end - 1);
+    start = start == std::string::npos ? 0 : start + 1;
+    std::string line = r.output.substr(start, end - start);
+    if (!line.empty() && line.front() == '{') {
+      j = nlohmann::json::parse(line, nullptr, false);
+      break;
+    }
+    end = start == 0 ? 0 : start - 1;
+  }
+  if (r.exit_code != 0 || !j.is_object() || !j.contains("copy_bytes_per_s"))
+    throw Error("measuring the device's peak rates failed (" + (r.timed_out ? std::string("timed out") : "exit " +
+                std::to_string(r.exit_code)) + "): " + r.output.substr(r.output.size() > 2000 ? r.output.size() - 2000 : 0));
+  DevicePeaks p;
+  p.device_name = j.value("hardware", id.hardware);
+  p.torch_version = j.value("torch", id.torch);
+  p.copy_bytes_per_s = j.at("copy_bytes_per_s").get<double>();
+  p.matmul_flops_per_s = j.at("matmul_flops_per_s").get<std::map<std::string, double>>();
+  store.put_device_peaks(p);
+  return p;
+}
+
 }  // namespace
 
 int run_problems_info(const ProblemsInfoOptions& o, const GlobalOptions& global) {
   auto [dir, suite, chosen] = choose_problems(o.suite, o.problems);
 
-  const std::string torch = worker_torch_version();
+  std::optional<ToolIdentity> identity;
+  if (o.sol) identity = tool_identity(tool_device(o.device));
+  const std::string torch = identity ? identity->torch : worker_torch_version();
   Store store(global.db);
+  std::optional<DevicePeaks> peaks;
+  if (identity) peaks = device_peaks(store, tool_device(o.device), *identity, o.refresh);
   std::vector<ProblemMetadata> found(chosen.size());
   std::vector<const Problem*> missing;
   for (size_t i = 0; i < chosen.size(); ++i) {
@@ -79,9 +118,25 @@ int run_problems_info(const ProblemsInfoOptions& o, const GlobalOptions& global)
     }
   }
 
+  // The speed-of-light time of a problem with figures, at its precision's matmul rate.
+  auto sol_of = [&](const ProblemMetadata& m) -> std::optional<stats::SpeedOfLight> {
+    if (!peaks || m.error || !m.flops || !m.input_bytes || !m.param_bytes || !m.output_bytes) return std::nullopt;
+    auto rate = peaks->matmul_flops_per_s.find(m.precision);
+    if (rate == peaks->matmul_flops_per_s.end()) return std::nullopt;
+    return stats::speed_of_light(*m.flops, *m.input_bytes + *m.param_bytes + *m.output_bytes, rate->second,
+                                 peaks->copy_bytes_per_s);
+  };
+  if (peaks && !o.json)
+    std::cout << fmt::format("peak rates of {} (torch {}): copy {:.4g} GB/s; matmul {}\n", peaks->device_name,
+                             peaks->torch_version, peaks->copy_bytes_per_s / 1e9, [&] {
+                               std::string s;
+                               for (const auto& [precision, rate] : peaks->matmul_flops_per_s)
+                                 s += (s.empty() ? "" : ", ") + fmt::format("{} {:.4g} TFLOP/s", precision, rate / 1e12);
+                               return s;
+                             }());
   if (!o.json)
-    std::cout << fmt::format("{:<48} {:<5} {:>10} {:>9} {:>9} {:>9} {:>8}  {}\n", "problem", "prec", "GFLOP", "MB in",
-                             "MB params", "MB out", "FLOP/B", "outputs");
+    std::cout << fmt::format("{:<48} {:<5} {:>10} {:>9} {:>9} {:>9} {:>8}{}  {}\n", "problem", "prec", "GFLOP", "MB in",
+                             "MB params", "MB out", "FLOP/B", peaks ? fmt::format(" {:>10}", "SOL ms") : "", "outputs");
   size_t failed = 0;
   for (size_t i = 0; i < chosen.size(); ++i) {
     const auto& m = found[i];
@@ -97,20 +152,29 @@ int run_problems_info(const ProblemsInfoOptions& o, const GlobalOptions& global)
                           {"output_bytes", m.output_bytes ? nlohmann::json(*m.output_bytes) : nlohmann::json(nullptr)},
                           {"outputs", nlohmann::json::parse(m.outputs_json)},
                           {"error", m.error ? nlohmann::json(*m.error) : nlohmann::json(nullptr)}};
+      if (peaks) {
+        auto sol = sol_of(m);
+        j["device"] = peaks->device_name;
+        j["sol_ms"] = sol ? nlohmann::json(sol->ms) : nlohmann::json(nullptr);
+        j["sol_bound"] = sol ? nlohmann::json(sol->compute_bound ? "compute" : "memory") : nlohmann::json(nullptr);
+      }
       std::cout << j.dump() << '\n';
     } else if (m.error) {
       std::cout << fmt::format("{:<48} {:<5} {}\n", id, m.precision, "not derived: " + m.error->substr(0, 100));
     } else {
       const double bytes = static_cast<double>(*m.input_bytes + *m.param_bytes + *m.output_bytes);
-      std::cout << fmt::format("{:<48} {:<5} {:>10.2f} {:>9.1f} {:>9.1f} {:>9.1f} {:>8.1f}  {}\n", id, m.precision,
+      auto sol = sol_of(m);
+      std::string sol_cell = !peaks ? "" : sol ? fmt::format(" {:>9.4f}{}", sol->ms, sol->compute_bound ? "c" : "m") : fmt::format(" {:>10}", "-");
+      std::cout << fmt::format("{:<48} {:<5} {:>10.2f} {:>9.1f} {:>9.1f} {:>9.1f} {:>8.1f}{}  {}\n", id, m.precision,
                                *m.flops / 1e9, *m.input_bytes / 1e6, *m.param_bytes / 1e6, *m.output_bytes / 1e6,
-                               bytes > 0 ? *m.flops / bytes : 0.0, shapes(m.outputs_json));
+                               bytes > 0 ? *m.flops / bytes : 0.0, sol_cell, shapes(m.outputs_json));
     }
     failed += m.error.has_value();
   }
   if (!o.json)
-    std::cout << fmt::format("{} problems, {} derived now, {} from the store ({}), {} not derivable here\n",
-                             chosen.size(), missing.size(), chosen.size() - missing.size(), global.db, failed);
+    std::cout << fmt::format("{} problems, {} derived now, {} from the store ({}), {} not derivable here{}\n",
+                             chosen.size(), missing.size(), chosen.size() - missing.size(), global.db, failed,
+                             peaks ? "; SOL: c compute bound, m memory bound" : "");
   for (const auto& e : suite.errors) std::cerr << "kforge: " << e << '\n';
   return 0;
 }

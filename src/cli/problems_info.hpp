@@ -13,6 +13,8 @@ struct ProblemsInfoOptions {
   std::vector<std::string> problems;  // ids or files; none: the whole suite
   bool json = false;
   bool refresh = false;  // derive again even when the store has it
+  bool sol = false;      // also the speed-of-light time on the device (its peak rates measured once)
+  std::string device = "auto";  // for --sol: auto | cpu | cuda
 };
 
 int run_problems_info(const ProblemsInfoOptions& o, const GlobalOptions& global);

@@ -1,10 +1,19 @@
 #include "metrics/speed_of_light.hpp"
 
+#include <algorithm>
+
 namespace kforge::stats {
 
 std::optional<double> memory_floor_ms(int64_t bytes, double copy_bytes_per_s) {
   if (bytes <= 0 || !(copy_bytes_per_s > 0)) return std::nullopt;
   return 1e3 * static_cast<double>(bytes) / (kCopyRateMargin * copy_bytes_per_s);
+}
+
+std::optional<SpeedOfLight> speed_of_light(int64_t flops, int64_t bytes, double flops_per_s, double copy_bytes_per_s) {
+  if (flops_per_s <= 0 || copy_bytes_per_s <= 0 || flops < 0 || bytes < 0) return std::nullopt;
+  const double compute_ms = 1e3 * static_cast<double>(flops) / flops_per_s;
+  const double memory_ms = 1e3 * static_cast<double>(bytes) / copy_bytes_per_s;
+  return SpeedOfLight{std::max(compute_ms, memory_ms), compute_ms > memory_ms};
 }
 
 }  // namespace kforge::stats

@@ -17,4 +17,15 @@ constexpr double kCopyRateMargin = 1.25;
 // kCopyRateMargin x `copy_bytes_per_s`; nothing when either is unknown (0), as on a CPU.
 std::optional<double> memory_floor_ms(int64_t bytes, double copy_bytes_per_s);
 
+// A problem's speed-of-light time (SOL-ExecBench's T_SOL, REFERENCE.md section 4) in ms: the
+// longer of its FLOPs at the device's matmul rate for its precision and its minimum bytes
+// (inputs and parameters read once, outputs written once) at the device's copy rate, both rates
+// as measured on the device (python/kforge_peaks.py). No margin: it is the bound a score is
+// measured against, not a rejection floor. Nothing when a rate is unknown (0).
+struct SpeedOfLight {
+  double ms = 0;
+  bool compute_bound = false;  // the FLOPs term is the longer one
+};
+std::optional<SpeedOfLight> speed_of_light(int64_t flops, int64_t bytes, double flops_per_s, double copy_bytes_per_s);
+
 }  // namespace kforge::stats

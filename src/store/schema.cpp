@@ -164,7 +164,21 @@ CREATE TABLE baselines (
 UPDATE meta SET value = '4' WHERE key = 'schema_version';
 )sql");
   }
-  // Later migrations go here: `if (version < 5) { ...; UPDATE meta ... }`.
+  if (version < 5) {
+    // The device's peak rates (kforge problems info --sol), measured once per device and torch.
+    db.exec(R"sql(
+CREATE TABLE device_peaks (
+  device_name      TEXT NOT NULL,         -- "NVIDIA H200", or "cpu"
+  torch_version    TEXT NOT NULL,
+  copy_bytes_per_s REAL NOT NULL,         -- device-to-device copy, bytes read + written
+  matmul_flops     TEXT NOT NULL,         -- JSON: {"fp32": FLOP/s, "bf16": ..., "fp16": ...}
+  measured_at      TEXT NOT NULL,
+  PRIMARY KEY (device_name, torch_version)
+);
+UPDATE meta SET value = '5' WHERE key = 'schema_version';
+)sql");
+  }
+  // Later migrations go here: `if (version < 6) { ...; UPDATE meta ... }`.
   tx.commit();
 }
 

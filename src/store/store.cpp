@@ -78,6 +78,29 @@ std::optional<ProblemMetadata> Store::find_problem_metadata(const std::string& p
   return m;
 }
 
+void Store::put_device_peaks(const DevicePeaks& p) {
+  nlohmann::json flops = p.matmul_flops_per_s;
+  db_.prepare(
+         "INSERT OR REPLACE INTO device_peaks(device_name, torch_version, copy_bytes_per_s, matmul_flops, measured_at) "
+         "VALUES (?1, ?2, ?3, ?4, ?5)")
+      .bind(1, p.device_name).bind(2, p.torch_version).bind(3, p.copy_bytes_per_s).bind(4, flops.dump())
+      .bind(5, now_utc())
+      .run();
+}
+
+std::optional<DevicePeaks> Store::find_device_peaks(const std::string& device_name, const std::string& torch_version) {
+  auto s = db_.prepare(
+      "SELECT copy_bytes_per_s, matmul_flops FROM device_peaks WHERE device_name = ?1 AND torch_version = ?2");
+  s.bind(1, device_name).bind(2, torch_version);
+  if (!s.step()) return std::nullopt;
+  DevicePeaks p;
+  p.device_name = device_name;
+  p.torch_version = torch_version;
+  p.copy_bytes_per_s = s.real_at(0);
+  p.matmul_flops_per_s = nlohmann::json::parse(s.text_at(1)).get<std::map<std::string, double>>();
+  return p;
+}
+
 void Store::put_baseline(const Baseline& b) {
   db_.prepare(
          "INSERT OR REPLACE INTO baselines(problem_hash, mode, device_name, torch_version, mean_ms, std_ms, min_ms, "

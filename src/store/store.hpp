@@ -3,6 +3,7 @@
 // samples, keyed by content hashes. Each evaluation is committed on its own as soon as it ends,
 // so a killed run loses nothing already finished. Schema in store/schema.cpp.
 #include <filesystem>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -29,6 +30,13 @@ struct Baseline {
   std::optional<double> mean_ms, std_ms, min_ms, max_ms, median_ms;
   int64_t num_trials = 0;
   std::optional<std::string> error;
+};
+
+// A device's peak rates as measured (python/kforge_peaks.py): the speed of light's denominators.
+struct DevicePeaks {
+  std::string device_name, torch_version;
+  double copy_bytes_per_s = 0;
+  std::map<std::string, double> matmul_flops_per_s;  // by precision: fp32, bf16, fp16
 };
 
 struct RunInfo {
@@ -70,6 +78,8 @@ class Store {
   void put_problem_metadata(const ProblemMetadata& m);
   // The problem must have been put first. The newest measurement wins.
   void put_baseline(const Baseline& b);
+  void put_device_peaks(const DevicePeaks& p);  // the newest measurement wins
+  std::optional<DevicePeaks> find_device_peaks(const std::string& device_name, const std::string& torch_version);
   std::optional<Baseline> find_baseline(const std::string& problem_hash, const std::string& mode,
                                         const std::string& device_name, const std::string& torch_version);
   std::optional<ProblemMetadata> find_problem_metadata(const std::string& problem_hash, const std::string& torch_version,
@@ -83,7 +93,7 @@ class Store {
 };
 
 // The schema this build writes, and the migrations that bring an older file to it.
-inline constexpr int kSchemaVersion = 4;
+inline constexpr int kSchemaVersion = 5;
 void migrate(sqlite::Database& db);
 
 }  // namespace kforge

@@ -77,6 +77,26 @@ TEST(ProblemsInfo, DerivesStoresAndReuses) {
   EXPECT_NE(again.out.find("0 derived now, 2 from the store"), std::string::npos) << again.out;
 }
 
+// --sol: the device's peak rates are measured once and stored, and each problem gets its
+// speed-of-light time; the built-in 4096^3 fp32 matmul is compute bound, the ReLU memory bound.
+TEST(ProblemsInfo, SpeedOfLightFromPeakRatesMeasuredOnce) {
+  TempDir dir;
+  auto first = run_kforge({"--db", dir.file("k.db"), "problems", "info", "--sol", "--device", "cpu", "--json",
+                           "level1/1", "level1/2"});
+  ASSERT_EQ(first.exit_code, 0) << first.out << first.err;
+  EXPECT_NE(first.err.find("measuring cpu's peak rates"), std::string::npos) << first.err;
+  auto lines = first.json_lines();
+  ASSERT_EQ(lines.size(), 2u) << first.out;
+  for (const auto& j : lines) EXPECT_GT(j.at("sol_ms").get<double>(), 0.0) << j.dump();
+  EXPECT_EQ(lines[0].at("sol_bound"), "compute") << lines[0].dump();
+  EXPECT_EQ(lines[1].at("sol_bound"), "memory") << lines[1].dump();
+
+  auto again = run_kforge({"--db", dir.file("k.db"), "problems", "info", "--sol", "--device", "cpu", "level1/1"});
+  ASSERT_EQ(again.exit_code, 0) << again.out << again.err;
+  EXPECT_EQ(again.err.find("measuring"), std::string::npos) << again.err;  // the stored rates
+  EXPECT_NE(again.out.find("peak rates of cpu"), std::string::npos) << again.out;
+}
+
 }  // namespace
 }  // namespace kforge::testing
 

@@ -19,5 +19,20 @@ TEST(SpeedOfLight, NoFloorWithoutARateOrBytes) {
   EXPECT_FALSE(memory_floor_ms(0, 3e12));
 }
 
+// T_SOL = max(FLOPs / matmul rate, bytes / copy rate), with which term bounds it.
+TEST(SpeedOfLight, TimeIsTheLongerOfComputeAndMemory) {
+  // A 8192^3 bf16 matmul: 1.1e12 FLOP at 800 TFLOP/s = 1.374 ms; 402 MB at 4.3 TB/s = 0.094 ms.
+  auto gemm = speed_of_light(2LL * 8192 * 8192 * 8192, 3LL * 8192 * 8192 * 2, 800e12, 4.3e12);
+  ASSERT_TRUE(gemm);
+  EXPECT_NEAR(gemm->ms, 1e3 * 2.0 * 8192 * 8192 * 8192 / 800e12, 1e-9);
+  EXPECT_TRUE(gemm->compute_bound);
+  // A ReLU over 2.4 GB in and out: memory bound.
+  auto relu = speed_of_light(600'000'000, 4'800'000'000, 60e12, 4.3e12);
+  ASSERT_TRUE(relu);
+  EXPECT_NEAR(relu->ms, 1e3 * 4.8e9 / 4.3e12, 1e-9);
+  EXPECT_FALSE(relu->compute_bound);
+  EXPECT_FALSE(speed_of_light(1, 1, 0.0, 4.3e12));  // no rate measured for the precision
+}
+
 }  // namespace
 }  // namespace kforge::stats

@@ -232,6 +232,27 @@ TEST(Store, ProblemMetadataRoundTripsPerTorchAndPrecision) {
   EXPECT_FALSE(store.find_problem_metadata(m.problem_hash, "2.12.0", "fp32"));  // another torch: derive again
 }
 
+// The device's peak rates, per device name and torch version; a new measurement replaces the old.
+TEST(Store, DevicePeaksRoundTripPerDeviceAndTorch) {
+  TempDir dir;
+  Store store(dir.file("k.db"));
+  DevicePeaks p;
+  p.device_name = "NVIDIA H200";
+  p.torch_version = "2.11.0+cu130";
+  p.copy_bytes_per_s = 4.3e12;
+  p.matmul_flops_per_s = {{"fp32", 50e12}, {"bf16", 780e12}};
+  store.put_device_peaks(p);
+  auto got = store.find_device_peaks("NVIDIA H200", "2.11.0+cu130");
+  ASSERT_TRUE(got);
+  EXPECT_DOUBLE_EQ(got->copy_bytes_per_s, 4.3e12);
+  EXPECT_EQ(got->matmul_flops_per_s, p.matmul_flops_per_s);
+  EXPECT_FALSE(store.find_device_peaks("NVIDIA H200", "2.10.0"));
+  EXPECT_FALSE(store.find_device_peaks("cpu", "2.11.0+cu130"));
+  p.copy_bytes_per_s = 4.4e12;
+  store.put_device_peaks(p);
+  EXPECT_DOUBLE_EQ(store.find_device_peaks("NVIDIA H200", "2.11.0+cu130")->copy_bytes_per_s, 4.4e12);
+}
+
 TEST(Store, BaselinesRoundTripPerModeDeviceAndTorch) {
   TempDir dir;
   Store store(dir.file("k.db"));

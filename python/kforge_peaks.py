@@ -1,0 +1,71 @@
+"""The device's peak rates, measured once for `kforge problems info --sol` (the speed-of-light
+time of each problem): the device-to-device copy rate (bytes read + written per second) and the
+dense matrix-multiply rate per precision (FLOP/s), each the best of several timed runs.
+
+On a GPU: CUDA events; fp32 with TF32 off (fp32 problems are judged at fp32 accuracy, so TF32
+tensor cores are not an honest candidate's ceiling), bf16 and fp16 on the tensor cores. On the
+CPU: the host clock, fp32 and bf16. Prints one JSON object:
+{"hardware", "torch", "copy_bytes_per_s", "matmul_flops_per_s": {"fp32", "bf16", "fp16"}}."""
+import argparse
+import json
+import time
+
+import torch
+
+
+def best_seconds(fn, cuda, repeats):
+    fn()  # warm: allocation, library handles, kernel selection
+    best = float("inf")
+    for _ in range(repeats):
+        if cuda:
+            start, stop = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+            torch.cuda.synchronize()
+            start.record()
+            fn()
+            stop.record()
+            stop.synchronize()
+            best = min(best, start.elapsed_time(stop) / 1e3)
+        else:
+            t0 = time.perf_counter()
+            fn()
+            best = min(best, time.perf_counter() - t0)
+    return best
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--device", choices=["cpu", "cuda"], required=True)
+    args = parser.parse_args()
+    cuda = args.device == "cuda"
+    device = torch.device(args.device)
+    if cuda:
+        torch.backends.cuda.matmul.allow_tf32 = False
+        torch.backends.cudnn.allow_tf32 = False
+    out = {"hardware": torch.cuda.get_device_name(0) if cuda else "cpu", "torch": torch.__version__}
+
+    # Copies large enough to leave the caches: 1 GiB on a GPU (over ten times an H200's L2), 256 MiB
+    # on the CPU.
+    n = (1 << 30) if cuda else (256 << 20)
+    src = torch.ones(n, dtype=torch.uint8, device=device)
+    dst = torch.empty_like(src)
+    seconds = best_seconds(lambda: dst.copy_(src), cuda, 10)
+    out["copy_bytes_per_s"] = 2 * n / seconds
+    del src, dst
+
+    flops = {}
+    size = 8192 if cuda else 1024
+    dtypes = {"fp32": torch.float32, "bf16": torch.bfloat16}
+    if cuda:
+        dtypes["fp16"] = torch.float16
+    for name, dtype in dtypes.items():
+        a = torch.randn(size, size, device=device).to(dtype)
+        b = torch.randn(size, size, device=device).to(dtype)
+        seconds = best_seconds(lambda: torch.mm(a, b), cuda, 5)
+        flops[name] = 2 * size**3 / seconds
+        del a, b
+    out["matmul_flops_per_s"] = flops
+    print(json.dumps(out), flush=True)
+
+
+if __name__ == "__main__":
+    main()
