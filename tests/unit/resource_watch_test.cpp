@@ -26,6 +26,14 @@ pid_t start_spinner() {
   return pid;
 }
 
+// A CPU bound of `cores` judged over half a second (the default 3 s would only slow the tests).
+ResourceBounds cpu_bound(double cores) {
+  ResourceBounds bounds;
+  bounds.cpu_cores = cores;
+  bounds.cpu_window = std::chrono::milliseconds(500);
+  return bounds;
+}
+
 void reap(pid_t pid) {
   ::kill(-pid, SIGKILL);
   ::kill(pid, SIGKILL);
@@ -48,10 +56,7 @@ TEST(ResourceWatch, ReadsThisProcess) {
 
 TEST(ResourceWatch, BusyCoreTripsAHalfCoreBound) {
   pid_t pid = start_spinner();
-  ResourceBounds bounds;
-  bounds.cpu_cores = 0.5;
-  bounds.cpu_window = std::chrono::milliseconds(500);
-  ResourceWatch watch(pid, bounds);
+  ResourceWatch watch(pid, cpu_bound(0.5));
   for (int i = 0; i < 100 && watch.tripped() == ResourceWatch::Tripped::none; ++i)
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
   EXPECT_EQ(watch.tripped(), ResourceWatch::Tripped::cpu);
@@ -61,11 +66,8 @@ TEST(ResourceWatch, BusyCoreTripsAHalfCoreBound) {
 
 TEST(ResourceWatch, BusyCoreStaysUnderATwoCoreBound) {
   pid_t pid = start_spinner();
-  ResourceBounds bounds;
-  bounds.cpu_cores = 2;
-  bounds.cpu_window = std::chrono::milliseconds(500);
   {
-    ResourceWatch watch(pid, bounds);
+    ResourceWatch watch(pid, cpu_bound(2));
     std::this_thread::sleep_for(std::chrono::milliseconds(1500));
     EXPECT_EQ(watch.tripped(), ResourceWatch::Tripped::none);
   }
