@@ -1,7 +1,5 @@
 #include "cli/problem_tools.hpp"
 
-#include <sstream>
-
 #include "build/subprocess.hpp"
 #include "common/errors.hpp"
 #include "pool/devices.hpp"
@@ -30,20 +28,23 @@ std::string tool_device(const std::string& asked) {
 
 std::vector<nlohmann::json> run_problem_tool(const std::string& script, const std::vector<std::string>& args,
                                              std::chrono::seconds timeout, std::string& failure,
-                                             const std::function<void(const nlohmann::json&)>& on_line) {
+                                             const std::function<void(const nlohmann::json&)>& on_line,
+                                             const std::string& key) {
   std::vector<std::string> argv{worker_python().string(), (worker_module_dir() / script).string()};
   argv.insert(argv.end(), args.begin(), args.end());
   std::vector<nlohmann::json> out;
-  std::string pending;  // output after the last newline
+  std::string pending;     // output after the last newline
+  std::string last_other;  // the last line that is not a result: a failed tool's exception
   auto take_line = [&](std::string_view line) {
-    if (line.empty() || line.front() != '{') return;
-    try {
-      auto j = nlohmann::json::parse(line);
-      if (!j.contains("problem") || !j["problem"].is_string()) return;
-      if (on_line) on_line(j);
-      out.push_back(std::move(j));
-    } catch (const nlohmann::json::exception&) {  // a line of torch's that starts with a brace
+    if (line.empty()) return;
+    if (line.front() != '{') {
+      last_other = line;
+      return;
     }
+    auto j = nlohmann::json::parse(line, nullptr, /*allow_exceptions=*/false);
+    if (!j.is_object() || !j.contains(key) || !j[key].is_string()) return;  // a line of torch's
+    if (on_line) on_line(j);
+    out.push_back(std::move(j));
   };
   build::ProcessResult run = build::run_process(argv, timeout, size_t{16} << 20, "", [&](std::string_view chunk) {
     pending.append(chunk);
@@ -53,7 +54,9 @@ std::vector<nlohmann::json> run_problem_tool(const std::string& script, const st
     pending.erase(0, start);
   });
   take_line(pending);  // a last line without a newline
-  failure = run.timed_out ? "timed out" : run.exit_code != 0 ? "exit " + std::to_string(run.exit_code) : "";
+  failure = run.timed_out          ? "timed out"
+            : run.exit_code != 0 ? "exit " + std::to_string(run.exit_code) + (last_other.empty() ? "" : ": " + last_other)
+                                 : "";
   return out;
 }
 
@@ -63,15 +66,7 @@ std::map<std::string, nlohmann::json> by_problem(const std::vector<nlohmann::jso
   return out;
 }
 
-std::string worker_torch_version() {
-  auto r = build::run_process({worker_python().string(), "-c", "import torch; print(torch.__version__)"},
-                              std::chrono::seconds(120));
-  std::string v = r.output;
-  while (!v.empty() && (v.back() == '\n' || v.back() == '\r')) v.pop_back();
-  if (r.exit_code != 0 || v.empty() || v.find('\n') != std::string::npos)
-    throw Error("the worker's Python (" + worker_python().string() + ") cannot import torch: " + r.output);
-  return v;
-}
+std::string worker_torch_version() { return tool_identity("cpu").torch; }
 
 ToolIdentity tool_identity(const std::string& device) {
   const std::string code = device == "cuda"
@@ -83,7 +78,7 @@ ToolIdentity tool_identity(const std::string& device) {
   for (size_t end; (end = r.output.find('\n', start)) != std::string::npos; start = end + 1)
     lines.push_back(r.output.substr(start, end - start));
   if (r.exit_code != 0 || lines.size() < 2)
-    throw Error("the worker's Python (" + worker_python().string() + ") cannot report torch's version and the device: " +
+    throw Error("the worker's Python (" + worker_python().string() + ") cannot import torch or name the device: " +
                 r.output);
   return {.hardware = lines.back(), .torch = lines[lines.size() - 2]};
 }

@@ -28,13 +28,15 @@ ChosenProblems choose_problems(const std::string& suite_dir, const std::vector<s
 std::string tool_device(const std::string& asked);
 
 // Runs `python <worker module dir>/<script> args...` with the worker's Python and returns its
-// JSON lines, in order (torch's warnings on the same stream are skipped). `on_line`, when given,
+// JSON lines, in order: the objects whose `key` is a string (torch's warnings on the same stream,
+// and any line of its that happens to start with a brace, are skipped). `on_line`, when given,
 // gets each line as soon as the tool prints it: a run stopped part-way (timeout, Ctrl-C) keeps
 // what was already stored and shown. `failure` says how the process ended when it did not exit 0
-// ("timed out", "exit 1").
+// ("timed out", or "exit 1: " and the last line it printed that was not a result).
 std::vector<nlohmann::json> run_problem_tool(const std::string& script, const std::vector<std::string>& args,
                                              std::chrono::seconds timeout, std::string& failure,
-                                             const std::function<void(const nlohmann::json&)>& on_line = {});
+                                             const std::function<void(const nlohmann::json&)>& on_line = {},
+                                             const std::string& key = "problem");
 
 // Those lines by their "problem" field.
 std::map<std::string, nlohmann::json> by_problem(const std::vector<nlohmann::json>& lines);

@@ -7,11 +7,9 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "build/subprocess.hpp"
 #include "cli/problem_tools.hpp"
 #include "common/errors.hpp"
 #include "metrics/speed_of_light.hpp"
-#include "pool/worker_paths.hpp"
 #include "store/store.hpp"
 #include "suite/problem.hpp"
 
@@ -50,23 +48,13 @@ DevicePeaks device_peaks(Store& store, const std::string& device, const ToolIden
   if (!refresh)
     if (auto stored = store.find_device_peaks(id.hardware, id.torch)) return *stored;
   std::cerr << "kforge: measuring " << id.hardware << "'s peak rates (copy, matmul per precision), once\n";
-  auto r = build::run_process(
-      {worker_python().string(), (worker_module_dir() / "kforge_peaks.py").string(), "--device", device},
-      std::chrono::seconds(300));
-  nlohmann::json j;
-  for (size_t end = r.output.size(); end > 0;) {  // the last line that is a JSON object
-    size_t start = r.output.rfind('\n', end - 1);
-    start = start == std::string::npos ? 0 : start + 1;
-    std::string line = r.output.substr(start, end - start);
-    if (!line.empty() && line.front() == '{') {
-      j = nlohmann::json::parse(line, nullptr, false);
-      break;
-    }
-    end = start == 0 ? 0 : start - 1;
-  }
-  if (r.exit_code != 0 || !j.is_object() || !j.contains("copy_bytes_per_s"))
-    throw Error("measuring the device's peak rates failed (" + (r.timed_out ? std::string("timed out") : "exit " +
-                std::to_string(r.exit_code)) + "): " + r.output.substr(r.output.size() > 2000 ? r.output.size() - 2000 : 0));
+  std::string failure;
+  auto lines = run_problem_tool("kforge_peaks.py", {"--device", device}, std::chrono::seconds(300), failure, {},
+                                "hardware");
+  if (!failure.empty() || lines.empty() || !lines.back().contains("copy_bytes_per_s"))
+    throw Error("measuring the device's peak rates failed (" + (failure.empty() ? std::string("no result") : failure) +
+                ")");
+  const nlohmann::json& j = lines.back();
   DevicePeaks p;
   p.device_name = j.value("hardware", id.hardware);
   p.torch_version = j.value("torch", id.torch);
@@ -81,12 +69,13 @@ DevicePeaks device_peaks(Store& store, const std::string& device, const ToolIden
 int run_problems_info(const ProblemsInfoOptions& o, const GlobalOptions& global) {
   auto [dir, suite, chosen] = choose_problems(o.suite, o.problems);
 
+  const std::string device = o.sol ? tool_device(o.device) : "";
   std::optional<ToolIdentity> identity;
-  if (o.sol) identity = tool_identity(tool_device(o.device));
+  if (o.sol) identity = tool_identity(device);
   const std::string torch = identity ? identity->torch : worker_torch_version();
   Store store(global.db);
   std::optional<DevicePeaks> peaks;
-  if (identity) peaks = device_peaks(store, tool_device(o.device), *identity, o.refresh);
+  if (identity) peaks = device_peaks(store, device, *identity, o.refresh);
   std::vector<ProblemMetadata> found(chosen.size());
   std::vector<const Problem*> missing;
   for (size_t i = 0; i < chosen.size(); ++i) {

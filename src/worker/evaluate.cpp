@@ -221,7 +221,6 @@ struct TimingOutcome {
   int throttled_pairs = 0;          // dropped: the GPU throttled during one of the two calls
   int unheld_pairs = 0;             // dropped: timed while the hold was given up (see time_pairs)
   unsigned min_mhz = 0, max_mhz = 0;  // SM clock range over the kept samples (0: not sampled)
-  bool held = false;                // the kept pairs were timed with the stream held
   std::string not_held;             // why not, when the timer could hold (for the message)
 };
 
@@ -427,8 +426,9 @@ TimingOutcome time_pairs(const py::object& ref, const py::object& cand, const st
         ++out.throttled_pairs;
         continue;
       }
-      if (p.ref_sample.watchdog || p.cand_sample.watchdog || p.ref_sample.held != p.cand_sample.held ||
-          p.ref_sample.held != hold) {
+      // A sample the watchdog released was held, and the hold is off from then on: both are
+      // dropped by comparing each side's hold with the evaluation's.
+      if (p.ref_sample.held != hold || p.cand_sample.held != hold) {
         ++out.unheld_pairs;
         continue;
       }
@@ -449,7 +449,6 @@ TimingOutcome time_pairs(const py::object& ref, const py::object& cand, const st
     auto est = stats::paired_speedup(out.ref_ms, out.cand_ms, 300);
     if (est && est->rel_half_width() <= settings.target_rel_ci) break;
   }
-  out.held = hold;
   if (out.not_held.empty() && !hold && device.is_cuda()) out.not_held = "stream not held: " + timer.why_not_held();
   return out;
 }
