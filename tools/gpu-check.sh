@@ -43,14 +43,26 @@ want demo && step make-demo make demo DEMO_DB="$logs/demo.db"
 want wall && step bench-wall bench/eval_wall_time.sh "$logs"
 want ident && step bench-ident bench/identity.sh "$logs"
 want ncu && step bench-ncu bench/ncu_agreement.sh "$logs"
-want lint && step lint build/release/kforge problems lint --device cuda
 # BASELINE_DB: a store to go on from (kforge baseline skips what it holds: carry it back from an
 # earlier call's $OUT to spread the suite's compiled baselines over several calls); BASELINE_MODES:
-# the modes (default all three); BASELINE_SECONDS: stop after this long (what was measured stays).
+# the modes, in order, each over the whole suite before the next (default all three);
+# BASELINE_SECONDS: stop after this long (what was measured stays). Split over every GPU.
 baseline_db="${BASELINE_DB:-$logs/baseline.db}"
-want baseline && step baseline timeout "${BASELINE_SECONDS:-100000}" build/release/kforge --db "$baseline_db" baseline \
-  --device cuda --modes "${BASELINE_MODES:-eager,compile,max-autotune}" --export "$logs/baselines"
 want sol && step sol build/release/kforge --db "$baseline_db" problems info --sol --device cuda
+want lint && step lint tools/gpu-shards.sh "$logs" lint problems lint --device cuda
+baselines() {
+  local mode rc=0
+  for mode in ${BASELINE_MODES//,/ }; do
+    tools/gpu-shards.sh "$logs" "baseline-$mode" --db "$baseline_db" baseline --device cuda --modes "$mode" || rc=1
+  done
+  return $rc
+}
+BASELINE_MODES="${BASELINE_MODES:-eager,compile,max-autotune}"
+export -f baselines; export logs baseline_db BASELINE_MODES
+want baseline && step baseline timeout "${BASELINE_SECONDS:-100000}" bash -c baselines
+# The export reads the store (what this call measured and what earlier ones did), also after a deadline.
+want baseline && step baseline-export build/release/kforge --db "$baseline_db" baseline --device cuda --stored-only \
+  --modes eager,compile,max-autotune --export "$logs/baselines"
 want buildtimes && step bench-build bench/build_times.sh "$logs"
 for f in "${XDG_CACHE_HOME:-$HOME/.cache}"/kforge/logs/worker-*.log; do
   [[ -f "$f" ]] && { echo "== $f (last 60 lines)"; tail -60 "$f"; }
@@ -73,15 +85,10 @@ cat "${XDG_CACHE_HOME:-$HOME/.cache}"/kforge/logs/worker-*.log 2>/dev/null |
   echo "== steps (commit $commit; $gpu) =="
   printf '%s\n' "${summary[@]}"
 } >"$logs/summary.txt"
+# The device tool brings back few files: the summary, every log in one archive, and the store.
 if [[ -n "${OUT:-}" ]]; then
-  for f in summary.txt test-gpu.log make-demo.log build-solutions.log bench-wall.txt build-times.txt \
-           bench-identity.txt bench-identity.jsonl bench-ncu.txt bench-ncu.jsonl bench-ncu.stderr worker-tail.txt \
-           build.log test-unit.log bench-ident.log bench-ncu.log bench-wall.log; do
-    [[ -f "$logs/$f" ]] && cp "$logs/$f" "$OUT/"
-  done
-  [[ -d "$logs/baselines" ]] && cp -r "$logs/baselines" "$OUT/"
+  cp "$logs/summary.txt" "$OUT/"
+  tar czf "$OUT/logs.tar.gz" --exclude='*.db' --exclude='*.db-*' -C "$logs" .
   [[ -f "$baseline_db" ]] && { want baseline || want sol; } && cp "$baseline_db" "$OUT/baseline.db"
-  [[ -f "$logs/lint.log" ]] && cp "$logs/lint.log" "$OUT/"
-  [[ -f "$logs/sol.log" ]] && cp "$logs/sol.log" "$OUT/"
 fi
 cat "$logs/summary.txt"

@@ -24,6 +24,7 @@ struct BaselineOptions {
   std::string export_dir;
   bool json = false;
   bool force = false;
+  bool stored_only = false;
 };
 
 std::optional<double> number(const nlohmann::json& j, const char* key) {
@@ -84,7 +85,7 @@ int run_baseline(const BaselineOptions& o, const GlobalOptions& global) {
 
   // Resumable: a problem and mode already measured on this device with this torch is shown from
   // the store, not measured again (--force measures it again).
-  size_t measured = 0, failed = 0, expected = 0;
+  size_t measured = 0, failed = 0, expected = 0, missing = 0;
   std::string failure;
   for (const auto& mode : o.modes) {
     std::vector<const Problem*> todo;
@@ -104,6 +105,10 @@ int run_baseline(const BaselineOptions& o, const GlobalOptions& global) {
       print_baseline(p, *b, true, o.json, line);
     }
     if (todo.empty()) continue;
+    if (o.stored_only) {
+      missing += todo.size();
+      continue;
+    }
     expected += todo.size();
     std::vector<std::string> args{"--device", device, "--trials", std::to_string(o.trials), "--modes", mode};
     for (const auto* p : todo) args.push_back(p->path.string());
@@ -138,11 +143,12 @@ int run_baseline(const BaselineOptions& o, const GlobalOptions& global) {
   }
   if (!o.export_dir.empty()) export_upstream(o.export_dir, store, chosen, o.modes, device, id);
   if (!o.json)
-    std::cout << fmt::format("{} measured and stored in {}{}{}\n", measured, global.db,
+    std::cout << fmt::format("{} measured and stored in {}{}{}{}\n", measured, global.db,
                              failed ? fmt::format(", {} failed", failed) : std::string(),
-                             chosen.size() * o.modes.size() > expected
-                                 ? fmt::format(", {} already stored", chosen.size() * o.modes.size() - expected)
-                                 : std::string());
+                             chosen.size() * o.modes.size() > expected + missing
+                                 ? fmt::format(", {} already stored", chosen.size() * o.modes.size() - expected - missing)
+                                 : std::string(),
+                             missing ? fmt::format(", {} not measured yet (--stored-only)", missing) : std::string());
   if (measured < expected)
     throw Error(fmt::format("the baseline process stopped early ({}): {} of {} measured; what it measured is stored, "
                             "and running the same command again goes on from there",
@@ -169,6 +175,10 @@ Runner add_baseline_command(CLI::App& app, const GlobalOptions& global) {
   cmd->add_flag("--force", o->force,
                 "Measure again what the store already holds for this device and torch (by default it is shown, not "
                 "re-measured, so a stopped run goes on where it stopped)");
+  cmd->add_flag("--stored-only", o->stored_only,
+                "Measure nothing: show and export what the store holds for this device and torch (with --export, the "
+                "files of a run that was stopped part-way)")
+      ->excludes("--force");
   return [o, &global] { return run_baseline(*o, global); };
 }
 
