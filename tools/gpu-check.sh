@@ -53,7 +53,7 @@ want lint && step lint tools/gpu-shards.sh "$logs" lint problems lint --device c
 baselines() {
   local mode rc=0
   for mode in ${BASELINE_MODES//,/ }; do
-    tools/gpu-shards.sh "$logs" "baseline-$mode" --db "$baseline_db" baseline --device cuda --modes="$mode" || rc=1
+    tools/gpu-shards.sh "$logs" "baseline-$mode" --db "$baseline_db" baseline --device cuda --modes "$mode" -- || rc=1
   done
   return $rc
 }
