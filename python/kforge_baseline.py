@@ -53,7 +53,7 @@ def baseline(path, mode, device, trials):
         dtype = DTYPES.get(getattr(m, "precision", "fp32"), torch.float32)
         with torch.device(device):
             torch.manual_seed(42)
-            model = cast_model(m.Model(*[cast(a, dtype) for a in m.get_init_inputs()]), dtype).eval()
+            model = cast_model(m.Model(*[cast(a, dtype) for a in m.get_init_inputs()]), dtype)  # train mode, as evaluated
             torch.manual_seed(1)
             inputs = [cast(a, dtype) for a in m.get_inputs()]
         if MODES[mode] is not None:

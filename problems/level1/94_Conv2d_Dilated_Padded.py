@@ -4,7 +4,7 @@
 import torch
 import torch.nn as nn
 
-BATCH = 16
+BATCH = 20
 IN_CHANNELS = 256
 OUT_CHANNELS = 256
 HEIGHT = 112

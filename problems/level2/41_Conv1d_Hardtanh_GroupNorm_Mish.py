@@ -4,7 +4,7 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
-BATCH = 64
+BATCH = 80
 IN_CHANNELS = 160
 OUT_CHANNELS = 320
 LENGTH = 2048

@@ -27,6 +27,15 @@ TEST(ProblemsLint, FlagsEachBrokenProblemWithItsRule) {
       {"level1/7_Dtype_In_File", "dtype-in-file"}};
   ASSERT_EQ(rules.size(), expected.size()) << r.out;
   for (const auto& [id, rule] : expected) EXPECT_TRUE(rules[id].count(rule)) << id << " lacks " << rule << "\n" << r.out;
+  // Clean on purpose: an output of the inputs alone beside a weighted one; a BatchNorm that only
+  // train mode (how the evaluation builds the model) keeps input-dependent.
+  size_t clean = 0;
+  for (const auto& line : r.json_lines())
+    if (line.at("id") == "level1/8_Residual_Output_Clean" || line.at("id") == "level1/9_BatchNorm_Train_Mode_Clean") {
+      EXPECT_TRUE(line.at("findings").empty()) << line.dump();
+      ++clean;
+    }
+  EXPECT_EQ(clean, 2u) << r.out;
 }
 
 TEST(ProblemsLint, ShippedSuitePassesTheStaticRules) {
