@@ -98,20 +98,29 @@ EvaluationRecord make_record(const PlannedEval& e, const std::string& eval_key, 
     if (clock.host)
       r.message += fmt::format("; timed by the host clock: {:.3f} ms of each call ran outside the stream the CUDA "
                                "events saw", clock.unseen_ms);
-    auto floor = stats::memory_floor_ms(res.min_bytes, worker.copy_bytes_per_s);
-    if (floor && r.cand_ms && *r.cand_ms < *floor) {
+    const auto memory = stats::memory_floor_ms(res.min_bytes, worker.copy_bytes_per_s);
+    const auto compute = stats::compute_floor_ms(res.flops, worker.sm_count, worker.max_sm_mhz);
+    const auto floor = stats::rejection_floor(memory, compute);
+    if (floor && r.cand_ms && *r.cand_ms < floor->ms) {
       r.verdict = Verdict::rejected;
       r.rule = "speed-of-light";
-      r.message = fmt::format(
-          "the candidate's median {:.4f} ms is below the memory speed of light, {:.4f} ms: reading its inputs and "
-          "writing its outputs once ({:.3f} GB) at {:.2f} x the device's measured copy rate ({:.2f} TB/s) takes "
-          "longer, so the timer did not see all of its work",
-          *r.cand_ms, *floor, res.min_bytes / 1e9, stats::kCopyRateMargin, worker.copy_bytes_per_s / 1e12);
+      r.message =
+          floor->compute
+              ? fmt::format("the candidate's median {:.4f} ms is below the compute speed of light, {:.4f} ms: the "
+                            "reference's {:.3g} GFLOP, even {:.0f}x fewer, at {:.0f} FLOP per SM per clock on {} SMs "
+                            "at {:.0f} MHz take longer, so the timer did not see all of its work",
+                            *r.cand_ms, floor->ms, res.flops / 1e9, stats::kAlgorithmicSaving,
+                            stats::kTensorFlopsPerSmClock, worker.sm_count, worker.max_sm_mhz)
+              : fmt::format("the candidate's median {:.4f} ms is below the memory speed of light, {:.4f} ms: reading "
+                            "its inputs and writing its outputs once ({:.3f} GB) at {:.2f} x the device's measured "
+                            "copy rate ({:.2f} TB/s) takes longer, so the timer did not see all of its work",
+                            *r.cand_ms, floor->ms, res.min_bytes / 1e9, stats::kCopyRateMargin,
+                            worker.copy_bytes_per_s / 1e12);
       r.speedup.reset();
       r.speedup_ci.reset();
     } else if (floor && r.cand_ms) {
-      r.message += fmt::format("; memory speed of light {:.4f} ms ({:.0f}% of it reached)", *floor,
-                               100.0 * *floor / *r.cand_ms);
+      r.message += fmt::format("; {} speed of light {:.4f} ms ({:.0f}% of it reached)",
+                               floor->compute ? "compute" : "memory", floor->ms, 100.0 * floor->ms / *r.cand_ms);
     }
   }
   return r;

@@ -20,7 +20,8 @@ void to_json(nlohmann::json& j, const WorkerInfo& v) {
   j = {{"python_version", v.python_version}, {"torch_version", v.torch_version},
        {"device_kind", v.device_kind},       {"device_name", v.device_name},
        {"l2_bytes", v.l2_bytes},             {"sm_count", v.sm_count},
-       {"compute_capability", v.compute_capability}, {"copy_bytes_per_s", v.copy_bytes_per_s}};
+       {"compute_capability", v.compute_capability}, {"copy_bytes_per_s", v.copy_bytes_per_s},
+       {"max_sm_mhz", v.max_sm_mhz}};
 }
 void from_json(const nlohmann::json& j, WorkerInfo& v) {
   v.python_version = j.value("python_version", "");
@@ -31,6 +32,7 @@ void from_json(const nlohmann::json& j, WorkerInfo& v) {
   v.sm_count = j.value("sm_count", 0);
   v.compute_capability = j.value("compute_capability", "");
   v.copy_bytes_per_s = j.value("copy_bytes_per_s", 0.0);
+  v.max_sm_mhz = j.value("max_sm_mhz", 0.0);
 }
 
 void to_json(nlohmann::json& j, const TimingSettings& v) {
@@ -81,7 +83,8 @@ void to_json(nlohmann::json& j, const JobResult& v) {
        {"cand_ms", v.cand_ms},            {"ref_host_ms", v.ref_host_ms},
        {"cand_host_ms", v.cand_host_ms},  {"load_s", v.load_s},
        {"correctness_s", v.correctness_s}, {"timing_s", v.timing_s},
-       {"worker_must_restart", v.worker_must_restart}, {"min_bytes", v.min_bytes}};
+       {"worker_must_restart", v.worker_must_restart}, {"min_bytes", v.min_bytes},
+       {"flops", v.flops}};
   put_optional(j, "max_abs_error", v.max_abs_error);
   put_optional(j, "max_rel_error", v.max_rel_error);
 }
@@ -104,6 +107,7 @@ void from_json(const nlohmann::json& j, JobResult& v) {
   v.timing_s = j.value("timing_s", 0.0);
   v.worker_must_restart = j.value("worker_must_restart", false);
   v.min_bytes = j.value("min_bytes", int64_t{0});
+  v.flops = j.value("flops", int64_t{0});
 }
 
 }  // namespace kforge::protocol

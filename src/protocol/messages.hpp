@@ -27,6 +27,7 @@ struct WorkerInfo {
   int sm_count = 0;         // CUDA only
   std::string compute_capability;  // CUDA only: major.minor, e.g. 9.0
   double copy_bytes_per_s = 0;     // CUDA only: device-to-device copy rate measured at start (bytes read + written)
+  double max_sm_mhz = 0;           // CUDA only: the SM clock's maximum (NVML), for the compute floor
 };
 
 // Settings of the timing phase. Sampling stops at max_samples or max_time_s, or once at least
@@ -71,6 +72,7 @@ struct JobResult {
   std::vector<double> cand_host_ms;
   double load_s = 0, correctness_s = 0, timing_s = 0;  // phase wall times [s]
   int64_t min_bytes = 0;  // one call's inputs plus outputs at the benchmark size: the least any kernel moves
+  int64_t flops = 0;      // CUDA only: the reference's FLOPs at the benchmark size (0: not counted)
   bool worker_must_restart = false;  // a sticky CUDA error poisoned the worker's context
 };
 

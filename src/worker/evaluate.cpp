@@ -75,6 +75,29 @@ py::object build_model(const py::object& cls, const py::list& init_args, const s
   return model;
 }
 
+// The reference's FLOPs at the benchmark size, the compute floor's work: torch.utils.flop_counter
+// (matmuls, convolutions, attention) over one reference call. Counted before the candidate is
+// imported, so nothing it patches changes the count. 0 (no compute floor) when counting fails.
+int64_t count_reference_flops(const py::object& ref, const py::list& inputs, bool cuda) {
+  try {
+    py::object counter =
+        py::module_::import("torch.utils.flop_counter").attr("FlopCounterMode")(py::arg("display") = false);
+    counter.attr("__enter__")();
+    try {
+      ref(*py::tuple(inputs));
+      synchronize_device(cuda);
+    } catch (...) {
+      counter.attr("__exit__")(py::none(), py::none(), py::none());
+      throw;
+    }
+    counter.attr("__exit__")(py::none(), py::none(), py::none());
+    return counter.attr("get_total_flops")().cast<int64_t>();
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "kforge worker: FLOPs not counted (no compute floor): %s\n", e.what());
+    return 0;
+  }
+}
+
 // What get_inputs() returned, checked: a list or tuple of tensors and plain numbers (what a
 // forward can take from any harness). Anything else is the problem's fault, said as such, not
 // the candidate's when its forward trips over it.
@@ -540,6 +563,9 @@ protocol::JobResult evaluate(const protocol::EvalJob& job, const WorkerContext& 
     });
     py::object ref = guarded(Verdict::load_error, "problem: Model(*get_init_inputs()) failed",
                              [&] { return build_model(problem.attr("Model"), init_args, device_name, dtype); });
+    if (cuda && !job.trial_seeds.empty())
+      res.flops = count_reference_flops(ref, fresh_inputs(problem, job.trial_seeds.front(), device_name, device, dtype),
+                                        cuda);
     // What the candidate must leave as it found it; snapshot before it is imported.
     IntegrityWatch watch;
     auto enforce = [&](const std::string& when) {

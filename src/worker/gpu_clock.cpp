@@ -34,6 +34,9 @@ GpuClockMonitor::GpuClockMonitor(const std::string& pci_bus_id) {
     return;
   }
   device_ = device;
+  unsigned mhz = 0;
+  auto max_clock = reinterpret_cast<GetClock>(::dlsym(lib, "nvmlDeviceGetMaxClockInfo"));
+  if (max_clock && max_clock(device_, kNvmlClockSm, &mhz) == kNvmlSuccess && mhz > 0) max_sm_mhz_ = mhz;
 }
 
 std::optional<ClockReading> GpuClockMonitor::read() const {

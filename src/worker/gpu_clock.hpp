@@ -22,6 +22,8 @@ class GpuClockMonitor {
   bool available() const { return device_ != nullptr; }
   const std::string& status() const { return status_; }  // why not available
   std::optional<ClockReading> read() const;
+  // The SM clock's maximum (nvmlDeviceGetMaxClockInfo), read once; nothing without NVML.
+  std::optional<unsigned> max_sm_mhz() const { return max_sm_mhz_; }
 
  private:
   using GetClock = int (*)(void*, int, unsigned*);
@@ -30,6 +32,7 @@ class GpuClockMonitor {
   GetClock get_clock_ = nullptr;
   GetReasons get_reasons_ = nullptr;
   std::string status_;
+  std::optional<unsigned> max_sm_mhz_;
 };
 
 // Throttle reasons that slow the SM clock below what the workload would get: software and

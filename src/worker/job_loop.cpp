@@ -52,6 +52,8 @@ protocol::WorkerInfo describe_worker(WorkerContext& context, StartCosts& costs) 
     costs.copy_rate_s = seconds_since(t0);
     t0 = Clock::now();
     context.clock = std::make_shared<GpuClockMonitor>(cuda_pci_bus_id());
+    // Without NVML the compute floor takes a clock no GPU has reached (3 GHz): looser, still sound.
+    info.max_sm_mhz = context.clock->max_sm_mhz().value_or(3000);
     costs.nvml_s = seconds_since(t0);
     t0 = Clock::now();
     // 500 ms: longer than any honest forward takes to queue (level 3's largest take a few ms); a

@@ -19,6 +19,36 @@ TEST(SpeedOfLight, NoFloorWithoutARateOrBytes) {
   EXPECT_FALSE(memory_floor_ms(0, 3e12));
 }
 
+TEST(SpeedOfLight, ComputeFloorIsTheWorkOverTheGenerousPeak) {
+  // The H200: 132 SMs at 1980 MHz x 16384 FLOP/clock = 4.28 PFLOP/s; a 2^40 FLOP problem at 8x
+  // fewer FLOPs there: 0.0321 ms.
+  const double flops = 1099511627776.0;
+  auto floor = compute_floor_ms(static_cast<int64_t>(flops), 132, 1980);
+  ASSERT_TRUE(floor);
+  EXPECT_NEAR(*floor, 1e3 * flops / kAlgorithmicSaving / (132 * 1980e6 * kTensorFlopsPerSmClock), 1e-12);
+  EXPECT_NEAR(*floor, 0.0321, 0.0001);
+  // The best honest bf16 matmul of that size on an H200 (about 760 TFLOP/s) takes 1.45 ms: far above.
+  EXPECT_GT(1e3 * flops / 760e12, 40 * *floor);
+  EXPECT_FALSE(compute_floor_ms(0, 132, 1980));  // elementwise work counts no FLOPs
+  EXPECT_FALSE(compute_floor_ms(1000, 0, 1980));
+  EXPECT_FALSE(compute_floor_ms(1000, 132, 0));
+}
+
+TEST(SpeedOfLight, RejectionFloorIsTheLargerOfTheTwo) {
+  auto both = rejection_floor(0.5, 0.8);
+  ASSERT_TRUE(both);
+  EXPECT_DOUBLE_EQ(both->ms, 0.8);
+  EXPECT_TRUE(both->compute);
+  auto memory = rejection_floor(0.5, 0.1);
+  ASSERT_TRUE(memory);
+  EXPECT_DOUBLE_EQ(memory->ms, 0.5);
+  EXPECT_FALSE(memory->compute);
+  auto compute_only = rejection_floor(std::nullopt, 0.2);
+  ASSERT_TRUE(compute_only);
+  EXPECT_TRUE(compute_only->compute);
+  EXPECT_FALSE(rejection_floor(std::nullopt, std::nullopt));
+}
+
 // T_SOL = max(FLOPs / matmul rate, bytes / copy rate), with which term bounds it.
 TEST(SpeedOfLight, TimeIsTheLongerOfComputeAndMemory) {
   // A 8192^3 bf16 matmul: 1.1e12 FLOP at 800 TFLOP/s = 1.374 ms; 402 MB at 4.3 TB/s = 0.094 ms.
