@@ -10,9 +10,11 @@
 #include <unistd.h>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "cli/commands.hpp"
 #include "cli/progress.hpp"
+#include "cli/worker_choice.hpp"
 #include "common/errors.hpp"
 #include "planner/executor.hpp"
 #include "planner/inline_prebuild.hpp"
@@ -20,6 +22,7 @@
 #include "pool/devices.hpp"
 #include "report/formatting.hpp"
 #include "report/results_table.hpp"
+#include "serve/serve_messages.hpp"
 #include "store/store.hpp"
 
 namespace kforge::cli {
@@ -30,63 +33,10 @@ struct EvalOptions {
   std::vector<std::string> targets;
   std::string suite;
   bool json = false;
+  bool server = false;
+  std::string socket;
   EvalSettings settings;
 };
-
-std::filesystem::path log_dir() {
-  const char* cache = std::getenv("XDG_CACHE_HOME");
-  const char* home = std::getenv("HOME");
-  std::filesystem::path base = cache && *cache ? cache : (home ? std::filesystem::path(home) / ".cache" : ".");
-  return base / "kforge" / "logs";
-}
-
-// The resident host memory each worker may reach: as given, else three quarters of the machine's
-// memory shared by the workers (a bomb is stopped before the kernel's OOM killer picks a victim).
-int64_t host_memory_bound(double gib, size_t workers) {
-  if (gib > 0) return static_cast<int64_t>(gib * double(int64_t{1} << 30));
-  const int64_t ram = static_cast<int64_t>(::sysconf(_SC_PHYS_PAGES)) * ::sysconf(_SC_PAGE_SIZE);
-  return ram / 4 * 3 / static_cast<int64_t>(std::max<size_t>(workers, 1));
-}
-
-// The cores each worker's job may keep busy: as given, else the machine's cores shared by the
-// workers (one worker alone may use them all).
-double cpu_share(double cores, size_t workers) {
-  if (cores > 0) return cores;
-  const long online = ::sysconf(_SC_NPROCESSORS_ONLN);
-  return std::max(1.0, static_cast<double>(online > 0 ? online : 1) / static_cast<double>(std::max<size_t>(workers, 1)));
-}
-
-// Which workers serve the run: "cpu", or one per GPU asked for.
-ExecutorConfig choose_workers(const std::string& device) {
-  ExecutorConfig config;
-  config.log_dir = log_dir();
-  if (device == "cpu") {
-    config.worker_devices = {"cpu"};
-    return config;
-  }
-  CudaDevices gpus = probe_cuda_devices();
-  if (device == "auto") {
-    if (gpus.count == 0) {
-      config.worker_devices = {"cpu"};
-      return config;
-    }
-    config.cuda = true;
-    config.worker_devices = gpus.visible_ids;
-    return config;
-  }
-  if (gpus.count == 0) throw Error("--device " + device + ": no CUDA device here (" + gpus.why_none + "); use --device cpu");
-  config.cuda = true;
-  if (device == "cuda") {
-    config.worker_devices = gpus.visible_ids;
-    return config;
-  }
-  int ordinal = std::stoi(device.substr(5));
-  if (ordinal < 0 || ordinal >= gpus.count)
-    throw UsageError(fmt::format("--device {}: this machine has {} CUDA device(s), cuda:0..cuda:{}", device,
-                                 gpus.count, gpus.count - 1));
-  config.worker_devices = {gpus.visible_ids[ordinal]};
-  return config;
-}
 
 // One planned evaluation; a candidate file that cannot be read is kept, to be judged load_error.
 PlannedEval plan_entry(const Problem& problem, const std::filesystem::path& file, const std::string& name) {
@@ -177,6 +127,27 @@ void prebuild_kernelbench_extensions(const std::vector<PlannedEval>& plan, const
   prebuild_load_inline(files, arch, 0, std::chrono::seconds(600));
 }
 
+// The workers of a `kforge serve`: one lease per worker it has. Their bounds are the server's.
+ExecutorConfig served_workers(const EvalOptions& o) {
+  if (o.settings.host_memory_gib > 0 || o.settings.cpu_cores > 0)
+    throw UsageError("with --server the workers run under the server's bounds: give --host-memory and --cpu-share "
+                     "to kforge serve");
+  const std::filesystem::path socket = o.socket.empty() ? serve::default_socket_path() : std::filesystem::path(o.socket);
+  serve::ServerStatus status = serve::query_status(socket);
+  const std::string& asked = o.settings.device;
+  if (asked != "auto" && (asked == "cpu") != (status.device == "cpu"))
+    throw UsageError("--device " + asked + ": the kforge serve at " + socket.string() + " has " + status.device +
+                     " workers (" + fmt::format("{}", fmt::join(status.labels, ", ")) + ")");
+  if (asked.rfind("cuda:", 0) == 0)
+    throw UsageError("--device " + asked + " with --server: the server's workers are used, all of them; start kforge serve "
+                     "--device " + asked + " to serve one GPU");
+  ExecutorConfig config;
+  config.server = socket;
+  config.cuda = status.device == "cuda";
+  config.worker_devices = status.labels;
+  return config;
+}
+
 int run_eval(const EvalOptions& o, const GlobalOptions& global) {
   static const std::regex device_pattern(R"(^(auto|cpu|cuda|cuda:\d+)$)");
   if (!std::regex_match(o.settings.device, device_pattern))
@@ -189,12 +160,14 @@ int run_eval(const EvalOptions& o, const GlobalOptions& global) {
   SuiteLoad suite = load_suite(o.suite.empty() ? builtin_suite_dir() : std::filesystem::path(o.suite));
   for (const auto& e : suite.errors) std::cerr << "kforge: note: suite: " << e << '\n';
 
-  ExecutorConfig workers = choose_workers(o.settings.device);
+  ExecutorConfig workers = o.server ? served_workers(o) : choose_workers(o.settings.device);
   if (!workers.cuda && o.settings.fallback == "strict")
     throw UsageError("--fallback strict needs a GPU: on the CPU there are no kernels to tell apart");
   if (!workers.cuda && o.settings.timing.cuda_graph) throw UsageError("--cuda-graph needs a GPU");
-  workers.host_memory_bytes = host_memory_bound(o.settings.host_memory_gib, workers.worker_devices.size());
-  workers.cpu_cores = cpu_share(o.settings.cpu_cores, workers.worker_devices.size());
+  if (!o.server) {
+    workers.host_memory_bytes = host_memory_bound(o.settings.host_memory_gib, workers.worker_devices.size());
+    workers.cpu_cores = cpu_share(o.settings.cpu_cores, workers.worker_devices.size());
+  }
   auto plan = o.problem.empty() ? plan_for_dir(o, suite, !workers.cuda) : plan_for_problem(o, suite);
   if (plan.empty()) {
     std::cerr << "kforge: no candidates to evaluate\n";
@@ -312,6 +285,10 @@ Runner add_eval_command(CLI::App& app, const GlobalOptions& global) {
                   "CPU cores a job may keep busy, averaged over 3 s, before its worker is killed (runtime_error) "
                   "[default: 0, meaning this machine's cores shared by the workers]")
       ->check(CLI::Range(0.0, 1e6));
+  cmd->add_flag("--server", o->server,
+                "Run the jobs on the warm workers of a `kforge serve` on this machine (no worker start: an "
+                "evaluation of one candidate takes about its own time)");
+  cmd->add_option("--socket", o->socket, "The kforge serve's socket [default: as kforge serve's]")->needs("--server");
   cmd->add_flag("--force", o->settings.force, "Evaluate again even when the store holds a result for the same inputs and settings");
   cmd->add_flag("--json", o->json, "One JSON object per candidate per line on stdout instead of the table");
   return [o, &global] { return run_eval(*o, global); };

@@ -48,6 +48,7 @@ int main(int argc, char** argv) {
   add(kforge::cli::add_build_inline_command);
   add(kforge::cli::add_problems_command);
   add(kforge::cli::add_baseline_command);
+  add(kforge::cli::add_serve_command);
   add(kforge::cli::add_report_command);
   add(kforge::cli::add_export_command);
 

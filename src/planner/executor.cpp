@@ -5,6 +5,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <exception>
+#include <memory>
 #include <mutex>
 #include <random>
 #include <thread>
@@ -17,6 +18,7 @@
 #include "metrics/timing_clock.hpp"
 #include "pool/worker_paths.hpp"
 #include "pool/worker_process.hpp"
+#include "serve/remote_worker.hpp"
 
 namespace kforge {
 namespace {
@@ -126,6 +128,18 @@ EvaluationRecord make_record(const PlannedEval& e, const std::string& eval_key, 
   return r;
 }
 
+WorkerConfig worker_config(const ExecutorConfig& config, const std::string& id) {
+  WorkerConfig wc;
+  wc.python = worker_python();
+  wc.module_dir = worker_module_dir();
+  wc.device = config.cuda ? "cuda" : "cpu";
+  wc.cuda_visible_devices = id;
+  wc.host_memory_bytes = config.host_memory_bytes;
+  wc.cpu_cores = config.cpu_cores;
+  wc.log_path = config.log_dir / (config.cuda ? "worker-cuda" + id + ".log" : "worker-cpu.log");
+  return wc;
+}
+
 std::vector<EvaluationRecord> execute_plan(std::vector<PlannedEval>& plan, const EvalSettings& settings,
                                            const ExecutorConfig& config, Store& store, int64_t run_id,
                                            const Prepare& prepare, const OnStarted& on_started,
@@ -149,20 +163,18 @@ std::vector<EvaluationRecord> execute_plan(std::vector<PlannedEval>& plan, const
   size_t failed_workers = 0;
 
   auto serve = [&](size_t worker_index) {
-    const std::string& id = config.worker_devices[worker_index];
-    WorkerConfig wc;
-    wc.python = worker_python();
-    wc.module_dir = worker_module_dir();
-    wc.device = config.cuda ? "cuda" : "cpu";
-    wc.cuda_visible_devices = id;
-    wc.host_memory_bytes = config.host_memory_bytes;
-    wc.cpu_cores = config.cpu_cores;
-    wc.log_path = config.log_dir / (config.cuda ? "worker-cuda" + id + ".log" : "worker-cpu.log");
-    const std::string device_label = config.cuda ? "cuda:" + id : "cpu";
-    WorkerProcess worker(wc);
+    std::unique_ptr<JobRunner> runner;
+    if (!config.server.empty()) {
+      runner = std::make_unique<serve::RemoteWorker>(config.server);
+    } else {
+      runner = std::make_unique<WorkerProcess>(worker_config(config, config.worker_devices[worker_index]));
+    }
+    JobRunner& worker = *runner;
     protocol::WorkerInfo info;
+    std::string device_label;
     try {
       info = worker.ensure_started();
+      device_label = worker.device_label();
     } catch (const Error& e) {
       // This device is lost for the run; the other workers (other GPUs) take its share.
       std::lock_guard lock(mutex);
@@ -234,7 +246,7 @@ std::vector<EvaluationRecord> execute_plan(std::vector<PlannedEval>& plan, const
       job.candidate_path = e.candidate.path.string();
       job.candidate_format = build::to_string(e.format);
       job.candidate_library = e.library.string();
-      job.device = wc.device;
+      job.device = config.cuda ? "cuda" : "cpu";
       job.precision = settings.precision.empty() ? e.problem.default_precision() : settings.precision;
       job.atol = settings.atol;
       job.rtol = settings.rtol;

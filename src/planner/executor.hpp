@@ -18,6 +18,9 @@ struct ExecutorConfig {
   std::filesystem::path log_dir;            // worker logs
   int64_t host_memory_bytes = 0;            // per worker, resident (0: unbounded)
   double cpu_cores = 0;                     // per worker, busy cores averaged over 3 s (0: unbounded)
+  // A `kforge serve` socket: its warm workers run the jobs (one lease per entry of
+  // worker_devices), with the server's own bounds; the fields above but `cuda` are then unused.
+  std::filesystem::path server;
 };
 
 // Called in finishing order, from one thread at a time, after the record is stored.
@@ -36,6 +39,10 @@ std::vector<EvaluationRecord> execute_plan(std::vector<PlannedEval>& plan, const
                                            const ExecutorConfig& config, Store& store, int64_t run_id,
                                            const Prepare& prepare, const OnStarted& on_started,
                                            const OnFinished& on_finished);
+
+// The worker process for device `id` ("cpu", or a CUDA_VISIBLE_DEVICES id) under `config`'s
+// bounds and log folder: what execute_plan starts, and what `kforge serve` keeps warm.
+WorkerConfig worker_config(const ExecutorConfig& config, const std::string& id);
 
 // Turns what a worker said (or failed to say) into the stored record. Exposed for tests.
 EvaluationRecord make_record(const PlannedEval& e, const std::string& eval_key, const nlohmann::json& settings,

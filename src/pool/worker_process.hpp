@@ -9,6 +9,7 @@
 #include <optional>
 #include <string>
 
+#include "pool/job_runner.hpp"
 #include "protocol/messages.hpp"
 
 namespace kforge {
@@ -24,29 +25,22 @@ struct WorkerConfig {
   double cpu_cores = 0;              // cores a job may keep busy, averaged over 3 s (0: unbounded)
 };
 
-// forged: a result frame without the job's nonce, i.e. not written by the worker's own code.
-// host_memory: the worker's resident host memory passed WorkerConfig::host_memory_bytes.
-// cpu_share: the job kept more than WorkerConfig::cpu_cores cores busy.
-enum class JobFailure { none, timeout, crashed, protocol, forged, host_memory, cpu_share };
-
-struct JobOutcome {
-  JobFailure failure = JobFailure::none;
-  protocol::JobResult result;  // valid when failure == none
-  std::string detail;          // why, when failed: exit status, signal, the log's last lines
-};
-
-class WorkerProcess {
+// The job bounds: host_memory (JobFailure::host_memory) and cpu_cores (JobFailure::cpu_share).
+class WorkerProcess : public JobRunner {
  public:
   explicit WorkerProcess(WorkerConfig config);
-  ~WorkerProcess();
+  ~WorkerProcess() override;
   WorkerProcess(const WorkerProcess&) = delete;  // owns a child process and its pipes
   WorkerProcess& operator=(const WorkerProcess&) = delete;
 
   // Starts the process if it is not running; throws kforge::Error when it cannot say hello.
-  const protocol::WorkerInfo& ensure_started();
+  const protocol::WorkerInfo& ensure_started() override;
   // Runs one job. On timeout, crash or protocol error the process is killed; the next
   // ensure_started() starts a fresh one.
-  JobOutcome run(const protocol::EvalJob& job, std::chrono::seconds deadline);
+  JobOutcome run(const protocol::EvalJob& job, std::chrono::seconds deadline) override;
+  std::string device_label() const override {
+    return config_.device == "cuda" ? "cuda:" + config_.cuda_visible_devices : "cpu";
+  }
   void stop();
   bool running() const { return pid_ > 0; }
   int restarts() const { return restarts_; }
