@@ -2,12 +2,13 @@
 
 Run by kforge with the worker's Python: kforge_metadata.py PATH...
 One JSON object per problem on stdout: {"problem": PATH, "torch": VERSION, "precision": P,
-"flops", "input_bytes", "param_count", "param_bytes", "output_bytes", "outputs": [{"shape", "dtype"}],
+"flops", "conv_flops", "input_bytes", "param_count", "param_bytes", "output_bytes", "outputs": [{"shape", "dtype"}],
 "error": null or why, "device": "meta" or "cuda"}. Sizes are the file's own (the GPU's), in its
 declared precision, cast as kforge casts (fp32 and fp64 tensors only). No memory is allocated and
 nothing is computed: the meta device carries shapes and dtypes only. A problem whose shapes depend
 on its data cannot run there; on a machine with a GPU it is run there for real instead. FLOPs are torch.utils.flop_counter's (matmuls,
-convolutions, attention; elementwise work counts 0).
+convolutions, attention; elementwise work counts 0); `conv_flops` is the convolutions' part
+(cuDNN may run fp32 convolutions on TF32 tensor cores by PyTorch's default, matmuls not).
 """
 import json
 import sys
@@ -16,6 +17,21 @@ import torch
 from torch.utils.flop_counter import FlopCounterMode
 
 from kforge_problem import DTYPES, cast, cast_model, load, tensors_of
+
+
+CONVOLUTIONS = {"convolution", "_convolution", "cudnn_convolution", "cudnn_convolution_transpose",
+                "convolution_overrideable", "conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d",
+                "conv_transpose3d"}
+
+
+def conv_flops(counter):
+    """The FLOPs of convolution operators, from the counter's per-operator totals."""
+    total = 0
+    for op, flops in counter.get_flop_counts().get("Global", {}).items():
+        name = str(op).split(".")[1] if str(op).startswith("aten.") else str(op)
+        if name in CONVOLUTIONS:
+            total += flops
+    return int(total)
 
 
 def nbytes(ts):
@@ -40,6 +56,7 @@ def describe(path, device="meta"):
         outputs = tensors_of(result)
         out.update({
             "flops": int(counter.get_total_flops()),
+            "conv_flops": conv_flops(counter),
             "input_bytes": nbytes(tensors_of(inputs)),
             "param_count": sum(p.numel() for p in params),
             "param_bytes": nbytes(params) + nbytes(list(model.buffers())),

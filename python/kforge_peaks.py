@@ -2,10 +2,11 @@
 time of each problem): the device-to-device copy rate (bytes read + written per second) and the
 dense matrix-multiply rate per precision (FLOP/s), each the best of several timed runs.
 
-On a GPU: CUDA events; fp32 with TF32 off (fp32 problems are judged at fp32 accuracy, so TF32
-tensor cores are not an honest candidate's ceiling), bf16 and fp16 on the tensor cores. On the
-CPU: the host clock, fp32 and bf16. Prints one JSON object:
-{"hardware", "torch", "copy_bytes_per_s", "matmul_flops_per_s": {"fp32", "bf16", "fp16"}}."""
+On a GPU: CUDA events; fp32 with TF32 off (a matmul of an fp32 problem is judged at fp32 accuracy,
+and PyTorch's default keeps TF32 off for matmuls), `tf32` (fp32 inputs on TF32 tensor cores: the
+ceiling of an fp32 convolution, which cuDNN may run in TF32 by PyTorch's default), bf16 and fp16
+on the tensor cores. On the CPU: the host clock, fp32 and bf16. Prints one JSON object:
+{"hardware", "torch", "copy_bytes_per_s", "matmul_flops_per_s": {"fp32", "tf32", "bf16", "fp16"}}."""
 import argparse
 import json
 import time
@@ -57,12 +58,16 @@ def main():
     dtypes = {"fp32": torch.float32, "bf16": torch.bfloat16}
     if cuda:
         dtypes["fp16"] = torch.float16
+    if cuda:
+        dtypes["tf32"] = torch.float32
     for name, dtype in dtypes.items():
+        torch.backends.cuda.matmul.allow_tf32 = name == "tf32"
         a = torch.randn(size, size, device=device).to(dtype)
         b = torch.randn(size, size, device=device).to(dtype)
         seconds = best_seconds(lambda: torch.mm(a, b), cuda, 5)
         flops[name] = 2 * size**3 / seconds
         del a, b
+    torch.backends.cuda.matmul.allow_tf32 = False
     out["matmul_flops_per_s"] = flops
     print(json.dumps(out), flush=True)
 

@@ -95,6 +95,7 @@ int run_problems_info(const ProblemsInfoOptions& o, const GlobalOptions& global)
       m.torch_version = torch;
       m.precision = chosen[i].default_precision();
       m.flops = optional_int(j, "flops");
+      m.conv_flops = optional_int(j, "conv_flops");
       m.input_bytes = optional_int(j, "input_bytes");
       m.param_count = optional_int(j, "param_count");
       m.param_bytes = optional_int(j, "param_bytes");
@@ -107,13 +108,17 @@ int run_problems_info(const ProblemsInfoOptions& o, const GlobalOptions& global)
     }
   }
 
-  // The speed-of-light time of a problem with figures, at its precision's matmul rate.
+  // The speed-of-light time of a problem with figures, at its precision's matmul rate; an fp32
+  // problem's convolutions at the TF32 rate (cuDNN may use TF32 by PyTorch's default).
   auto sol_of = [&](const ProblemMetadata& m) -> std::optional<stats::SpeedOfLight> {
     if (!peaks || m.error || !m.flops || !m.input_bytes || !m.param_bytes || !m.output_bytes) return std::nullopt;
     auto rate = peaks->matmul_flops_per_s.find(m.precision);
     if (rate == peaks->matmul_flops_per_s.end()) return std::nullopt;
+    auto tf32 = peaks->matmul_flops_per_s.find("tf32");
+    const bool conv_on_tf32 = m.precision == "fp32" && tf32 != peaks->matmul_flops_per_s.end();
     return stats::speed_of_light(*m.flops, *m.input_bytes + *m.param_bytes + *m.output_bytes, rate->second,
-                                 peaks->copy_bytes_per_s);
+                                 peaks->copy_bytes_per_s, conv_on_tf32 ? m.conv_flops.value_or(0) : 0,
+                                 conv_on_tf32 ? tf32->second : 0);
   };
   if (peaks && !o.json)
     std::cout << fmt::format("peak rates of {} (torch {}): copy {:.4g} GB/s; matmul {}\n", peaks->device_name,
@@ -135,6 +140,7 @@ int run_problems_info(const ProblemsInfoOptions& o, const GlobalOptions& global)
                           {"precision", m.precision},
                           {"torch", m.torch_version},
                           {"flops", m.flops ? nlohmann::json(*m.flops) : nlohmann::json(nullptr)},
+                          {"conv_flops", m.conv_flops ? nlohmann::json(*m.conv_flops) : nlohmann::json(nullptr)},
                           {"input_bytes", m.input_bytes ? nlohmann::json(*m.input_bytes) : nlohmann::json(nullptr)},
                           {"param_count", m.param_count ? nlohmann::json(*m.param_count) : nlohmann::json(nullptr)},
                           {"param_bytes", m.param_bytes ? nlohmann::json(*m.param_bytes) : nlohmann::json(nullptr)},

@@ -21,9 +21,13 @@ std::optional<Floor> rejection_floor(std::optional<double> memory_ms, std::optio
   return Floor{*memory_ms, false};
 }
 
-std::optional<SpeedOfLight> speed_of_light(int64_t flops, int64_t bytes, double flops_per_s, double copy_bytes_per_s) {
+std::optional<SpeedOfLight> speed_of_light(int64_t flops, int64_t bytes, double flops_per_s, double copy_bytes_per_s,
+                                           int64_t fast_flops, double fast_flops_per_s) {
   if (flops_per_s <= 0 || copy_bytes_per_s <= 0 || flops < 0 || bytes < 0) return std::nullopt;
-  const double compute_ms = 1e3 * static_cast<double>(flops) / flops_per_s;
+  if (fast_flops_per_s <= 0) fast_flops = 0;
+  fast_flops = std::clamp<int64_t>(fast_flops, 0, flops);
+  const double compute_ms = 1e3 * (static_cast<double>(flops - fast_flops) / flops_per_s +
+                                   (fast_flops ? static_cast<double>(fast_flops) / fast_flops_per_s : 0.0));
   const double memory_ms = 1e3 * static_cast<double>(bytes) / copy_bytes_per_s;
   return SpeedOfLight{std::max(compute_ms, memory_ms), compute_ms > memory_ms};
 }

@@ -178,7 +178,16 @@ CREATE TABLE device_peaks (
 UPDATE meta SET value = '5' WHERE key = 'schema_version';
 )sql");
   }
-  // Later migrations go here: `if (version < 6) { ...; UPDATE meta ... }`.
+  if (version < 6) {
+    // The convolutions' share of a problem's FLOPs: PyTorch lets cuDNN run fp32 convolutions on
+    // TF32 tensor cores by default, so the SOL times them at the TF32 rate. Rows derived before
+    // have NULL and are derived again.
+    db.exec(R"sql(
+ALTER TABLE problem_metadata ADD COLUMN conv_flops INTEGER;
+UPDATE meta SET value = '6' WHERE key = 'schema_version';
+)sql");
+  }
+  // Later migrations go here: `if (version < 7) { ...; UPDATE meta ... }`.
   tx.commit();
 }
 

@@ -20,6 +20,7 @@ namespace kforge {
 struct ProblemMetadata {
   std::string problem_hash, torch_version, precision;
   std::optional<int64_t> flops, input_bytes, param_count, param_bytes, output_bytes;
+  std::optional<int64_t> conv_flops;  // the part of `flops` in convolutions
   std::string outputs_json = "[]";  // [{shape, dtype}]
   std::optional<std::string> error;
 };
@@ -36,7 +37,7 @@ struct Baseline {
 struct DevicePeaks {
   std::string device_name, torch_version;
   double copy_bytes_per_s = 0;
-  std::map<std::string, double> matmul_flops_per_s;  // by precision: fp32, bf16, fp16
+  std::map<std::string, double> matmul_flops_per_s;  // by precision: fp32 (TF32 off), tf32, bf16, fp16
 };
 
 struct RunInfo {
@@ -93,7 +94,7 @@ class Store {
 };
 
 // The schema this build writes, and the migrations that bring an older file to it.
-inline constexpr int kSchemaVersion = 5;
+inline constexpr int kSchemaVersion = 6;
 void migrate(sqlite::Database& db);
 
 }  // namespace kforge

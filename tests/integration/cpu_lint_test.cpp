@@ -67,10 +67,16 @@ namespace {
 // them back from the store the second time.
 TEST(ProblemsInfo, DerivesStoresAndReuses) {
   TempDir dir;
-  auto first = run_kforge({"--db", dir.file("k.db"), "problems", "info", "--json", "level1/1", "level5/1"});
+  auto first =
+      run_kforge({"--db", dir.file("k.db"), "problems", "info", "--json", "level1/1", "level5/1", "level1/9"});
   ASSERT_EQ(first.exit_code, 0) << first.err;
   auto lines = first.json_lines();
-  ASSERT_EQ(lines.size(), 2u) << first.out;
+  ASSERT_EQ(lines.size(), 3u) << first.out;
+  // The convolutions' share of the FLOPs (the SOL times it at the TF32 rate): all of a
+  // convolution's, none of a matmul's.
+  EXPECT_EQ(lines[0].at("conv_flops").get<int64_t>(), 0);
+  EXPECT_GT(lines[2].at("conv_flops").get<int64_t>(), 0) << lines[2].dump();
+  EXPECT_EQ(lines[2].at("conv_flops"), lines[2].at("flops")) << lines[2].dump();
   const auto& matmul = lines[0];  // 4096 x 4096 fp32 matmul
   EXPECT_EQ(matmul.at("id"), "level1/1_Square_Matmul");
   EXPECT_EQ(matmul.at("flops").get<int64_t>(), int64_t{2} * 4096 * 4096 * 4096);

@@ -49,6 +49,18 @@ TEST(SpeedOfLight, RejectionFloorIsTheLargerOfTheTwo) {
   EXPECT_FALSE(rejection_floor(std::nullopt, std::nullopt));
 }
 
+// An fp32 convolution may run on TF32 tensor cores: its FLOPs at that rate, the rest at fp32's.
+TEST(SpeedOfLight, ConvolutionFlopsAtTheFasterRate) {
+  // 1e12 FLOP of which 8e11 in convolutions: 2e11 / 50e12 + 8e11 / 400e12 = 4 ms + 2 ms.
+  auto sol = speed_of_light(1'000'000'000'000, 1'000'000, 50e12, 4e12, 800'000'000'000, 400e12);
+  ASSERT_TRUE(sol);
+  EXPECT_NEAR(sol->ms, 6.0, 1e-9);
+  EXPECT_TRUE(sol->compute_bound);
+  // No faster rate known: every FLOP at the base rate; a share larger than the whole is clamped.
+  EXPECT_NEAR(speed_of_light(1'000'000'000'000, 1'000'000, 50e12, 4e12, 800'000'000'000, 0)->ms, 20.0, 1e-9);
+  EXPECT_NEAR(speed_of_light(1'000'000'000'000, 1'000'000, 50e12, 4e12, 2'000'000'000'000, 400e12)->ms, 2.5, 1e-9);
+}
+
 // T_SOL = max(FLOPs / matmul rate, bytes / copy rate), with which term bounds it.
 TEST(SpeedOfLight, TimeIsTheLongerOfComputeAndMemory) {
   // A 8192^3 bf16 matmul: 1.1e12 FLOP at 800 TFLOP/s = 1.374 ms; 402 MB at 4.3 TB/s = 0.094 ms.

@@ -206,6 +206,7 @@ TEST(Store, ProblemMetadataRoundTripsPerTorchAndPrecision) {
   m.torch_version = "2.11.0";
   m.precision = "fp32";
   m.flops = int64_t{1} << 40;  // past 32 bits
+  m.conv_flops = int64_t{1} << 39;
   m.input_bytes = 1024;
   m.param_count = 0;
   m.param_bytes = 0;
@@ -222,6 +223,7 @@ TEST(Store, ProblemMetadataRoundTripsPerTorchAndPrecision) {
   auto got = store.find_problem_metadata(m.problem_hash, "2.11.0", "fp32");
   ASSERT_TRUE(got);
   EXPECT_EQ(got->flops, int64_t{1} << 40);
+  EXPECT_EQ(got->conv_flops, int64_t{1} << 39);
   EXPECT_EQ(got->output_bytes, 512);
   EXPECT_EQ(got->outputs_json, m.outputs_json);
   EXPECT_FALSE(got->error);
@@ -230,6 +232,24 @@ TEST(Store, ProblemMetadataRoundTripsPerTorchAndPrecision) {
   EXPECT_FALSE(failed->flops);
   EXPECT_EQ(failed->error, broken.error);
   EXPECT_FALSE(store.find_problem_metadata(m.problem_hash, "2.12.0", "fp32"));  // another torch: derive again
+}
+
+// A row derived before the convolutions' share was recorded (schema 5) is derived again.
+TEST(Store, ProblemMetadataWithoutTheConvolutionShareIsDerivedAgain) {
+  TempDir dir;
+  Store store(dir.file("k.db"));
+  store.put_problem(sample_problem());
+  ProblemMetadata m;
+  m.problem_hash = sample_problem().hash;
+  m.torch_version = "2.11.0";
+  m.precision = "fp32";
+  m.flops = 1000;
+  m.input_bytes = m.param_count = m.param_bytes = m.output_bytes = 0;
+  store.put_problem_metadata(m);  // conv_flops unset: as a schema-5 row reads
+  EXPECT_FALSE(store.find_problem_metadata(m.problem_hash, "2.11.0", "fp32"));
+  m.conv_flops = 0;
+  store.put_problem_metadata(m);
+  EXPECT_TRUE(store.find_problem_metadata(m.problem_hash, "2.11.0", "fp32"));
 }
 
 // The device's peak rates, per device name and torch version; a new measurement replaces the old.
