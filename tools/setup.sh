@@ -17,6 +17,8 @@ required=(
   "nlohmann-json3-dev:/usr/include/nlohmann/json.hpp"
   "libfmt-dev:/usr/include/fmt/format.h"
   "libgtest-dev:/usr/include/gtest/gtest.h"
+  "libcpp-httplib-dev:/usr/include/httplib.h"
+  "libtomlplusplus-dev:/usr/include/toml++/toml.h"
   "python3-dev:/usr/include/python3"
   "python3-venv:/usr/lib/python3/dist-packages"
 )
