@@ -103,6 +103,16 @@ std::optional<DevicePeaks> Store::find_device_peaks(const std::string& device_na
   return p;
 }
 
+std::optional<DevicePeaks> Store::latest_device_peaks(const std::string& device_name) {
+  auto s = db_.prepare(
+      "SELECT device_name, torch_version FROM device_peaks WHERE ?1 = '' OR device_name = ?1 "
+      "ORDER BY measured_at DESC LIMIT 1");
+  s.bind(1, device_name);
+  if (!s.step()) return std::nullopt;
+  const std::string name = s.text_at(0), torch = s.text_at(1);
+  return find_device_peaks(name, torch);
+}
+
 void Store::put_baseline(const Baseline& b) {
   db_.prepare(
          "INSERT OR REPLACE INTO baselines(problem_hash, mode, device_name, torch_version, mean_ms, std_ms, min_ms, "

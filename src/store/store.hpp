@@ -81,6 +81,8 @@ class Store {
   void put_baseline(const Baseline& b);
   void put_device_peaks(const DevicePeaks& p);  // the newest measurement wins
   std::optional<DevicePeaks> find_device_peaks(const std::string& device_name, const std::string& torch_version);
+  // The most recently measured rates of `device_name` (any device when empty), any torch.
+  std::optional<DevicePeaks> latest_device_peaks(const std::string& device_name = "");
   std::optional<Baseline> find_baseline(const std::string& problem_hash, const std::string& mode,
                                         const std::string& device_name, const std::string& torch_version);
   std::optional<ProblemMetadata> find_problem_metadata(const std::string& problem_hash, const std::string& torch_version,

@@ -1,0 +1,96 @@
+#include "generate/prompt_builder.hpp"
+
+#include <cstdlib>
+#include <map>
+
+#include <fmt/format.h>
+
+#include "common/errors.hpp"
+#include "common/files.hpp"
+#include "generate/prompt_template.hpp"
+
+namespace kforge::generate {
+namespace {
+
+// One worked example per format: a shipped solution of level1/2_ReLU (level1/7 for cpp), which
+// the demo evaluates, so the example is known to pass.
+struct Example {
+  const char* file;
+  const char* fence;
+  const char* what;
+};
+const std::map<std::string, Example> kExamples = {
+    {"kernelbench", {"solutions/level1/2_ReLU/cuda_vec4.py", "python", "level1/2_ReLU (ReLU of one fp32 tensor)"}},
+    {"cuda", {"solutions/level1/2_ReLU/cuda_native_vec4.cu", "cuda", "level1/2_ReLU (ReLU of one fp32 tensor)"}},
+    {"cpp", {"solutions/level1/7_Sum_Dim/cpp_native_rowsum.cpp", "cpp", "level1/7_Sum_Dim (a sum over one dimension)"}},
+    {"triton", {nullptr, "python", ""}},
+};
+
+std::string read_template(const std::filesystem::path& dir, const std::string& name) {
+  const auto path = dir / name;
+  try {
+    return read_file(path);
+  } catch (const Error&) {
+    throw Error("no prompt template " + path.string());
+  }
+}
+
+std::string device_text(const std::optional<DevicePeaks>& d) {
+  if (!d) return "Not measured on this machine yet (`kforge problems info --sol` measures and stores its peak rates).";
+  std::string rates;
+  for (const auto& [precision, rate] : d->matmul_flops_per_s)
+    rates += (rates.empty() ? "" : ", ") + fmt::format("{} {:.1f}", precision, rate / 1e12);
+  return fmt::format("{}, as measured here: device-to-device copy {:.0f} GB/s (bytes read and written); dense "
+                     "matmul {} TFLOP/s (fp32 with TF32 off).",
+                     d->device_name, d->copy_bytes_per_s / 1e9, rates);
+}
+
+std::string tolerance_text(const std::string& precision) {
+  return precision == "fp32" ? "1e-4 (fp32)" : "1e-2 (" + precision + ")";
+}
+
+}  // namespace
+
+std::filesystem::path builtin_prompts_dir() {
+  if (const char* env = std::getenv("KFORGE_PROMPTS"); env && *env) return env;
+  return KFORGE_SOURCE_DIR "/prompts";
+}
+
+Prompt build_prompt(const Problem& problem, const PromptOptions& o) {
+  auto example = kExamples.find(o.format);
+  if (example == kExamples.end())
+    throw Error("unknown target format '" + o.format + "' (cuda, kernelbench, triton or cpp)");
+  const auto dir = o.prompts_dir.empty() ? builtin_prompts_dir() : o.prompts_dir;
+  const std::string precision = problem.default_precision();
+
+  std::map<std::string, std::string> rule_values = {
+      {"trials", std::to_string(o.trials)},
+      {"tolerance", tolerance_text(precision)},
+      {"fallback", o.fallback},
+      {"fallback_rule", o.fallback == "strict"
+                            ? "A forward that launches none of your own kernels (only PyTorch's or a library's) is rejected."
+                            : "Forwards that mix your kernels with PyTorch's are accepted; the share of GPU time in your "
+                              "own kernels is reported."}};
+  const std::string rules = render(read_template(dir, "rules.md"), (dir / "rules.md").string(), rule_values);
+
+  std::string example_text;
+  if (example->second.file) {
+    const std::filesystem::path file = std::filesystem::path(KFORGE_SOURCE_DIR) / example->second.file;
+    example_text = fmt::format("A correct and faster candidate for {}:\n\n```{}\n{}```", example->second.what,
+                               example->second.fence, read_file(file));
+  }
+  std::map<std::string, std::string> values = {{"problem_id", problem.display_name()},
+                                               {"problem_source", problem.source},
+                                               {"precision", precision},
+                                               {"device", device_text(o.device)},
+                                               {"rules", rules},
+                                               {"example", example_text},
+                                               {"format", o.format}};
+  const std::string name = o.format + ".md";
+  Prompt p;
+  p.system = render(read_template(dir, "system.md"), (dir / "system.md").string(), values);
+  p.user = render(read_template(dir, name), (dir / name).string(), values);
+  return p;
+}
+
+}  // namespace kforge::generate
