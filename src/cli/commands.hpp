@@ -25,5 +25,6 @@ Runner add_build_inline_command(CLI::App& app, const GlobalOptions& global);
 Runner add_baseline_command(CLI::App& app, const GlobalOptions& global);
 Runner add_serve_command(CLI::App& app, const GlobalOptions& global);
 Runner add_prompt_command(CLI::App& app, const GlobalOptions& global);
+Runner add_generate_command(CLI::App& app, const GlobalOptions& global);
 
 }  // namespace kforge::cli

@@ -187,7 +187,37 @@ ALTER TABLE problem_metadata ADD COLUMN conv_flops INTEGER;
 UPDATE meta SET value = '6' WHERE key = 'schema_version';
 )sql");
   }
-  // Later migrations go here: `if (version < 7) { ...; UPDATE meta ... }`.
+  if (version < 7) {
+    // Every model call of kforge generate: what was sent, what came back, what it cost, and the
+    // candidate taken from it (if any). A sample with an `ok` call is not generated again.
+    db.exec(R"sql(
+CREATE TABLE model_calls (
+  id             INTEGER PRIMARY KEY,
+  model          TEXT NOT NULL,          -- kforge.toml's name
+  provider_model TEXT NOT NULL,          -- the provider's own name
+  problem_hash   TEXT NOT NULL REFERENCES problems(hash),
+  format         TEXT NOT NULL,          -- cuda | kernelbench | triton | cpp
+  sample         INTEGER NOT NULL,
+  prompt_hash    TEXT NOT NULL,          -- sha256 of the system and user messages
+  prompt         TEXT NOT NULL,          -- JSON: {"system", "user"}
+  answer         TEXT NOT NULL,          -- the raw text, also when no code was found or the call failed
+  outcome        TEXT NOT NULL,          -- ok | no_code | wrong_format | an error kind (llm/provider.hpp)
+  message        TEXT,
+  input_tokens   INTEGER NOT NULL,
+  output_tokens  INTEGER NOT NULL,
+  cost_usd       REAL NOT NULL,
+  latency_s      REAL NOT NULL,
+  attempts       INTEGER NOT NULL,
+  http_status    INTEGER NOT NULL,
+  candidate_hash TEXT REFERENCES candidates(hash),
+  candidate_path TEXT,                   -- where it was written
+  created_at     TEXT NOT NULL
+);
+CREATE INDEX model_calls_sample ON model_calls(model, problem_hash, format, sample);
+UPDATE meta SET value = '7' WHERE key = 'schema_version';
+)sql");
+  }
+  // Later migrations go here: `if (version < 8) { ...; UPDATE meta ... }`.
   tx.commit();
 }
 

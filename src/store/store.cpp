@@ -103,6 +103,30 @@ std::optional<DevicePeaks> Store::find_device_peaks(const std::string& device_na
   return p;
 }
 
+void Store::insert_model_call(const ModelCall& c) {
+  db_.prepare(
+         "INSERT INTO model_calls(model, provider_model, problem_hash, format, sample, prompt_hash, prompt, answer, "
+         "outcome, message, input_tokens, output_tokens, cost_usd, latency_s, attempts, http_status, candidate_hash, "
+         "candidate_path, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, "
+         "?18, ?19)")
+      .bind(1, c.model).bind(2, c.provider_model).bind(3, c.problem_hash).bind(4, c.format).bind(5, c.sample)
+      .bind(6, c.prompt_hash).bind(7, c.prompt_json).bind(8, c.answer).bind(9, c.outcome).bind(10, c.message)
+      .bind(11, c.input_tokens).bind(12, c.output_tokens).bind(13, c.cost_usd).bind(14, c.latency_s)
+      .bind(15, c.attempts).bind(16, c.http_status).bind(17, c.candidate_hash).bind(18, c.candidate_path)
+      .bind(19, now_utc())
+      .run();
+}
+
+std::optional<std::string> Store::generated_sample(const std::string& model, const std::string& problem_hash,
+                                                   const std::string& format, int sample) {
+  auto s = db_.prepare(
+      "SELECT candidate_path FROM model_calls WHERE model = ?1 AND problem_hash = ?2 AND format = ?3 AND sample = ?4 "
+      "AND outcome = 'ok' ORDER BY id DESC LIMIT 1");
+  s.bind(1, model).bind(2, problem_hash).bind(3, format).bind(4, sample);
+  if (!s.step()) return std::nullopt;
+  return s.text_at(0);
+}
+
 std::optional<DevicePeaks> Store::latest_device_peaks(const std::string& device_name) {
   auto s = db_.prepare(
       "SELECT device_name, torch_version FROM device_peaks WHERE ?1 = '' OR device_name = ?1 "

@@ -40,6 +40,17 @@ struct DevicePeaks {
   std::map<std::string, double> matmul_flops_per_s;  // by precision: fp32 (TF32 off), tf32, bf16, fp16
 };
 
+// One model call of kforge generate (table model_calls).
+struct ModelCall {
+  std::string model, provider_model, problem_hash, format;
+  int sample = 0;
+  std::string prompt_hash, prompt_json, answer, outcome, message;
+  int64_t input_tokens = 0, output_tokens = 0;
+  double cost_usd = 0, latency_s = 0;
+  int attempts = 0, http_status = 0;
+  std::optional<std::string> candidate_hash, candidate_path;
+};
+
 struct RunInfo {
   int64_t id = 0;
   std::string started_at;
@@ -81,6 +92,11 @@ class Store {
   void put_baseline(const Baseline& b);
   void put_device_peaks(const DevicePeaks& p);  // the newest measurement wins
   std::optional<DevicePeaks> find_device_peaks(const std::string& device_name, const std::string& torch_version);
+  void insert_model_call(const ModelCall& call);
+  // The path of the candidate an `ok` call already produced for this sample, if any.
+  std::optional<std::string> generated_sample(const std::string& model, const std::string& problem_hash,
+                                              const std::string& format, int sample);
+
   // The most recently measured rates of `device_name` (any device when empty), any torch.
   std::optional<DevicePeaks> latest_device_peaks(const std::string& device_name = "");
   std::optional<Baseline> find_baseline(const std::string& problem_hash, const std::string& mode,
@@ -96,7 +112,7 @@ class Store {
 };
 
 // The schema this build writes, and the migrations that bring an older file to it.
-inline constexpr int kSchemaVersion = 6;
+inline constexpr int kSchemaVersion = 7;
 void migrate(sqlite::Database& db);
 
 }  // namespace kforge

@@ -1,0 +1,121 @@
+// kforge generate: candidates from a model for problems of the suite (src/generate/, src/llm/).
+#include <csignal>
+#include <iostream>
+
+#include <fmt/format.h>
+
+#include "cli/commands.hpp"
+#include "common/errors.hpp"
+
+#if KFORGE_WITH_LLM
+#include "generate/batch_generation.hpp"
+#include "llm/model_config.hpp"
+#include "store/store.hpp"
+#endif
+
+namespace kforge::cli {
+namespace {
+
+struct GenerateCommandOptions {
+  std::string model;
+  std::vector<int> levels;
+  std::vector<std::string> problems;
+  std::string suite;
+  std::string config;
+  std::string out = "runs";
+  std::string prompts;
+  std::string format = "cuda";
+  std::string fallback = "mixed";
+  int samples = 1;
+  int concurrency = 0;
+  bool dry_run = false;
+};
+
+#if KFORGE_WITH_LLM
+std::atomic<bool> g_cancel{false};
+void on_interrupt(int) { g_cancel = true; }
+
+int run_generate(const GenerateCommandOptions& o, const GlobalOptions& global) {
+  const std::filesystem::path config =
+      o.config.empty() ? std::filesystem::absolute(global.db).parent_path() / "kforge.toml" : std::filesystem::path(o.config);
+  if (!std::filesystem::exists(config))
+    throw UsageError("no " + config.string() + ": declare the models there ([models.NAME]; docs/generation.md), or give --config");
+  const auto models = llm::load_models(config);
+  auto it = models.find(o.model);
+  if (it == models.end()) {
+    std::string known;
+    for (const auto& [name, m] : models) known += (known.empty() ? "" : ", ") + name;
+    throw UsageError("unknown model '" + o.model + "': " + config.string() + " declares " +
+                     (known.empty() ? std::string("none") : known));
+  }
+  SuiteLoad suite = load_suite(o.suite.empty() ? builtin_suite_dir() : std::filesystem::path(o.suite));
+  std::vector<Problem> chosen;
+  for (const auto& p : suite.problems)
+    if (std::find(o.levels.begin(), o.levels.end(), p.level) != o.levels.end()) chosen.push_back(p);
+  for (const auto& spec : o.problems) chosen.push_back(resolve_problem(spec, suite));
+  if (chosen.empty()) throw UsageError("nothing to generate for: give --level L or --problem P (each may repeat)");
+
+  generate::GenerateOptions g;
+  g.model = it->second;
+  g.key = o.dry_run ? "" : llm::api_key(g.model);  // a missing key is said before any call
+  g.prompt.format = o.format;
+  g.prompt.fallback = o.fallback;
+  g.prompt.prompts_dir = o.prompts;
+  g.samples = o.samples;
+  g.concurrency = o.concurrency;
+  g.out_dir = o.out;
+  g.dry_run = o.dry_run;
+  Store store(global.db);
+  g.prompt.device = store.latest_device_peaks();
+
+  std::signal(SIGINT, on_interrupt);
+  auto summary = generate::generate_candidates(chosen, g, store, g_cancel,
+                                               [](const std::string& line) { std::cout << line << std::endl; });
+  std::signal(SIGINT, SIG_DFL);
+  if (o.dry_run) {
+    std::cout << fmt::format("dry run: {} call(s) of {} ({}), ~{} input tokens; at most ${:.2f} with {} output tokens each\n",
+                             summary.planned - summary.skipped, g.model.name, g.model.model, summary.input_tokens,
+                             summary.estimated_max_usd, g.model.max_tokens);
+    return 0;
+  }
+  std::cout << fmt::format("{} planned: {} with a candidate, {} without code, {} failed{}{}; {} input and {} output "
+                           "tokens, ${:.4f}; candidates in {}, calls in {}\n",
+                           summary.planned, summary.ok, summary.no_code, summary.failed,
+                           summary.skipped ? fmt::format(", {} already generated", summary.skipped) : "",
+                           summary.cancelled || g_cancel ? ", stopped by Ctrl-C (what finished is kept)" : "",
+                           summary.input_tokens, summary.output_tokens, summary.cost_usd, o.out, global.db);
+  return g_cancel ? 130 : 0;
+}
+#else
+int run_generate(const GenerateCommandOptions&, const GlobalOptions&) {
+  throw Error("this kforge was built without model providers (cpp-httplib and toml++ were not found; tools/setup.sh "
+              "installs them)");
+}
+#endif
+
+}  // namespace
+
+Runner add_generate_command(CLI::App& app, const GlobalOptions& global) {
+  auto o = std::make_shared<GenerateCommandOptions>();
+  auto* cmd = app.add_subcommand(
+      "generate", "Ask a model (declared in kforge.toml) for candidates, each call recorded in the store and each "
+                  "candidate written to a run folder that kforge eval reads; resumable");
+  cmd->add_option("--model,-m", o->model, "Model name from kforge.toml's [models.NAME]")->required();
+  cmd->add_option("--level", o->levels, "Every problem of this level (repeatable)");
+  cmd->add_option("--problem,-p", o->problems, "A problem id or file (repeatable)");
+  cmd->add_option("--samples", o->samples, "Candidates per problem")->check(CLI::Range(1, 1000));
+  cmd->add_option("--format", o->format, "Target format: cuda (native .cu), kernelbench (load_inline), triton or cpp")
+      ->check(CLI::IsMember({"cuda", "kernelbench", "triton", "cpp"}));
+  cmd->add_option("--fallback", o->fallback, "The PyTorch-fallback policy the prompt states")
+      ->check(CLI::IsMember({"mixed", "strict"}));
+  cmd->add_option("--out,-o", o->out, "Run folder for the candidates (level<L>/<id>_<Name>/<model>_sample<k>.<ext>)");
+  cmd->add_option("--concurrency", o->concurrency, "Calls at once [default: the model's concurrency]")
+      ->check(CLI::Range(1, 1024));
+  cmd->add_option("--config", o->config, "The models' file [default: kforge.toml beside the database]");
+  cmd->add_option("--suite", o->suite, "Suite folder in the KernelBench layout [default: built-in problems/]");
+  cmd->add_option("--prompts", o->prompts, "Folder of prompt templates [default: the shipped prompts/]");
+  cmd->add_flag("--dry-run", o->dry_run, "Show each prompt's size and the most the run could cost; call nothing");
+  return [o, &global] { return run_generate(*o, global); };
+}
+
+}  // namespace kforge::cli

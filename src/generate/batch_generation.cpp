@@ -1,0 +1,141 @@
+#include "generate/batch_generation.hpp"
+
+#include <fstream>
+#include <mutex>
+#include <thread>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "common/sha256.hpp"
+#include "generate/code_extraction.hpp"
+#include "llm/provider.hpp"
+#include "suite/candidate.hpp"
+
+namespace kforge::generate {
+namespace {
+
+std::string extension_of(const std::string& format) {
+  if (format == "cuda") return ".cu";
+  if (format == "cpp") return ".cpp";
+  return ".py";
+}
+
+std::string file_safe(std::string name) {
+  for (char& c : name)
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-' && c != '_') c = '_';
+  return name;
+}
+
+struct Task {
+  const Problem* problem;
+  int sample;
+};
+
+}  // namespace
+
+std::filesystem::path candidate_path(const std::filesystem::path& out_dir, const Problem& problem,
+                                     const std::string& model, const std::string& format, int sample) {
+  return out_dir / ("level" + std::to_string(problem.level)) / problem.file_name().substr(0, problem.file_name().size() - 3) /
+         (file_safe(model) + "_sample" + std::to_string(sample) + extension_of(format));
+}
+
+GenerateSummary generate_candidates(const std::vector<Problem>& problems, const GenerateOptions& o, Store& store,
+                                    const std::atomic<bool>& cancel,
+                                    const std::function<void(const std::string&)>& on_line) {
+  GenerateSummary summary;
+  std::mutex mutex;  // the store, the summary and on_line
+  std::vector<Task> tasks;
+  for (const auto& p : problems) {
+    store.put_problem(p);
+    for (int s = 0; s < o.samples; ++s) {
+      ++summary.planned;
+      if (!o.dry_run)
+        if (auto done = store.generated_sample(o.model.name, p.hash, o.prompt.format, s)) {
+          ++summary.skipped;
+          on_line(fmt::format("{} sample {}: already generated ({})", p.display_name(), s, *done));
+          continue;
+        }
+      tasks.push_back({&p, s});
+    }
+  }
+  if (o.dry_run) {
+    for (const auto& t : tasks) {
+      const Prompt prompt = build_prompt(*t.problem, o.prompt);
+      const int64_t tokens = static_cast<int64_t>((prompt.system.size() + prompt.user.size()) / 4);
+      summary.input_tokens += tokens;
+      summary.estimated_max_usd += llm::cost_usd(o.model, tokens, o.model.max_tokens);
+      on_line(fmt::format("{} sample {}: prompt of {} characters (~{} tokens)", t.problem->display_name(), t.sample,
+                          prompt.system.size() + prompt.user.size(), tokens));
+    }
+    return summary;
+  }
+
+  std::atomic<size_t> next{0};
+  auto work = [&] {
+    for (size_t i = next++; i < tasks.size(); i = next++) {
+      if (cancel) return;
+      const Task& t = tasks[i];
+      const Prompt prompt = build_prompt(*t.problem, o.prompt);
+      llm::CallOptions call_options;
+      call_options.cancel = &cancel;
+      const llm::Completion c = llm::complete(o.model, o.key, {prompt.system, prompt.user}, call_options);
+
+      ModelCall call;
+      call.model = o.model.name;
+      call.provider_model = o.model.model;
+      call.problem_hash = t.problem->hash;
+      call.format = o.prompt.format;
+      call.sample = t.sample;
+      call.prompt_json = nlohmann::json{{"system", prompt.system}, {"user", prompt.user}}.dump();
+      call.prompt_hash = sha256_hex(call.prompt_json);
+      call.answer = c.text;
+      call.input_tokens = c.input_tokens;
+      call.output_tokens = c.output_tokens;
+      call.cost_usd = c.cost_usd;
+      call.latency_s = c.latency_s;
+      call.attempts = c.attempts;
+      call.http_status = c.http_status;
+      std::optional<Candidate> candidate;
+      if (c.ok()) {
+        const Extraction e = extract_code(c.text, o.prompt.format);
+        call.outcome = e.outcome;
+        call.message = e.message;
+        if (e.code) {
+          const auto path = candidate_path(o.out_dir, *t.problem, o.model.name, o.prompt.format, t.sample);
+          std::filesystem::create_directories(path.parent_path());
+          std::ofstream(path) << *e.code;
+          candidate = load_candidate_file(path);
+          call.candidate_hash = candidate->hash;
+          call.candidate_path = path.string();
+        }
+      } else {
+        call.outcome = c.error_kind;
+        call.message = c.error;
+      }
+
+      std::lock_guard lock(mutex);
+      if (candidate) store.put_candidate(*candidate);
+      store.insert_model_call(call);
+      summary.input_tokens += c.input_tokens;
+      summary.output_tokens += c.output_tokens;
+      summary.cost_usd += c.cost_usd;
+      if (call.outcome == "ok") ++summary.ok;
+      else if (call.outcome == "no_code" || call.outcome == "wrong_format") ++summary.no_code;
+      else if (call.outcome == "cancelled") ++summary.cancelled;
+      else ++summary.failed;
+      on_line(fmt::format("{} sample {}: {}{} ({} in, {} out, ${:.4f}, {:.1f} s{})", t.problem->display_name(),
+                          t.sample, call.outcome, call.message.empty() ? "" : ": " + call.message.substr(0, 120),
+                          c.input_tokens, c.output_tokens, c.cost_usd, c.latency_s,
+                          c.attempts > 1 ? fmt::format(", {} attempts", c.attempts) : ""));
+    }
+  };
+  const int workers = std::max(1, std::min<int>(o.concurrency > 0 ? o.concurrency : o.model.concurrency,
+                                                static_cast<int>(tasks.size())));
+  std::vector<std::thread> threads;
+  for (int w = 0; w < workers; ++w) threads.emplace_back(work);
+  for (auto& t : threads) t.join();
+  return summary;
+}
+
+}  // namespace kforge::generate

@@ -1,0 +1,45 @@
+#pragma once
+// kforge generate's work: one model call per (problem, sample), as many at once as the model's
+// concurrency allows, each recorded in the store as it finishes (prompt, answer, tokens, cost,
+// outcome) and its candidate written into a run folder kforge eval reads. A sample that already
+// has a candidate is skipped, so a stopped run goes on where it stopped.
+#include <atomic>
+#include <filesystem>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "generate/prompt_builder.hpp"
+#include "llm/model_config.hpp"
+#include "store/store.hpp"
+#include "suite/problem.hpp"
+
+namespace kforge::generate {
+
+struct GenerateOptions {
+  llm::ModelConfig model;
+  std::string key;           // the API key (never stored or printed)
+  PromptOptions prompt;      // the format is prompt.format
+  int samples = 1;
+  int concurrency = 0;       // 0: the model's own limit
+  std::filesystem::path out_dir;
+  bool dry_run = false;      // prompts and the estimated cost only
+};
+
+struct GenerateSummary {
+  int planned = 0, skipped = 0, ok = 0, no_code = 0, failed = 0, cancelled = 0;
+  int64_t input_tokens = 0, output_tokens = 0;
+  double cost_usd = 0;
+  double estimated_max_usd = 0;  // dry run: prompts at ~4 characters a token, plus max_tokens out
+};
+
+// The file a sample's candidate is written to: OUT/level<L>/<id>_<Name>/<model>_sample<k>.<ext>.
+std::filesystem::path candidate_path(const std::filesystem::path& out_dir, const Problem& problem,
+                                     const std::string& model, const std::string& format, int sample);
+
+// `on_line` gets one line per finished call (and per skipped sample), from one thread at a time.
+GenerateSummary generate_candidates(const std::vector<Problem>& problems, const GenerateOptions& options, Store& store,
+                                    const std::atomic<bool>& cancel,
+                                    const std::function<void(const std::string&)>& on_line);
+
+}  // namespace kforge::generate

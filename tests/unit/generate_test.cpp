@@ -1,0 +1,128 @@
+// kforge generate through the real binary against a model server on loopback: candidates written
+// where kforge eval finds them, every call in the store, a resumed run that calls only for what
+// is missing, a dry run that calls nothing, and the bad inputs (unknown model, missing key,
+// server down) each said plainly with nothing lost.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+
+#include <sqlite3.h>
+
+#include "support/command.hpp"
+#include "support/fake_model_server.hpp"
+#include "support/temp_dir.hpp"
+
+namespace kforge::testing {
+namespace {
+
+void write_config(const TempDir& dir, const std::string& endpoint) {
+  std::ofstream(dir.file("kforge.toml")) << "[models.test]\napi = \"openai\"\nendpoint = \"" << endpoint
+                                         << "\"\nmodel = \"test-coder\"\nkey_env = \"KFORGE_TEST_GENERATE_KEY\"\n"
+                                            "max_tokens = 1000\nprice_in = 1.0\nprice_out = 4.0\nconcurrency = 1\n"
+                                            "retries = 2\n";
+}
+
+int rows(const std::string& db, const std::string& where = "1") {
+  sqlite3* h = nullptr;
+  sqlite3_open(db.c_str(), &h);
+  sqlite3_stmt* s = nullptr;
+  sqlite3_prepare_v2(h, ("SELECT COUNT(*) FROM model_calls WHERE " + where).c_str(), -1, &s, nullptr);
+  int n = sqlite3_step(s) == SQLITE_ROW ? sqlite3_column_int(s, 0) : -1;
+  sqlite3_finalize(s);
+  sqlite3_close(h);
+  return n;
+}
+
+const std::string kCuda = "Here it is:\n```cuda\n#include <kforge/candidate.h>\nKFORGE_CANDIDATE(1) { return 0; }\n```\n";
+
+std::vector<std::string> generate(const TempDir& dir, std::vector<std::string> extra = {}, int samples = 2) {
+  std::vector<std::string> args{"--db", dir.file("k.db"), "generate", "--model", "test", "--problem", "level1/2",
+                                "--problem", "level1/4", "--samples", std::to_string(samples), "--out", dir.file("run")};
+  args.insert(args.end(), extra.begin(), extra.end());
+  return args;
+}
+
+class Generate : public ::testing::Test {
+ protected:
+  void SetUp() override { ::setenv("KFORGE_TEST_GENERATE_KEY", "sk-generate-secret", 1); }
+  void TearDown() override { ::unsetenv("KFORGE_TEST_GENERATE_KEY"); }
+};
+
+TEST_F(Generate, WritesCandidatesRecordsCallsAndResumes) {
+  TempDir dir;
+  FakeModelServer server;
+  write_config(dir, server.endpoint());
+  server.script(FakeModelServer::openai_stream(kCuda, 3, 1000, 200));
+  server.script(FakeModelServer::error(429, "slow down", {{"Retry-After", "0"}}));
+  server.script(FakeModelServer::openai_stream(kCuda, 2, 1000, 300));
+  server.script(FakeModelServer::openai_stream("I would rather explain the idea in words.", 2, 900, 50));
+  server.script(FakeModelServer::openai_stream(kCuda, 1, 1100, 250));
+
+  auto r = run_kforge(generate(dir));
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("4 planned: 3 with a candidate, 1 without code, 0 failed; 4000 input and 800 output tokens, "
+                       "$0.0072"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("2 attempts"), std::string::npos) << r.out;  // the 429, retried
+  for (const char* file : {"run/level1/2_ReLU/test_sample0.cu", "run/level1/2_ReLU/test_sample1.cu",
+                           "run/level1/4_Softmax_Rows/test_sample1.cu"})
+    EXPECT_TRUE(std::filesystem::exists(dir.file(file))) << file << "\n" << r.out;
+  EXPECT_FALSE(std::filesystem::exists(dir.file("run/level1/4_Softmax_Rows/test_sample0.cu")));
+  EXPECT_EQ(rows(dir.file("k.db")), 4);
+  EXPECT_EQ(rows(dir.file("k.db"), "outcome = 'no_code' AND answer LIKE 'I would rather%'"), 1);  // raw text kept
+  EXPECT_EQ(rows(dir.file("k.db"), "answer LIKE '%sk-generate-secret%' OR prompt LIKE '%sk-generate-secret%'"), 0);
+  const auto requests = server.requests();
+  ASSERT_EQ(requests.size(), 5u);
+  EXPECT_EQ(requests[0].body.at("model"), "test-coder");
+
+  // Again: only the sample without a candidate is asked for.
+  server.script(FakeModelServer::openai_stream(kCuda));
+  auto again = run_kforge(generate(dir));
+  ASSERT_EQ(again.exit_code, 0) << again.out << again.err;
+  EXPECT_NE(again.out.find("3 already generated"), std::string::npos) << again.out;
+  EXPECT_EQ(server.requests().size(), 6u);
+  EXPECT_TRUE(std::filesystem::exists(dir.file("run/level1/4_Softmax_Rows/test_sample0.cu")));
+}
+
+TEST_F(Generate, DryRunCallsNothing) {
+  TempDir dir;
+  FakeModelServer server;
+  write_config(dir, server.endpoint());
+  ::unsetenv("KFORGE_TEST_GENERATE_KEY");  // a dry run needs no key
+  auto r = run_kforge(generate(dir, {"--dry-run"}));
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("dry run: 4 call(s) of test (test-coder)"), std::string::npos) << r.out;
+  EXPECT_TRUE(server.requests().empty());
+}
+
+TEST_F(Generate, BadInputsAreSaidAndLoseNothing) {
+  TempDir dir;
+  std::string endpoint;
+  {
+    FakeModelServer gone;
+    endpoint = gone.endpoint();
+  }
+  write_config(dir, endpoint);
+  auto unknown = run_kforge({"--db", dir.file("k.db"), "generate", "--model", "gpt9", "--problem", "level1/2"});
+  EXPECT_EQ(unknown.exit_code, 2);
+  EXPECT_NE(unknown.err.find("unknown model 'gpt9'"), std::string::npos) << unknown.err;
+  EXPECT_NE(unknown.err.find("declares test"), std::string::npos) << unknown.err;
+
+  ::unsetenv("KFORGE_TEST_GENERATE_KEY");
+  auto no_key = run_kforge(generate(dir));
+  EXPECT_EQ(no_key.exit_code, 1);
+  EXPECT_NE(no_key.err.find("$KFORGE_TEST_GENERATE_KEY, which is not set"), std::string::npos) << no_key.err;
+
+  ::setenv("KFORGE_TEST_GENERATE_KEY", "sk-generate-secret", 1);
+  auto down = run_kforge(generate(dir, {}, 1));  // two calls, no server
+  EXPECT_EQ(down.exit_code, 0) << down.err;
+  EXPECT_NE(down.out.find("connection"), std::string::npos) << down.out;
+  EXPECT_NE(down.out.find("2 failed"), std::string::npos) << down.out;
+  EXPECT_EQ(rows(dir.file("k.db"), "outcome = 'connection'"), 2);
+}
+
+}  // namespace
+}  // namespace kforge::testing
