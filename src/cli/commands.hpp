@@ -26,5 +26,6 @@ Runner add_baseline_command(CLI::App& app, const GlobalOptions& global);
 Runner add_serve_command(CLI::App& app, const GlobalOptions& global);
 Runner add_prompt_command(CLI::App& app, const GlobalOptions& global);
 Runner add_generate_command(CLI::App& app, const GlobalOptions& global);
+Runner add_run_command(CLI::App& app, const GlobalOptions& global);
 
 }  // namespace kforge::cli

@@ -1,6 +1,10 @@
-// kforge generate: candidates from a model for problems of the suite (src/generate/, src/llm/).
+// kforge generate: candidates from a model for problems of the suite (src/generate/, src/llm/);
+// kforge run: generate, then kforge eval and kforge report over what was generated.
+#include <algorithm>
+#include <atomic>
 #include <csignal>
 #include <iostream>
+#include <optional>
 
 #include <fmt/format.h>
 
@@ -31,11 +35,18 @@ struct GenerateCommandOptions {
   bool dry_run = false;
 };
 
+struct RunCommandOptions {
+  GenerateCommandOptions generate;
+  std::string device = "auto";
+  double max_time_s = 0;
+};
+
 #if KFORGE_WITH_LLM
 std::atomic<bool> g_cancel{false};
 void on_interrupt(int) { g_cancel = true; }
 
-int run_generate(const GenerateCommandOptions& o, const GlobalOptions& global) {
+// Generates (or, with --dry-run, sizes) and prints the summary; nothing when there was nothing to do.
+std::optional<generate::GenerateSummary> generate_step(const GenerateCommandOptions& o, const GlobalOptions& global) {
   const std::filesystem::path config =
       o.config.empty() ? std::filesystem::absolute(global.db).parent_path() / "kforge.toml" : std::filesystem::path(o.config);
   if (!std::filesystem::exists(config))
@@ -76,7 +87,7 @@ int run_generate(const GenerateCommandOptions& o, const GlobalOptions& global) {
     std::cout << fmt::format("dry run: {} call(s) of {} ({}), ~{} input tokens; at most ${:.2f} with {} output tokens each\n",
                              summary.planned - summary.skipped, g.model.name, g.model.model, summary.input_tokens,
                              summary.estimated_max_usd, g.model.max_tokens);
-    return 0;
+    return summary;
   }
   std::cout << fmt::format("{} planned: {} with a candidate, {} without code, {} failed{}{}; {} input and {} output "
                            "tokens, ${:.4f}; candidates in {}, calls in {}\n",
@@ -84,14 +95,71 @@ int run_generate(const GenerateCommandOptions& o, const GlobalOptions& global) {
                            summary.skipped ? fmt::format(", {} already generated", summary.skipped) : "",
                            summary.cancelled || g_cancel ? ", stopped by Ctrl-C (what finished is kept)" : "",
                            summary.input_tokens, summary.output_tokens, summary.cost_usd, o.out, global.db);
+  return summary;
+}
+
+int run_generate(const GenerateCommandOptions& o, const GlobalOptions& global) {
+  generate_step(o, global);
   return g_cancel ? 130 : 0;
 }
+
+
+// Runs one of kforge's own commands in this process, with its own parser and defaults.
+int run_subcommand(Runner (*add)(CLI::App&, const GlobalOptions&), const GlobalOptions& global,
+                   std::vector<std::string> args) {
+  CLI::App app;
+  Runner runner = add(app, global);
+  std::reverse(args.begin(), args.end());  // CLI11 takes a vector last argument first
+  app.parse(args);
+  return runner();
+}
+
+int run_run(const RunCommandOptions& o, const GlobalOptions& global) {
+  if (o.generate.dry_run) return generate_step(o.generate, global) ? 0 : 1;
+  auto summary = generate_step(o.generate, global);
+  if (g_cancel) return 130;
+  if (!summary || summary->ok + summary->skipped == 0) {
+    std::cout << "no candidates to evaluate\n";
+    return 1;
+  }
+  std::vector<std::string> eval{"eval", o.generate.out, "--device", o.device, "--fallback", o.generate.fallback};
+  if (!o.generate.suite.empty()) eval.insert(eval.end(), {"--suite", o.generate.suite});
+  if (o.max_time_s > 0) eval.insert(eval.end(), {"--max-time", fmt::format("{}", o.max_time_s)});
+  std::cout << "\n";
+  run_subcommand(add_eval_command, global, eval);
+  std::cout << "\n";
+  run_subcommand(add_report_command, global, {"report"});
+  std::cout << fmt::format("generation: {} call(s) of {}, {} input and {} output tokens, ${:.4f}\n",
+                           summary->planned - summary->skipped, o.generate.model, summary->input_tokens,
+                           summary->output_tokens, summary->cost_usd);
+  return 0;
+}
 #else
-int run_generate(const GenerateCommandOptions&, const GlobalOptions&) {
+[[noreturn]] void without_providers() {
   throw Error("this kforge was built without model providers (cpp-httplib and toml++ were not found; tools/setup.sh "
               "installs them)");
 }
+int run_generate(const GenerateCommandOptions&, const GlobalOptions&) { without_providers(); }
+int run_run(const RunCommandOptions&, const GlobalOptions&) { without_providers(); }
 #endif
+
+// The options generate and run share.
+void add_generation_options(CLI::App* cmd, GenerateCommandOptions& o) {
+  cmd->add_option("--model,-m", o.model, "Model name from kforge.toml's [models.NAME]")->required();
+  cmd->add_option("--level", o.levels, "Every problem of this level (repeatable)");
+  cmd->add_option("--problem,-p", o.problems, "A problem id or file (repeatable)");
+  cmd->add_option("--samples", o.samples, "Candidates per problem")->check(CLI::Range(1, 1000));
+  cmd->add_option("--format", o.format, "Target format: cuda (native .cu), kernelbench (load_inline), triton or cpp")
+      ->check(CLI::IsMember({"cuda", "kernelbench", "triton", "cpp"}));
+  cmd->add_option("--fallback", o.fallback, "The PyTorch-fallback policy the prompt states")
+      ->check(CLI::IsMember({"mixed", "strict"}));
+  cmd->add_option("--concurrency", o.concurrency, "Calls at once [default: the model's concurrency]")
+      ->check(CLI::Range(1, 1024));
+  cmd->add_option("--config", o.config, "The models' file [default: kforge.toml beside the database]");
+  cmd->add_option("--suite", o.suite, "Suite folder in the KernelBench layout [default: built-in problems/]");
+  cmd->add_option("--prompts", o.prompts, "Folder of prompt templates [default: the shipped prompts/]");
+  cmd->add_flag("--dry-run", o.dry_run, "Show each prompt's size and the most the run could cost; call nothing");
+}
 
 }  // namespace
 
@@ -100,22 +168,25 @@ Runner add_generate_command(CLI::App& app, const GlobalOptions& global) {
   auto* cmd = app.add_subcommand(
       "generate", "Ask a model (declared in kforge.toml) for candidates, each call recorded in the store and each "
                   "candidate written to a run folder that kforge eval reads; resumable");
-  cmd->add_option("--model,-m", o->model, "Model name from kforge.toml's [models.NAME]")->required();
-  cmd->add_option("--level", o->levels, "Every problem of this level (repeatable)");
-  cmd->add_option("--problem,-p", o->problems, "A problem id or file (repeatable)");
-  cmd->add_option("--samples", o->samples, "Candidates per problem")->check(CLI::Range(1, 1000));
-  cmd->add_option("--format", o->format, "Target format: cuda (native .cu), kernelbench (load_inline), triton or cpp")
-      ->check(CLI::IsMember({"cuda", "kernelbench", "triton", "cpp"}));
-  cmd->add_option("--fallback", o->fallback, "The PyTorch-fallback policy the prompt states")
-      ->check(CLI::IsMember({"mixed", "strict"}));
+  add_generation_options(cmd, *o);
   cmd->add_option("--out,-o", o->out, "Run folder for the candidates (level<L>/<id>_<Name>/<model>_sample<k>.<ext>)");
-  cmd->add_option("--concurrency", o->concurrency, "Calls at once [default: the model's concurrency]")
-      ->check(CLI::Range(1, 1024));
-  cmd->add_option("--config", o->config, "The models' file [default: kforge.toml beside the database]");
-  cmd->add_option("--suite", o->suite, "Suite folder in the KernelBench layout [default: built-in problems/]");
-  cmd->add_option("--prompts", o->prompts, "Folder of prompt templates [default: the shipped prompts/]");
-  cmd->add_flag("--dry-run", o->dry_run, "Show each prompt's size and the most the run could cost; call nothing");
   return [o, &global] { return run_generate(*o, global); };
+}
+
+Runner add_run_command(CLI::App& app, const GlobalOptions& global) {
+  auto o = std::make_shared<RunCommandOptions>();
+  auto* cmd = app.add_subcommand(
+      "run", "Generate candidates with a model, evaluate them, and print fast_p with the tokens and dollars spent "
+             "(kforge generate, then kforge eval and kforge report over the run folder)");
+  add_generation_options(cmd, o->generate);
+  cmd->add_option("--out,-o", o->generate.out, "Run folder [default: runs/<model>]");
+  cmd->add_option("--device", o->device, "Where to evaluate: auto, cpu, cuda or cuda:N (as kforge eval)");
+  cmd->add_option("--max-time", o->max_time_s, "Seconds of timing per candidate at most (as kforge eval) [default: eval's]")
+      ->check(CLI::Range(0.0, 3600.0));
+  cmd->callback([o] {
+    if (o->generate.out == "runs") o->generate.out = "runs/" + o->generate.model;
+  });
+  return [o, &global] { return run_run(*o, global); };
 }
 
 }  // namespace kforge::cli

@@ -51,6 +51,7 @@ int main(int argc, char** argv) {
   add(kforge::cli::add_serve_command);
   add(kforge::cli::add_prompt_command);
   add(kforge::cli::add_generate_command);
+  add(kforge::cli::add_run_command);
   add(kforge::cli::add_report_command);
   add(kforge::cli::add_export_command);
 
