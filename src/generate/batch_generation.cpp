@@ -1,12 +1,14 @@
 #include "generate/batch_generation.hpp"
 
 #include <fstream>
+#include <memory>
 #include <mutex>
 #include <thread>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "common/errors.hpp"
 #include "common/sha256.hpp"
 #include "generate/code_extraction.hpp"
 #include "llm/provider.hpp"
@@ -71,6 +73,30 @@ GenerateSummary generate_candidates(const std::vector<Problem>& problems, const 
     return summary;
   }
 
+  // A replay answers from a store's recorded calls: no network, no cost, the same candidates.
+  std::unique_ptr<Store> recording;
+  if (o.model.api == "replay") {
+    if (!std::filesystem::exists(o.model.endpoint))
+      throw Error("model " + o.model.name + " replays " + o.model.endpoint + ", which does not exist");
+    recording = std::make_unique<Store>(o.model.endpoint);
+  }
+  auto replay = [&](const Task& t) {
+    llm::Completion c;
+    c.attempts = 1;
+    std::lock_guard lock(mutex);
+    auto recorded = recording->recorded_call(o.model.model, t.problem->hash, o.prompt.format, t.sample);
+    if (!recorded) {
+      c.error_kind = "not_recorded";
+      c.error = o.model.endpoint + " holds no answer of " + o.model.model + " for " + t.problem->display_name() +
+                " sample " + std::to_string(t.sample) + " (" + o.prompt.format + ")";
+      return c;
+    }
+    c.text = recorded->answer;
+    c.input_tokens = recorded->input_tokens;
+    c.output_tokens = recorded->output_tokens;
+    return c;
+  };
+
   std::atomic<size_t> next{0};
   auto work = [&] {
     for (size_t i = next++; i < tasks.size(); i = next++) {
@@ -79,7 +105,8 @@ GenerateSummary generate_candidates(const std::vector<Problem>& problems, const 
       const Prompt prompt = build_prompt(*t.problem, o.prompt);
       llm::CallOptions call_options;
       call_options.cancel = &cancel;
-      const llm::Completion c = llm::complete(o.model, o.key, {prompt.system, prompt.user}, call_options);
+      const llm::Completion c = recording ? replay(t)
+                                          : llm::complete(o.model, o.key, {prompt.system, prompt.user}, call_options);
 
       ModelCall call;
       call.model = o.model.name;

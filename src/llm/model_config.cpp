@@ -56,10 +56,13 @@ std::map<std::string, ModelConfig> load_models(const std::filesystem::path& file
     ModelConfig m;
     m.name = model_name;
     m.api = text("api", true);
-    if (m.api != "openai" && m.api != "anthropic")
-      throw Error(where(file, *t->get("api")) + ": models." + model_name + ".api must be \"openai\" or \"anthropic\", not \"" +
-                  m.api + "\"");
+    if (m.api != "openai" && m.api != "anthropic" && m.api != "replay")
+      throw Error(where(file, *t->get("api")) + ": models." + model_name +
+                  ".api must be \"openai\", \"anthropic\" or \"replay\", not \"" + m.api + "\"");
     m.endpoint = text("endpoint", true);
+    // A replay reads a store: a relative path is taken from the file's folder.
+    if (m.api == "replay" && std::filesystem::path(m.endpoint).is_relative())
+      m.endpoint = (std::filesystem::absolute(file).parent_path() / m.endpoint).string();
     while (!m.endpoint.empty() && m.endpoint.back() == '/') m.endpoint.pop_back();
     m.model = text("model", true);
     m.key_env = text("key_env", false);

@@ -4,6 +4,8 @@
 //   [models.gpt]                     # the name `kforge generate --model gpt` uses
 //   api = "openai"                   # openai (chat completions: OpenAI, vLLM, SGLang, llama.cpp,
 //                                    #   Ollama, Together, DeepSeek, Fireworks) | anthropic (Messages)
+//                                    #   | replay (endpoint: a kforge store; model: the name whose
+//                                    #   recorded answers it gives back, for the same prompts' problems)
 //   endpoint = "https://api.openai.com/v1"
 //   model = "gpt-5"                  # the provider's own name for it
 //   key_env = "OPENAI_API_KEY"       # the environment variable holding the key (the key itself
@@ -25,7 +27,7 @@ namespace kforge::llm {
 
 struct ModelConfig {
   std::string name;
-  std::string api;       // "openai" | "anthropic"
+  std::string api;       // "openai" | "anthropic" | "replay"
   std::string endpoint;  // base URL, e.g. http://127.0.0.1:8000/v1
   std::string model;
   std::string key_env;   // "" when the server needs no key (a local one)

@@ -16,7 +16,8 @@ namespace kforge::llm {
 // (429 after every retry), server (5xx after every retry), connection (no answer after every
 // retry), timeout, context_length (the prompt is longer than the model takes), bad_request
 // (another 4xx), truncated (the stream ended before its end marker), stream_error (the server
-// reported an error, or sent malformed JSON, inside the stream), cancelled.
+// reported an error, or sent malformed JSON, inside the stream), cancelled; for a replay model,
+// not_recorded (the recording holds no answer for that sample).
 struct Completion {
   std::string text;  // what the model wrote (also what came before a failure)
   int64_t input_tokens = 0;

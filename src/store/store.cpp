@@ -127,6 +127,27 @@ std::optional<std::string> Store::generated_sample(const std::string& model, con
   return s.text_at(0);
 }
 
+std::optional<ModelCall> Store::recorded_call(const std::string& model, const std::string& problem_hash,
+                                              const std::string& format, int sample) {
+  auto s = db_.prepare(
+      "SELECT provider_model, answer, outcome, input_tokens, output_tokens FROM model_calls WHERE model = ?1 AND "
+      "problem_hash = ?2 AND format = ?3 AND sample = ?4 AND outcome IN ('ok', 'no_code', 'wrong_format') "
+      "ORDER BY id DESC LIMIT 1");
+  s.bind(1, model).bind(2, problem_hash).bind(3, format).bind(4, sample);
+  if (!s.step()) return std::nullopt;
+  ModelCall c;
+  c.model = model;
+  c.problem_hash = problem_hash;
+  c.format = format;
+  c.sample = sample;
+  c.provider_model = s.text_at(0);
+  c.answer = s.text_at(1);
+  c.outcome = s.text_at(2);
+  c.input_tokens = s.int_at(3);
+  c.output_tokens = s.int_at(4);
+  return c;
+}
+
 std::optional<DevicePeaks> Store::latest_device_peaks(const std::string& device_name) {
   auto s = db_.prepare(
       "SELECT device_name, torch_version FROM device_peaks WHERE ?1 = '' OR device_name = ?1 "

@@ -97,6 +97,10 @@ class Store {
   std::optional<std::string> generated_sample(const std::string& model, const std::string& problem_hash,
                                               const std::string& format, int sample);
 
+  // The latest answered call (ok, no_code or wrong_format) of this sample: what a replay gives back.
+  std::optional<ModelCall> recorded_call(const std::string& model, const std::string& problem_hash,
+                                         const std::string& format, int sample);
+
   // The most recently measured rates of `device_name` (any device when empty), any torch.
   std::optional<DevicePeaks> latest_device_peaks(const std::string& device_name = "");
   std::optional<Baseline> find_baseline(const std::string& problem_hash, const std::string& mode,

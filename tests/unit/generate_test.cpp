@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 
 #include <sqlite3.h>
 
@@ -85,6 +86,38 @@ TEST_F(Generate, WritesCandidatesRecordsCallsAndResumes) {
   EXPECT_NE(again.out.find("3 already generated"), std::string::npos) << again.out;
   EXPECT_EQ(server.requests().size(), 6u);
   EXPECT_TRUE(std::filesystem::exists(dir.file("run/level1/4_Softmax_Rows/test_sample0.cu")));
+}
+
+std::string read_text(const std::string& path) {
+  std::ifstream in(path);
+  return {std::istreambuf_iterator<char>(in), {}};
+}
+
+// A replay model answers from a store's recorded calls: the same candidates, no server, no cost.
+TEST_F(Generate, ReplayReproducesARunWithoutAServer) {
+  TempDir dir;
+  FakeModelServer server;
+  write_config(dir, server.endpoint());
+  server.script(FakeModelServer::openai_stream(kCuda, 2, 700, 100));
+  server.script(FakeModelServer::openai_stream("no code here", 1, 600, 10));
+  ASSERT_EQ(run_kforge(generate(dir, {}, 1)).exit_code, 0);
+  ASSERT_EQ(server.requests().size(), 2u);
+
+  std::ofstream(dir.file("kforge.toml"), std::ios::app)
+      << "\n[models.replayed]\napi = \"replay\"\nendpoint = \"k.db\"\nmodel = \"test\"\n";
+  auto r = run_kforge({"--db", dir.file("replay.db"), "generate", "--config", dir.file("kforge.toml"), "--model",
+                       "replayed", "--problem", "level1/2", "--problem", "level1/4", "--samples", "2", "--out",
+                       dir.file("replayed")});
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_EQ(server.requests().size(), 2u);  // nothing asked of the server
+  EXPECT_EQ(read_text(dir.file("replayed/level1/2_ReLU/replayed_sample0.cu")),
+            read_text(dir.file("run/level1/2_ReLU/test_sample0.cu")));
+  // Sample 1 was never recorded: said, counted as failed, the others unaffected.
+  EXPECT_NE(r.out.find("not_recorded"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("4 planned: 1 with a candidate, 1 without code, 2 failed; 1300 input and 110 output tokens, "
+                       "$0.0000"),
+            std::string::npos)
+      << r.out;
 }
 
 TEST_F(Generate, DryRunCallsNothing) {
