@@ -26,7 +26,7 @@ struct GenerateCommandOptions {
   std::vector<std::string> problems;
   std::string suite;
   std::string config;
-  std::string out = "runs";
+  std::string out;  // empty: runs/<model>
   std::string prompts;
   std::string format = "cuda";
   std::string fallback = "mixed";
@@ -40,6 +40,11 @@ struct RunCommandOptions {
   std::string device = "auto";
   double max_time_s = 0;
 };
+
+// Where the candidates go: --out, else runs/<model>.
+std::filesystem::path run_folder(const GenerateCommandOptions& o) {
+  return o.out.empty() ? std::filesystem::path("runs") / o.model : std::filesystem::path(o.out);
+}
 
 #if KFORGE_WITH_LLM
 std::atomic<bool> g_cancel{false};
@@ -74,7 +79,7 @@ std::optional<generate::GenerateSummary> generate_step(const GenerateCommandOpti
   g.prompt.prompts_dir = o.prompts;
   g.samples = o.samples;
   g.concurrency = o.concurrency;
-  g.out_dir = o.out;
+  g.out_dir = run_folder(o);
   g.dry_run = o.dry_run;
   Store store(global.db);
   g.prompt.device = store.latest_device_peaks();
@@ -94,7 +99,7 @@ std::optional<generate::GenerateSummary> generate_step(const GenerateCommandOpti
                            summary.planned, summary.ok, summary.no_code, summary.failed,
                            summary.skipped ? fmt::format(", {} already generated", summary.skipped) : "",
                            summary.cancelled || g_cancel ? ", stopped by Ctrl-C (what finished is kept)" : "",
-                           summary.input_tokens, summary.output_tokens, summary.cost_usd, o.out, global.db);
+                           summary.input_tokens, summary.output_tokens, summary.cost_usd, g.out_dir.string(), global.db);
   return summary;
 }
 
@@ -122,7 +127,7 @@ int run_run(const RunCommandOptions& o, const GlobalOptions& global) {
     std::cout << "no candidates to evaluate\n";
     return 1;
   }
-  std::vector<std::string> eval{"eval", o.generate.out, "--device", o.device, "--fallback", o.generate.fallback};
+  std::vector<std::string> eval{"eval", run_folder(o.generate).string(), "--device", o.device, "--fallback", o.generate.fallback};
   if (!o.generate.suite.empty()) eval.insert(eval.end(), {"--suite", o.generate.suite});
   if (o.max_time_s > 0) eval.insert(eval.end(), {"--max-time", fmt::format("{}", o.max_time_s)});
   std::cout << "\n";
@@ -153,7 +158,7 @@ void add_generation_options(CLI::App* cmd, GenerateCommandOptions& o) {
       ->check(CLI::IsMember({"cuda", "kernelbench", "triton", "cpp"}));
   cmd->add_option("--fallback", o.fallback, "The PyTorch-fallback policy the prompt states")
       ->check(CLI::IsMember({"mixed", "strict"}));
-  cmd->add_option("--concurrency", o.concurrency, "Calls at once [default: the model's concurrency]")
+  cmd->add_option("--concurrency", o.concurrency, "Calls at once at most, under each model's own limit [default: the model's]")
       ->check(CLI::Range(1, 1024));
   cmd->add_option("--config", o.config, "The models' file [default: kforge.toml beside the database]");
   cmd->add_option("--suite", o.suite, "Suite folder in the KernelBench layout [default: built-in problems/]");
@@ -169,7 +174,9 @@ Runner add_generate_command(CLI::App& app, const GlobalOptions& global) {
       "generate", "Ask a model (declared in kforge.toml) for candidates, each call recorded in the store and each "
                   "candidate written to a run folder that kforge eval reads; resumable");
   add_generation_options(cmd, *o);
-  cmd->add_option("--out,-o", o->out, "Run folder for the candidates (level<L>/<id>_<Name>/<model>_sample<k>.<ext>)");
+  cmd->add_option("--out,-o", o->out,
+                  "Run folder [default: runs/<model>]: level_<L>_problem_<P>_sample_<k>_kernel.py (kernelbench, triton), "
+                  "level<L>/<id>_<Name>/<model>_sample<k>.<cu|cpp> (cuda, cpp)");
   return [o, &global] { return run_generate(*o, global); };
 }
 
@@ -179,13 +186,10 @@ Runner add_run_command(CLI::App& app, const GlobalOptions& global) {
       "run", "Generate candidates with a model, evaluate them, and print fast_p with the tokens and dollars spent "
              "(kforge generate, then kforge eval and kforge report over the run folder)");
   add_generation_options(cmd, o->generate);
-  cmd->add_option("--out,-o", o->generate.out, "Run folder [default: runs/<model>]");
+  cmd->add_option("--out,-o", o->generate.out, "Run folder [default: runs/<model>] (as kforge generate's)");
   cmd->add_option("--device", o->device, "Where to evaluate: auto, cpu, cuda or cuda:N (as kforge eval)");
   cmd->add_option("--max-time", o->max_time_s, "Seconds of timing per candidate at most (as kforge eval) [default: eval's]")
       ->check(CLI::Range(0.0, 3600.0));
-  cmd->callback([o] {
-    if (o->generate.out == "runs") o->generate.out = "runs/" + o->generate.model;
-  });
   return [o, &global] { return run_run(*o, global); };
 }
 

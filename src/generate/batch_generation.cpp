@@ -38,6 +38,8 @@ struct Task {
 
 std::filesystem::path candidate_path(const std::filesystem::path& out_dir, const Problem& problem,
                                      const std::string& model, const std::string& format, int sample) {
+  if (format == "kernelbench" || format == "triton")  // upstream's generation names: its tools read the folder too
+    return out_dir / fmt::format("level_{}_problem_{}_sample_{}_kernel.py", problem.level, problem.id, sample);
   return out_dir / ("level" + std::to_string(problem.level)) / problem.file_name().substr(0, problem.file_name().size() - 3) /
          (file_safe(model) + "_sample" + std::to_string(sample) + extension_of(format));
 }
@@ -157,8 +159,9 @@ GenerateSummary generate_candidates(const std::vector<Problem>& problems, const 
                           c.attempts > 1 ? fmt::format(", {} attempts", c.attempts) : ""));
     }
   };
-  const int workers = std::max(1, std::min<int>(o.concurrency > 0 ? o.concurrency : o.model.concurrency,
-                                                static_cast<int>(tasks.size())));
+  // The model's own limit, under the global one when given.
+  const int limit = o.concurrency > 0 ? std::min(o.concurrency, o.model.concurrency) : o.model.concurrency;
+  const int workers = std::max(1, std::min<int>(limit, static_cast<int>(tasks.size())));
   std::vector<std::thread> threads;
   for (int w = 0; w < workers; ++w) threads.emplace_back(work);
   for (auto& t : threads) t.join();

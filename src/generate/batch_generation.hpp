@@ -21,7 +21,7 @@ struct GenerateOptions {
   std::string key;           // the API key (never stored or printed)
   PromptOptions prompt;      // the format is prompt.format
   int samples = 1;
-  int concurrency = 0;       // 0: the model's own limit
+  int concurrency = 0;       // a global limit on calls at once, under the model's own (0: the model's alone)
   std::filesystem::path out_dir;
   bool dry_run = false;      // prompts and the estimated cost only
 };
@@ -33,7 +33,9 @@ struct GenerateSummary {
   double estimated_max_usd = 0;  // dry run: prompts at ~4 characters a token, plus max_tokens out
 };
 
-// The file a sample's candidate is written to: OUT/level<L>/<id>_<Name>/<model>_sample<k>.<ext>.
+// The file a sample's candidate is written to: for the Python formats (kernelbench, triton)
+// upstream's OUT/level_<L>_problem_<P>_sample_<k>_kernel.py, for the native ones
+// OUT/level<L>/<id>_<Name>/<model>_sample<k>.<cu|cpp>; kforge eval OUT reads both.
 std::filesystem::path candidate_path(const std::filesystem::path& out_dir, const Problem& problem,
                                      const std::string& model, const std::string& format, int sample);
 

@@ -120,6 +120,22 @@ TEST_F(Generate, ReplayReproducesARunWithoutAServer) {
       << r.out;
 }
 
+// KernelBench-format candidates get upstream's generation names; an answer in another language
+// is recorded as wrong_format with its text.
+TEST_F(Generate, PythonFormatsGetUpstreamNamesAndWrongFormatIsRecorded) {
+  TempDir dir;
+  FakeModelServer server;
+  write_config(dir, server.endpoint());
+  server.script(FakeModelServer::openai_stream("```python\nimport torch\nModelNew = None\n```\n"));
+  server.script(FakeModelServer::openai_stream(kCuda));
+  auto r = run_kforge(generate(dir, {"--format", "kernelbench"}, 1));
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_TRUE(std::filesystem::exists(dir.file("run/level_1_problem_2_sample_0_kernel.py"))) << r.out;
+  EXPECT_FALSE(std::filesystem::exists(dir.file("run/level_1_problem_4_sample_0_kernel.py")));
+  EXPECT_NE(r.out.find("wrong_format: asked for a kernelbench file"), std::string::npos) << r.out;
+  EXPECT_EQ(rows(dir.file("k.db"), "outcome = 'wrong_format' AND answer LIKE '%KFORGE_CANDIDATE%'"), 1);
+}
+
 TEST_F(Generate, DryRunCallsNothing) {
   TempDir dir;
   FakeModelServer server;
