@@ -6,9 +6,11 @@ On a GPU: CUDA events; fp32 with TF32 off (a matmul of an fp32 problem is judged
 and PyTorch's default keeps TF32 off for matmuls), `tf32` (fp32 inputs on TF32 tensor cores: the
 ceiling of an fp32 convolution, which cuDNN may run in TF32 by PyTorch's default), bf16 and fp16
 on the tensor cores. On the CPU: the host clock, fp32 and bf16. Prints one JSON object:
-{"hardware", "torch", "copy_bytes_per_s", "matmul_flops_per_s": {"fp32", "tf32", "bf16", "fp16"}}."""
+{"hardware", "torch", "copy_bytes_per_s", "matmul_flops_per_s": {"fp32", "tf32", "bf16", "fp16"},
+"properties": {"sm_count", "l2_bytes", "memory_bytes", "compute_capability"} (on the CPU {"cores"})}."""
 import argparse
 import json
+import os
 import time
 
 import torch
@@ -69,6 +71,13 @@ def main():
         del a, b
     torch.backends.cuda.matmul.allow_tf32 = False
     out["matmul_flops_per_s"] = flops
+    # What a prompt tells a model about the device, beside the rates.
+    if cuda:
+        p = torch.cuda.get_device_properties(0)
+        out["properties"] = {"sm_count": p.multi_processor_count, "l2_bytes": p.L2_cache_size,
+                             "memory_bytes": p.total_memory, "compute_capability": p.major + p.minor / 10}
+    else:
+        out["properties"] = {"cores": os.cpu_count() or 0}
     print(json.dumps(out), flush=True)
 
 

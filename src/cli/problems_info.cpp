@@ -60,6 +60,7 @@ DevicePeaks device_peaks(Store& store, const std::string& device, const ToolIden
   p.torch_version = j.value("torch", id.torch);
   p.copy_bytes_per_s = j.at("copy_bytes_per_s").get<double>();
   p.matmul_flops_per_s = j.at("matmul_flops_per_s").get<std::map<std::string, double>>();
+  if (j.contains("properties")) p.properties = j.at("properties").get<std::map<std::string, double>>();
   store.put_device_peaks(p);
   return p;
 }

@@ -39,10 +39,18 @@ std::string device_text(const std::optional<DevicePeaks>& d) {
   if (!d) return "Not measured on this machine yet (`kforge problems info --sol` measures and stores its peak rates).";
   std::string rates;
   for (const auto& [precision, rate] : d->matmul_flops_per_s)
-    rates += (rates.empty() ? "" : ", ") + fmt::format("{} {:.1f}", precision, rate / 1e12);
-  return fmt::format("{}, as measured here: device-to-device copy {:.0f} GB/s (bytes read and written); dense "
+    rates += (rates.empty() ? "" : ", ") + fmt::format("{} {:.4g}", precision, rate / 1e12);
+  std::string what;
+  auto property = [&](const char* key) { auto it = d->properties.find(key); return it == d->properties.end() ? 0.0 : it->second; };
+  if (property("sm_count") > 0)
+    what = fmt::format(" (compute capability {:.1f}, {:.0f} SMs, {:.0f} MiB of L2, {:.0f} GiB of memory)",
+                       property("compute_capability"), property("sm_count"), property("l2_bytes") / (1 << 20),
+                       property("memory_bytes") / double(int64_t{1} << 30));
+  else if (property("cores") > 0)
+    what = fmt::format(" ({:.0f} cores)", property("cores"));
+  return fmt::format("{}{}, as measured here: device-to-device copy {:.0f} GB/s (bytes read and written); dense "
                      "matmul {} TFLOP/s (fp32 with TF32 off).",
-                     d->device_name, d->copy_bytes_per_s / 1e9, rates);
+                     d->device_name, what, d->copy_bytes_per_s / 1e9, rates);
 }
 
 std::string tolerance_text(const std::string& precision) {

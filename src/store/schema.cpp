@@ -217,7 +217,14 @@ CREATE INDEX model_calls_sample ON model_calls(model, problem_hash, format, samp
 UPDATE meta SET value = '7' WHERE key = 'schema_version';
 )sql");
   }
-  // Later migrations go here: `if (version < 8) { ...; UPDATE meta ... }`.
+  if (version < 8) {
+    // The device's properties beside its rates (SMs, L2, memory), for prompts. NULL before.
+    db.exec(R"sql(
+ALTER TABLE device_peaks ADD COLUMN properties TEXT;
+UPDATE meta SET value = '8' WHERE key = 'schema_version';
+)sql");
+  }
+  // Later migrations go here: `if (version < 9) { ...; UPDATE meta ... }`.
   tx.commit();
 }
 

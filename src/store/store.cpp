@@ -83,16 +83,17 @@ std::optional<ProblemMetadata> Store::find_problem_metadata(const std::string& p
 void Store::put_device_peaks(const DevicePeaks& p) {
   nlohmann::json flops = p.matmul_flops_per_s;
   db_.prepare(
-         "INSERT OR REPLACE INTO device_peaks(device_name, torch_version, copy_bytes_per_s, matmul_flops, measured_at) "
-         "VALUES (?1, ?2, ?3, ?4, ?5)")
+         "INSERT OR REPLACE INTO device_peaks(device_name, torch_version, copy_bytes_per_s, matmul_flops, measured_at, "
+         "properties) "
+         "VALUES (?1, ?2, ?3, ?4, ?5, ?6)")
       .bind(1, p.device_name).bind(2, p.torch_version).bind(3, p.copy_bytes_per_s).bind(4, flops.dump())
-      .bind(5, now_utc())
+      .bind(5, now_utc()).bind(6, nlohmann::json(p.properties).dump())
       .run();
 }
 
 std::optional<DevicePeaks> Store::find_device_peaks(const std::string& device_name, const std::string& torch_version) {
   auto s = db_.prepare(
-      "SELECT copy_bytes_per_s, matmul_flops FROM device_peaks WHERE device_name = ?1 AND torch_version = ?2");
+      "SELECT copy_bytes_per_s, matmul_flops, properties FROM device_peaks WHERE device_name = ?1 AND torch_version = ?2");
   s.bind(1, device_name).bind(2, torch_version);
   if (!s.step()) return std::nullopt;
   DevicePeaks p;
@@ -100,6 +101,7 @@ std::optional<DevicePeaks> Store::find_device_peaks(const std::string& device_na
   p.torch_version = torch_version;
   p.copy_bytes_per_s = s.real_at(0);
   p.matmul_flops_per_s = nlohmann::json::parse(s.text_at(1)).get<std::map<std::string, double>>();
+  if (!s.is_null(2)) p.properties = nlohmann::json::parse(s.text_at(2)).get<std::map<std::string, double>>();
   return p;
 }
 

@@ -38,6 +38,7 @@ struct DevicePeaks {
   std::string device_name, torch_version;
   double copy_bytes_per_s = 0;
   std::map<std::string, double> matmul_flops_per_s;  // by precision: fp32 (TF32 off), tf32, bf16, fp16
+  std::map<std::string, double> properties;          // sm_count, l2_bytes, memory_bytes, compute_capability; cpu: cores
 };
 
 // One model call of kforge generate (table model_calls).
@@ -116,7 +117,7 @@ class Store {
 };
 
 // The schema this build writes, and the migrations that bring an older file to it.
-inline constexpr int kSchemaVersion = 7;
+inline constexpr int kSchemaVersion = 8;
 void migrate(sqlite::Database& db);
 
 }  // namespace kforge

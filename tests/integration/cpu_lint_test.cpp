@@ -110,6 +110,11 @@ TEST(ProblemsInfo, SpeedOfLightFromPeakRatesMeasuredOnce) {
   ASSERT_EQ(again.exit_code, 0) << again.out << again.err;
   EXPECT_EQ(again.err.find("measuring"), std::string::npos) << again.err;  // the stored rates
   EXPECT_NE(again.out.find("peak rates of cpu"), std::string::npos) << again.out;
+
+  // A prompt describes the device from the stored measurement.
+  auto prompt = run_kforge({"--db", dir.file("k.db"), "prompt", "level1/2", "--format", "cuda"});
+  ASSERT_EQ(prompt.exit_code, 0) << prompt.err;
+  EXPECT_NE(prompt.out.find("cores), as measured here: device-to-device copy"), std::string::npos) << prompt.out;
 }
 
 }  // namespace

@@ -4,6 +4,11 @@
 // server down) each said plainly with nothing lost.
 #include <gtest/gtest.h>
 
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -171,6 +176,44 @@ TEST_F(Generate, BadInputsAreSaidAndLoseNothing) {
   EXPECT_NE(down.out.find("connection"), std::string::npos) << down.out;
   EXPECT_NE(down.out.find("2 failed"), std::string::npos) << down.out;
   EXPECT_EQ(rows(dir.file("k.db"), "outcome = 'connection'"), 2);
+}
+
+}  // namespace
+}  // namespace kforge::testing
+
+namespace kforge::testing {
+namespace {
+
+// Ctrl-C (SIGINT) while calls stream: kforge generate stops, exits 130, and keeps what finished
+// (stored, its candidate written) and what the interrupted call had received (stored as cancelled).
+TEST_F(Generate, CtrlCKeepsEveryFinishedCall) {
+  TempDir dir;
+  FakeModelServer server;
+  write_config(dir, server.endpoint());
+  server.script(FakeModelServer::openai_stream(kCuda));
+  auto slow = FakeModelServer::openai_stream(kCuda, 20);
+  slow.pause_ms = 300;  // about 7 s in all: interrupted long before its end
+  server.script(slow);
+  const auto args = generate(dir, {}, 1);
+  pid_t pid = ::fork();
+  if (pid == 0) {
+    ::freopen(dir.file("out.txt").c_str(), "w", stdout);
+    std::vector<char*> argv{const_cast<char*>(KFORGE_BINARY)};
+    for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+    argv.push_back(nullptr);
+    ::execv(KFORGE_BINARY, argv.data());
+    ::_exit(127);
+  }
+  for (int i = 0; i < 100 && server.requests().size() < 2; ++i) ::usleep(50'000);
+  ::usleep(800'000);  // the second call is streaming
+  ::kill(pid, SIGINT);
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  EXPECT_TRUE(WIFEXITED(status)) << status;
+  EXPECT_EQ(WEXITSTATUS(status), 130);
+  EXPECT_EQ(rows(dir.file("k.db"), "outcome = 'ok'"), 1);
+  EXPECT_EQ(rows(dir.file("k.db"), "outcome = 'cancelled' AND length(answer) > 0"), 1);
+  EXPECT_TRUE(std::filesystem::exists(dir.file("run/level1/2_ReLU/test_sample0.cu")));
 }
 
 }  // namespace
