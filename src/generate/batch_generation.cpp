@@ -1,6 +1,8 @@
 #include "generate/batch_generation.hpp"
 
+#include <exception>
 #include <fstream>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <thread>
@@ -32,6 +34,7 @@ std::string file_safe(std::string name) {
 struct Task {
   const Problem* problem;
   int sample;
+  const Prompt* prompt;  // one per problem: samples share it
 };
 
 }  // namespace
@@ -50,8 +53,12 @@ GenerateSummary generate_candidates(const std::vector<Problem>& problems, const 
   GenerateSummary summary;
   std::mutex mutex;  // the store, the summary and on_line
   std::vector<Task> tasks;
+  // Every prompt is built before the first call: a template with an unknown slot stops the command
+  // here, with its message, before anything is asked or written.
+  std::map<const Problem*, Prompt> prompts;
   for (const auto& p : problems) {
     store.put_problem(p);
+    const Prompt* prompt = &prompts.emplace(&p, build_prompt(p, o.prompt)).first->second;
     for (int s = 0; s < o.samples; ++s) {
       ++summary.planned;
       if (!o.dry_run)
@@ -60,17 +67,17 @@ GenerateSummary generate_candidates(const std::vector<Problem>& problems, const 
           on_line(fmt::format("{} sample {}: already generated ({})", p.display_name(), s, *done));
           continue;
         }
-      tasks.push_back({&p, s});
+      tasks.push_back({&p, s, prompt});
     }
   }
   if (o.dry_run) {
     for (const auto& t : tasks) {
-      const Prompt prompt = build_prompt(*t.problem, o.prompt);
-      const int64_t tokens = static_cast<int64_t>((prompt.system.size() + prompt.user.size()) / 4);
+      const size_t characters = t.prompt->system.size() + t.prompt->user.size();
+      const int64_t tokens = static_cast<int64_t>(characters / 4);
       summary.input_tokens += tokens;
       summary.estimated_max_usd += llm::cost_usd(o.model, tokens, o.model.max_tokens);
       on_line(fmt::format("{} sample {}: prompt of {} characters (~{} tokens)", t.problem->display_name(), t.sample,
-                          prompt.system.size() + prompt.user.size(), tokens));
+                          characters, tokens));
     }
     return summary;
   }
@@ -100,63 +107,74 @@ GenerateSummary generate_candidates(const std::vector<Problem>& problems, const 
   };
 
   std::atomic<size_t> next{0};
-  auto work = [&] {
-    for (size_t i = next++; i < tasks.size(); i = next++) {
-      if (cancel) return;
-      const Task& t = tasks[i];
-      const Prompt prompt = build_prompt(*t.problem, o.prompt);
-      llm::CallOptions call_options;
-      call_options.cancel = &cancel;
-      const llm::Completion c = recording ? replay(t)
-                                          : llm::complete(o.model, o.key, {prompt.system, prompt.user}, call_options);
+  // What a call thread cannot do (write a candidate, store a call) stops the others from starting
+  // calls and is rethrown once they have finished theirs.
+  std::atomic<bool> failed{false};
+  std::exception_ptr failure;
+  auto call_one = [&](const Task& t) {
+    const Prompt& prompt = *t.prompt;
+    llm::CallOptions call_options;
+    call_options.cancel = &cancel;
+    const llm::Completion c = recording ? replay(t)
+                                        : llm::complete(o.model, o.key, {prompt.system, prompt.user}, call_options);
 
-      ModelCall call;
-      call.model = o.model.name;
-      call.provider_model = o.model.model;
-      call.problem_hash = t.problem->hash;
-      call.format = o.prompt.format;
-      call.sample = t.sample;
-      call.prompt_json = nlohmann::json{{"system", prompt.system}, {"user", prompt.user}}.dump();
-      call.prompt_hash = sha256_hex(call.prompt_json);
-      call.answer = c.text;
-      call.input_tokens = c.input_tokens;
-      call.output_tokens = c.output_tokens;
-      call.cost_usd = c.cost_usd;
-      call.latency_s = c.latency_s;
-      call.attempts = c.attempts;
-      call.http_status = c.http_status;
-      std::optional<Candidate> candidate;
-      if (c.ok()) {
-        const Extraction e = extract_code(c.text, o.prompt.format);
-        call.outcome = e.outcome;
-        call.message = e.message;
-        if (e.code) {
-          const auto path = candidate_path(o.out_dir, *t.problem, o.model.name, o.prompt.format, t.sample);
-          std::filesystem::create_directories(path.parent_path());
-          std::ofstream(path) << *e.code;
-          candidate = load_candidate_file(path);
-          call.candidate_hash = candidate->hash;
-          call.candidate_path = path.string();
-        }
-      } else {
-        call.outcome = c.error_kind;
-        call.message = c.error;
+    ModelCall call;
+    call.model = o.model.name;
+    call.provider_model = o.model.model;
+    call.problem_hash = t.problem->hash;
+    call.format = o.prompt.format;
+    call.sample = t.sample;
+    call.prompt_json = nlohmann::json{{"system", prompt.system}, {"user", prompt.user}}.dump();
+    call.prompt_hash = sha256_hex(call.prompt_json);
+    call.answer = c.text;
+    call.input_tokens = c.input_tokens;
+    call.output_tokens = c.output_tokens;
+    call.cost_usd = c.cost_usd;
+    call.latency_s = c.latency_s;
+    call.attempts = c.attempts;
+    call.http_status = c.http_status;
+    std::optional<Candidate> candidate;
+    if (c.ok()) {
+      const Extraction e = extract_code(c.text, o.prompt.format);
+      call.outcome = e.outcome;
+      call.message = e.message;
+      if (e.code) {
+        const auto path = candidate_path(o.out_dir, *t.problem, o.model.name, o.prompt.format, t.sample);
+        std::filesystem::create_directories(path.parent_path());
+        std::ofstream(path) << *e.code;
+        candidate = load_candidate_file(path);
+        call.candidate_hash = candidate->hash;
+        call.candidate_path = path.string();
       }
+    } else {
+      call.outcome = c.error_kind;
+      call.message = c.error;
+    }
 
-      std::lock_guard lock(mutex);
-      if (candidate) store.put_candidate(*candidate);
-      store.insert_model_call(call);
-      summary.input_tokens += c.input_tokens;
-      summary.output_tokens += c.output_tokens;
-      summary.cost_usd += c.cost_usd;
-      if (call.outcome == "ok") ++summary.ok;
-      else if (call.outcome == "no_code" || call.outcome == "wrong_format") ++summary.no_code;
-      else if (call.outcome == "cancelled") ++summary.cancelled;
-      else ++summary.failed;
-      on_line(fmt::format("{} sample {}: {}{} ({} in, {} out, ${:.4f}, {:.1f} s{})", t.problem->display_name(),
-                          t.sample, call.outcome, call.message.empty() ? "" : ": " + call.message.substr(0, 120),
-                          c.input_tokens, c.output_tokens, c.cost_usd, c.latency_s,
-                          c.attempts > 1 ? fmt::format(", {} attempts", c.attempts) : ""));
+    std::lock_guard lock(mutex);
+    if (candidate) store.put_candidate(*candidate);
+    store.insert_model_call(call);
+    summary.input_tokens += c.input_tokens;
+    summary.output_tokens += c.output_tokens;
+    summary.cost_usd += c.cost_usd;
+    if (call.outcome == "ok") ++summary.ok;
+    else if (call.outcome == "no_code" || call.outcome == "wrong_format") ++summary.no_code;
+    else if (call.outcome == "cancelled") ++summary.cancelled;
+    else ++summary.failed;
+    on_line(fmt::format("{} sample {}: {}{} ({} in, {} out, ${:.4f}, {:.1f} s{})", t.problem->display_name(),
+                        t.sample, call.outcome, call.message.empty() ? "" : ": " + call.message.substr(0, 120),
+                        c.input_tokens, c.output_tokens, c.cost_usd, c.latency_s,
+                        c.attempts > 1 ? fmt::format(", {} attempts", c.attempts) : ""));
+  };
+  auto work = [&] {
+    for (size_t i = next++; i < tasks.size() && !cancel && !failed; i = next++) {
+      try {
+        call_one(tasks[i]);
+      } catch (...) {
+        std::lock_guard lock(mutex);
+        if (!failure) failure = std::current_exception();
+        failed = true;
+      }
     }
   };
   // The model's own limit, under the global one when given.
@@ -165,6 +183,7 @@ GenerateSummary generate_candidates(const std::vector<Problem>& problems, const 
   std::vector<std::thread> threads;
   for (int w = 0; w < workers; ++w) threads.emplace_back(work);
   for (auto& t : threads) t.join();
+  if (failure) std::rethrow_exception(failure);
   return summary;
 }
 

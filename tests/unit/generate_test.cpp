@@ -141,6 +141,22 @@ TEST_F(Generate, PythonFormatsGetUpstreamNamesAndWrongFormatIsRecorded) {
   EXPECT_EQ(rows(dir.file("k.db"), "outcome = 'wrong_format' AND answer LIKE '%KFORGE_CANDIDATE%'"), 1);
 }
 
+// A template with an unknown slot stops the command before any call, with the file and line.
+TEST_F(Generate, ATemplateTypoStopsBeforeAnyCall) {
+  TempDir dir;
+  FakeModelServer server;
+  write_config(dir, server.endpoint());
+  std::filesystem::create_directories(dir.file("prompts"));
+  for (const char* name : {"system.md", "rules.md"})
+    std::filesystem::copy_file(source_path(std::string("prompts/") + name), dir.file(std::string("prompts/") + name));
+  std::ofstream(dir.file("prompts/cuda.md")) << "Speed up {{problem_id}}:\n{{problem_src}}\n";
+  auto r = run_kforge(generate(dir, {"--prompts", dir.file("prompts")}));
+  EXPECT_EQ(r.exit_code, 1) << r.out;
+  EXPECT_NE(r.err.find("cuda.md:2: unknown variable {{problem_src}}"), std::string::npos) << r.err;
+  EXPECT_TRUE(server.requests().empty());
+  EXPECT_FALSE(std::filesystem::exists(dir.file("run")));
+}
+
 TEST_F(Generate, DryRunCallsNothing) {
   TempDir dir;
   FakeModelServer server;
