@@ -10,6 +10,9 @@
 #include <chrono>
 #include <cstdio>
 #include <functional>
+#include <fstream>
+#include <map>
+#include <sstream>
 
 #include "metrics/kernel_census.hpp"
 #include "metrics/statistics.hpp"
@@ -563,9 +566,23 @@ protocol::JobResult evaluate(const protocol::EvalJob& job, const WorkerContext& 
     });
     py::object ref = guarded(Verdict::load_error, "problem: Model(*get_init_inputs()) failed",
                              [&] { return build_model(problem.attr("Model"), init_args, device_name, dtype); });
-    if (cuda && !job.trial_seeds.empty())
-      res.flops = count_reference_flops(ref, fresh_inputs(problem, job.trial_seeds.front(), device_name, device, dtype),
-                                        cuda);
+    if (cuda && !job.trial_seeds.empty()) {
+      // Counted once per problem text and precision in this worker: the count depends on shapes
+      // only, and several candidates of one problem (samples, `kforge serve`) would repeat a
+      // reference call each. The first count comes before any candidate of the problem is imported.
+      static std::map<std::string, int64_t> flops_by_problem;
+      std::ostringstream text;
+      text << std::ifstream(job.problem_path).rdbuf();
+      std::string key = job.precision + '\n' + text.str();
+      auto known = flops_by_problem.find(key);
+      if (known != flops_by_problem.end()) {
+        res.flops = known->second;
+      } else {
+        res.flops = count_reference_flops(
+            ref, fresh_inputs(problem, job.trial_seeds.front(), device_name, device, dtype), cuda);
+        flops_by_problem.emplace(std::move(key), res.flops);  // 0 too: a failed count fails again
+      }
+    }
     // What the candidate must leave as it found it; snapshot before it is imported.
     IntegrityWatch watch;
     auto enforce = [&](const std::string& when) {
