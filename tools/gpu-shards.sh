@@ -13,6 +13,8 @@ gpus=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')
 mapfile -t ids < <("$kforge" problems list --json |
   python3 -c 'import json, sys; [print(p["id"]) for p in map(json.loads, sys.stdin) if not p.get("error")]')
 cores=$(($(nproc) / gpus))
+# A warm machine keeps LOGDIR between calls: an earlier call's shard logs (another GPU count) must not be read as this one's.
+rm -f "$logs/$name"-gpu*.log
 for ((g = 0; g < gpus; g++)); do
   shard=()
   for ((i = g; i < ${#ids[@]}; i += gpus)); do shard+=("${ids[i]}"); done
