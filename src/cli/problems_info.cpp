@@ -46,7 +46,11 @@ std::string shapes(const std::string& outputs_json) {
 // The device's peak rates: from the store, else measured now (python/kforge_peaks.py) and stored.
 DevicePeaks device_peaks(Store& store, const std::string& device, const ToolIdentity& id, bool refresh) {
   if (!refresh)
-    if (auto stored = store.find_device_peaks(id.hardware, id.torch)) return *stored;
+    if (auto stored = store.find_device_peaks(id.hardware, id.torch)) {
+      if (stored->complete(device == "cuda")) return *stored;
+      std::cerr << "kforge: the stored peak rates of " << id.hardware
+                << " lack the TF32 rate or the device properties (an older kforge measured them)\n";
+    }
   std::cerr << "kforge: measuring " << id.hardware << "'s peak rates (copy, matmul per precision), once\n";
   std::string failure;
   auto lines = run_problem_tool("kforge_peaks.py", {"--device", device}, std::chrono::seconds(300), failure, {},

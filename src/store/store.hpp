@@ -39,6 +39,13 @@ struct DevicePeaks {
   double copy_bytes_per_s = 0;
   std::map<std::string, double> matmul_flops_per_s;  // by precision: fp32 (TF32 off), tf32, bf16, fp16
   std::map<std::string, double> properties;          // sm_count, l2_bytes, memory_bytes, compute_capability; cpu: cores
+
+  // Whether the record holds every figure this kforge measures. A GPU record from before the TF32
+  // rate (a6d04f1) or the device properties (e32917b) is measured again: without the TF32 rate an
+  // fp32 problem's convolutions would be bounded at the fp32 rate, which cuDNN's TF32 default beats.
+  bool complete(bool cuda) const {
+    return !cuda || (matmul_flops_per_s.count("tf32") && properties.count("sm_count"));
+  }
 };
 
 // One model call of kforge generate (table model_calls).

@@ -273,6 +273,30 @@ TEST(Store, DevicePeaksRoundTripPerDeviceAndTorch) {
   EXPECT_DOUBLE_EQ(store.find_device_peaks("NVIDIA H200", "2.11.0+cu130")->copy_bytes_per_s, 4.4e12);
 }
 
+// A GPU record without the TF32 rate or the device properties (an older kforge's) is incomplete,
+// so problems info measures again rather than bound fp32 convolutions at the fp32 rate; a CPU
+// record needs neither.
+TEST(Store, DevicePeaksWithoutTf32OrPropertiesAreIncompleteOnAGpu) {
+  TempDir dir;
+  Store store(dir.file("k.db"));
+  DevicePeaks old;
+  old.device_name = "NVIDIA H200";
+  old.torch_version = "2.11.0+cu130";
+  old.copy_bytes_per_s = 4.1e12;
+  old.matmul_flops_per_s = {{"fp32", 50.85e12}, {"bf16", 759e12}, {"fp16", 738e12}};
+  store.put_device_peaks(old);
+  auto got = store.find_device_peaks("NVIDIA H200", "2.11.0+cu130");
+  ASSERT_TRUE(got);
+  EXPECT_FALSE(got->complete(true));
+  EXPECT_TRUE(got->complete(false));
+  got->matmul_flops_per_s["tf32"] = 400e12;
+  EXPECT_FALSE(got->complete(true)) << "the device properties are still missing";
+  got->properties = {{"sm_count", 132}, {"l2_bytes", 52428800}};
+  EXPECT_TRUE(got->complete(true));
+  store.put_device_peaks(*got);
+  EXPECT_TRUE(store.find_device_peaks("NVIDIA H200", "2.11.0+cu130")->complete(true));
+}
+
 TEST(Store, BaselinesRoundTripPerModeDeviceAndTorch) {
   TempDir dir;
   Store store(dir.file("k.db"));
