@@ -1,0 +1,67 @@
+#!/usr/bin/env python3
+"""The sizing table of docs/suite.md, from what the H200 measured and the repository keeps.
+
+    python3 tools/suite_table.py [--dir baselines/H200] > table.md
+
+Reads, from --dir: `baselines.db` (the kforge store `kforge baseline` wrote: medians per problem
+and mode, matched to the problem files by the sha256 of their text, so a problem changed since
+has no figure), `lint.txt` (`kforge problems lint --device cuda`: eager median and peak memory)
+and `sol.txt` (`kforge problems info --sol`: precision and speed-of-light time). A figure that is
+missing prints as `-`, a baseline that failed as `failed`.
+"""
+import argparse
+import glob
+import hashlib
+import os
+import re
+import sqlite3
+
+MODES = ("eager", "compile", "max-autotune")
+
+
+def problem_files(root):
+    def key(path):
+        level = int(re.search(r"level(\d+)", path).group(1))
+        number = int(os.path.basename(path).split("_", 1)[0])
+        return level, number
+    return sorted(glob.glob(os.path.join(root, "problems", "level*", "*.py")), key=key)
+
+
+def parse_rows(path, pattern):
+    """problem id -> the match's groups, for every line of a kforge table that fits `pattern`."""
+    rows = {}
+    if os.path.exists(path):
+        for line in open(path):
+            m = re.match(r"(level\d+/\S+)\s+" + pattern, line)
+            if m:
+                rows[m.group(1)] = m.groups()[1:]
+    return rows
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--dir", default="baselines/H200")
+    args = ap.parse_args()
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    lint = parse_rows(os.path.join(args.dir, "lint.txt"), r"(\S+) \(([\d.]+) ms, peak ([\d.]+) GiB\)")
+    sol = parse_rows(os.path.join(args.dir, "sol.txt"), r"(\w+)\s+.*?\s([\d.]+[cm])\s+\S")
+    db = sqlite3.connect(os.path.join(args.dir, "baselines.db"))
+    print("| problem | precision | lint | lint eager ms | peak GiB | baseline eager ms | compiled ms "
+          "| max-autotune ms | SOL ms |")
+    print("| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |")
+    for path in problem_files(root):
+        pid = os.path.relpath(path, os.path.join(root, "problems"))[:-3]
+        digest = hashlib.sha256(open(path, "rb").read()).hexdigest()
+        cells = []
+        for mode in MODES:
+            row = db.execute("SELECT median_ms, error FROM baselines WHERE problem_hash = ? AND mode = ? "
+                             "ORDER BY measured_at DESC LIMIT 1", (digest, mode)).fetchone()
+            cells.append("-" if row is None else "failed" if row[1] else f"{row[0]:.3f}")
+        verdict, lint_ms, peak = lint.get(pid, ("-", "-", "-"))
+        precision, sol_ms = sol.get(pid, ("-", "-"))
+        sol_cell = f"{sol_ms[:-1]} {sol_ms[-1]}" if sol_ms != "-" else "-"
+        print(f"| {pid} | {precision} | {verdict} | {lint_ms} | {peak} | " + " | ".join(cells) + f" | {sol_cell} |")
+
+
+if __name__ == "__main__":
+    main()
