@@ -83,8 +83,20 @@ py::object build_model(const py::object& cls, const py::list& init_args, const s
 // imported, so nothing it patches changes the count. 0 (no compute floor) when counting fails.
 int64_t count_reference_flops(const py::object& ref, const py::list& inputs, bool cuda) {
   try {
-    py::object counter =
-        py::module_::import("torch.utils.flop_counter").attr("FlopCounterMode")(py::arg("display") = false);
+    py::module_ flop_counter = py::module_::import("torch.utils.flop_counter");
+    // torch wraps a dispatch mode's __torch_dispatch__ so that torch.compile never traces it, and
+    // the wrapper imports torch._dynamo on its first call: 2.2 s of a CPU worker's first count on
+    // the development machine (0.12 s without it), and on the H200 machine the likely cause of a
+    // first job's load phase of 4-5 s at fb3eead (about 0.1 s before the count existed). The
+    // count runs in eager mode, where there is nothing to disable, so
+    // the wrapper's cache slot is given the function itself and the import never happens. Where
+    // torch lays this out otherwise the count is only slower, never different.
+    try {
+      py::object raw = flop_counter.attr("_FlopCounterMode").attr("__torch_dispatch__").attr("__wrapped__");
+      py::setattr(raw, "__dynamo_disable", raw);
+    } catch (py::error_already_set&) {
+    }
+    py::object counter = flop_counter.attr("FlopCounterMode")(py::arg("display") = false);
     counter.attr("__enter__")();
     try {
       ref(*py::tuple(inputs));
