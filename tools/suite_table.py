@@ -7,7 +7,8 @@ Reads, from --dir: `baselines.db` (the kforge store `kforge baseline` wrote: med
 and mode, matched to the problem files by the sha256 of their text, so a problem changed since
 has no figure), `lint.txt` (`kforge problems lint --device cuda`: eager median and peak memory)
 and `sol.txt` (`kforge problems info --sol`: precision and speed-of-light time). A figure that is
-missing prints as `-`, a baseline that failed as `failed`.
+missing prints as `-`, a baseline that failed as `failed`, and the SOL of an fp32 problem with
+convolutions as `(fp32 rate)` when sol.txt's rates have no TF32 rate.
 """
 import argparse
 import glob
@@ -46,6 +47,10 @@ def main():
     lint = parse_rows(os.path.join(args.dir, "lint.txt"), r"(\S+) \(([\d.]+) ms, peak ([\d.]+) GiB\)")
     sol = parse_rows(os.path.join(args.dir, "sol.txt"), r"(\w+)\s+.*?\s([\d.]+[cm])\s+\S")
     db = sqlite3.connect(os.path.join(args.dir, "baselines.db"))
+    # Without a TF32 rate in the rates the SOL run used, an fp32 problem's convolutions were
+    # bounded at the fp32 rate, which cuDNN's TF32 default beats: such cells say so.
+    sol_path = os.path.join(args.dir, "sol.txt")
+    sol_has_tf32 = os.path.exists(sol_path) and "tf32" in open(sol_path).readline()
     print("| problem | precision | lint | lint eager ms | peak GiB | baseline eager ms | compiled ms "
           "| max-autotune ms | SOL ms |")
     print("| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |")
@@ -60,6 +65,11 @@ def main():
         verdict, lint_ms, peak = lint.get(pid, ("-", "-", "-"))
         precision, sol_ms = sol.get(pid, ("-", "-"))
         sol_cell = f"{sol_ms[:-1]} {sol_ms[-1]}" if sol_ms != "-" else "-"
+        if sol_cell != "-" and precision == "fp32" and not sol_has_tf32:
+            conv = db.execute("SELECT conv_flops FROM problem_metadata WHERE problem_hash = ? "
+                              "AND conv_flops > 0 LIMIT 1", (digest,)).fetchone()
+            if conv:
+                sol_cell += " (fp32 rate)"
         print(f"| {pid} | {precision} | {verdict} | {lint_ms} | {peak} | " + " | ".join(cells) + f" | {sol_cell} |")
 
 
