@@ -1,10 +1,13 @@
 #include <gtest/gtest.h>
 
+#include <fstream>
 #include <map>
+#include <sstream>
 
 #include "common/errors.hpp"
 #include "suite/candidate.hpp"
 #include "suite/problem.hpp"
+#include "support/command.hpp"
 #include "support/temp_dir.hpp"
 
 namespace kforge {
@@ -87,6 +90,42 @@ TEST(Suite, ShippedSuiteIsCompleteAndWellFormed) {
   EXPECT_EQ(per_level[2], 100);
   EXPECT_EQ(per_level[3], 50);
   EXPECT_GE(per_level[5], 15);
+}
+
+// docs/suite.md's sizing table is tools/suite_table.py's output over baselines/H200/ (the store,
+// the GPU lint's and SOL's outputs), and that holds an eager H200 time for every shipped problem
+// at its current text: a problem changed without being measured again shows `-` and fails here
+// (measure it: BASELINE_DB=baselines/H200/baselines.db tools/gpu-check.sh baseline, then run the tool).
+TEST(Suite, DocsSizingTableIsTheCommittedH200Figures) {
+  auto made = testing::run_command(
+      {"/usr/bin/env", "python3", testing::source_path("tools/suite_table.py"), "--dir", testing::source_path("baselines/H200")});
+  ASSERT_EQ(made.exit_code, 0) << made.err;
+  std::ifstream doc_file(testing::source_path("docs/suite.md"));
+  std::stringstream doc;
+  doc << doc_file.rdbuf();
+  const std::string header = "| problem | precision | lint |";
+  const auto start = doc.str().find(header);
+  ASSERT_NE(start, std::string::npos) << "docs/suite.md has no sizing table";
+  auto end = doc.str().find("\n\n", start);
+  std::string table = doc.str().substr(start, end == std::string::npos ? std::string::npos : end + 1 - start);
+  EXPECT_EQ(table, made.out) << "docs/suite.md's table differs from python3 tools/suite_table.py's output";
+
+  const size_t shipped = load_suite(builtin_suite_dir()).problems.size();
+  std::istringstream rows(made.out);
+  std::string row;
+  size_t problems = 0;
+  while (std::getline(rows, row)) {
+    if (row.rfind("| level", 0) != 0) continue;
+    ++problems;
+    // | problem | precision | lint | lint ms | peak | eager | ...: the sixth cell is the eager baseline.
+    std::vector<std::string> cells;
+    std::stringstream split(row.substr(1));
+    for (std::string cell; std::getline(split, cell, '|');) cells.push_back(cell);
+    ASSERT_GE(cells.size(), 9u) << row;
+    EXPECT_NE(cells[5], " - ") << "no H200 eager baseline at this problem's current text: " << row;
+    EXPECT_EQ(cells[2], " ok ") << "not lint-clean on the H200: " << row;
+  }
+  EXPECT_EQ(problems, shipped);
 }
 
 TEST(Suite, MissingFolderIsAnError) { EXPECT_THROW(load_suite("/nonexistent/kforge/suite"), Error); }
