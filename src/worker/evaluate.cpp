@@ -119,7 +119,7 @@ int64_t count_reference_flops(const py::object& ref, const py::list& inputs, boo
 py::list checked_inputs(const py::object& raw) {
   if (!py::isinstance<py::list>(raw) && !py::isinstance<py::tuple>(raw))
     throw Failure{Verdict::load_error,
-                  "problem: get_inputs() returned a " + std::string(py::str(raw.get_type().attr("__name__"))) +
+                  "problem: get_inputs() returned a " + std::string(py::str(py::type::handle_of(raw).attr("__name__"))) +
                       ", not a list of forward's arguments",
                   ""};
   py::list items(raw);
@@ -131,7 +131,7 @@ py::list checked_inputs(const py::object& raw) {
     if (shown.size() > 40) shown = shown.substr(0, 40) + "...";
     throw Failure{Verdict::load_error,
                   "problem: get_inputs()[" + std::to_string(i) + "] is a " +
-                      std::string(py::str(item.get_type().attr("__name__"))) + " (" + shown +
+                      std::string(py::str(py::type::handle_of(item).attr("__name__"))) + " (" + shown +
                       "); forward's arguments must be tensors or plain numbers",
                   ""};
   }
