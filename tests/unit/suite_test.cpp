@@ -1,10 +1,10 @@
 #include <gtest/gtest.h>
 
-#include <fstream>
 #include <map>
 #include <sstream>
 
 #include "common/errors.hpp"
+#include "common/files.hpp"
 #include "suite/candidate.hpp"
 #include "suite/problem.hpp"
 #include "support/command.hpp"
@@ -100,14 +100,12 @@ TEST(Suite, DocsSizingTableIsTheCommittedH200Figures) {
   auto made = testing::run_command(
       {"/usr/bin/env", "python3", testing::source_path("tools/suite_table.py"), "--dir", testing::source_path("baselines/H200")});
   ASSERT_EQ(made.exit_code, 0) << made.err;
-  std::ifstream doc_file(testing::source_path("docs/suite.md"));
-  std::stringstream doc;
-  doc << doc_file.rdbuf();
+  const std::string doc = read_file(testing::source_path("docs/suite.md"));
   const std::string header = "| problem | precision | lint |";
-  const auto start = doc.str().find(header);
+  const auto start = doc.find(header);
   ASSERT_NE(start, std::string::npos) << "docs/suite.md has no sizing table";
-  auto end = doc.str().find("\n\n", start);
-  std::string table = doc.str().substr(start, end == std::string::npos ? std::string::npos : end + 1 - start);
+  auto end = doc.find("\n\n", start);
+  std::string table = doc.substr(start, end == std::string::npos ? std::string::npos : end + 1 - start);
   EXPECT_EQ(table, made.out) << "docs/suite.md's table differs from python3 tools/suite_table.py's output";
 
   const size_t shipped = load_suite(builtin_suite_dir()).problems.size();
