@@ -88,9 +88,9 @@ int64_t count_reference_flops(const py::object& ref, const py::list& inputs, boo
     // the wrapper imports torch._dynamo on its first call: 2.2 s of a CPU worker's first count on
     // the development machine (0.12 s without it), and on the H200 machine the likely cause of a
     // first job's load phase of 4-5 s at fb3eead (about 0.1 s before the count existed). The
-    // count runs in eager mode, where there is nothing to disable, so
-    // the wrapper's cache slot is given the function itself and the import never happens. Where
-    // torch lays this out otherwise the count is only slower, never different.
+    // count runs in eager mode, where there is nothing to disable, so the wrapper's cache slot is
+    // given the function itself and the import never happens. Where torch lays this out
+    // otherwise the count is only slower, never different.
     try {
       py::object raw = flop_counter.attr("_FlopCounterMode").attr("__torch_dispatch__").attr("__wrapped__");
       py::setattr(raw, "__dynamo_disable", raw);
