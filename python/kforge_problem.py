@@ -33,8 +33,8 @@ def cast(x, dtype):
 
 
 def cast_model(model, dtype):
-    """The model's fp32 and fp64 parameters and buffers, in place."""
-    for p in list(model.parameters()) + list(model.buffers()):
-        if p.dtype in (torch.float32, torch.float64):
-            p.data = p.data.to(dtype)
-    return model
+    """The model's fp32 and fp64 parameters and buffers, as the worker casts them (Module._apply,
+    what Module.to uses): a buffer is replaced by its cast copy. Assigning `.data` instead leaves a
+    buffer that is a view (a squeezed scale, say) with a base of the old dtype, which
+    torch.compile's fake tensors reject ("torch.float32 != torch.bfloat16")."""
+    return model._apply(lambda t: t.to(dtype) if t.dtype in (torch.float32, torch.float64) else t)

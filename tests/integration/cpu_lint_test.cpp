@@ -151,6 +151,20 @@ TEST(Baseline, TimesEagerAndCompiledAndExportsUpstreamShape) {
   EXPECT_EQ(run_kforge({"baseline", "--modes", "turbo"}).exit_code, 2);
 }
 
+// A bf16 problem whose buffer is a view of an fp32 tensor compiles: the tools cast the model as the
+// worker does (Module._apply), not by assigning `.data`, which torch.compile's fake tensors reject
+// ("torch.float32 != torch.bfloat16"; found on level5/8_FP8_Rowwise_Scaled_GEMM).
+TEST(Baseline, CompilesAProblemWhoseBufferIsAView) {
+  TempDir dir;
+  auto r = run_kforge({"--db", dir.file("k.db"), "baseline", "--device", "cpu", "--trials", "3", "--modes", "compile",
+                       "--json", source_path("tests/problems/view_buffer/level1/1_Row_Scale_Bf16.py")});
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  auto lines = r.json_lines();
+  ASSERT_EQ(lines.size(), 1u) << r.out;
+  EXPECT_TRUE(lines[0].at("error").is_null()) << lines[0].dump();
+  EXPECT_GT(lines[0].at("median").get<double>(), 0.0) << lines[0].dump();
+}
+
 // kforge report --baseline: the speedup of a stored run's candidate becomes the stored baseline's
 // median over the candidate's median; without a stored baseline of that mode it has none.
 TEST(Baseline, ReportUsesAStoredBaseline) {
