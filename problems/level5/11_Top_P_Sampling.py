@@ -33,11 +33,16 @@ class Model(nn.Module):
     def forward(self, logits: torch.Tensor, temperature: torch.Tensor, top_p: torch.Tensor,
                 uniform: torch.Tensor) -> torch.Tensor:
         probs = torch.softmax(logits.float() / temperature.float().unsqueeze(1), dim=-1)
-        sorted_probs, _ = probs.sort(dim=-1, descending=True)
+        sorted_probs, order = probs.sort(dim=-1, descending=True)
         mass_before = sorted_probs.cumsum(dim=-1) - sorted_probs  # mass of the more likely tokens
         count = (mass_before < top_p.float().unsqueeze(1)).sum(dim=-1, keepdim=True)  # >= 1
         p_min = sorted_probs.gather(1, count - 1)
-        kept = torch.where(probs >= p_min, probs, torch.zeros_like(probs))
+        # The mask p_i >= p_min, decided in sorted order and scattered back to vocabulary order
+        # (as vLLM's sampler does). Comparing probs with p_min directly is the same mask, but
+        # torch 2.11's inductor cannot compile that comparison into its split scan (a per-row
+        # value read inside it fails code generation), and the compiled baseline needs it.
+        keep = torch.empty_like(probs, dtype=torch.bool).scatter_(1, order, sorted_probs >= p_min)
+        kept = torch.where(keep, probs, torch.zeros_like(probs))
         cdf = kept.cumsum(dim=-1)
         target = uniform.float().clamp(max=1.0 - 2.0 ** -8).unsqueeze(1) * cdf[:, -1:]
         return torch.searchsorted(cdf, target, right=True).squeeze(1)
