@@ -17,7 +17,7 @@ import time
 
 import torch
 
-from kforge_problem import DTYPES, cast, cast_model, load
+from kforge_problem import DTYPES, cast, cast_model, error_text, load
 
 MODES = {"eager": None, "compile": {}, "max-autotune": {"mode": "max-autotune-no-cudagraphs"}}
 
@@ -67,7 +67,7 @@ def baseline(path, mode, device, trials):
                     "max": max(times), "median": statistics.median(times)})
         del model, inputs
     except Exception as e:  # noqa: BLE001 (reported per problem and mode; the others go on)
-        out["error"] = f"{type(e).__name__}: {str(e)[:300]}"
+        out["error"] = error_text(e)
     if cuda:
         torch.cuda.empty_cache()
     return out

@@ -16,7 +16,7 @@ import sys
 import torch
 from torch.utils.flop_counter import FlopCounterMode
 
-from kforge_problem import DTYPES, cast, cast_model, load, tensors_of
+from kforge_problem import DTYPES, cast, cast_model, error_text, load, tensors_of
 
 
 CONVOLUTIONS = {"convolution", "_convolution", "cudnn_convolution", "cudnn_convolution_transpose",
@@ -64,7 +64,7 @@ def describe(path, device="meta"):
             "outputs": [{"shape": list(t.shape), "dtype": str(t.dtype).removeprefix("torch.")} for t in outputs],
         })
     except Exception as e:  # noqa: BLE001 (reported per problem; the others go on)
-        out["error"] = f"{type(e).__name__}: {e}"
+        out["error"] = error_text(e, limit=1000)
     return out
 
 

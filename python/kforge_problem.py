@@ -18,6 +18,13 @@ def load(path, cpu=False, name="kforge_problem_tool"):
     return module
 
 
+def error_text(e, limit=300):
+    """An exception as one line for a stored record: its type and its message's first paragraph
+    (torch appends advice such as "Set TORCHDYNAMO_VERBOSE=1 ..." after a blank line)."""
+    first = str(e).strip().split("\n\n")[0]
+    return f"{type(e).__name__}: {' '.join(first.split())[:limit]}"
+
+
 def tensors_of(x):
     if isinstance(x, torch.Tensor):
         return [x]

@@ -72,17 +72,28 @@ TEST(CpuNative, BuildAheadWithoutAGpu) {
   for (const auto& l : first.json_lines()) status[l["candidate"]] = l["status"];
   EXPECT_EQ(status["level1/1_Tiny_Add_ReLU/add_relu.cpp"], "built");
   EXPECT_EQ(status["level1/1_Tiny_Add_ReLU/broken.cpp"], "compile_error");
-  if (have_nvcc) EXPECT_EQ(status["level1/1_Tiny_Add_ReLU/add_relu.cu"], "built") << first.out;
+  if (have_nvcc) {
+    EXPECT_EQ(status["level1/1_Tiny_Add_ReLU/add_relu.cu"], "built") << first.out;
+  }
   auto second = run_kforge({"build", "--arch", "sm_90a", "--json", dir.file("run")});
-  for (const auto& l : second.json_lines())
-    if (l["candidate"] != "level1/1_Tiny_Add_ReLU/broken.cpp") EXPECT_EQ(l["status"], "cached") << l.dump();
+  EXPECT_EQ(second.json_lines().size(), first.json_lines().size()) << second.out;
+  for (const auto& l : second.json_lines()) {
+    if (l["candidate"] != "level1/1_Tiny_Add_ReLU/broken.cpp") {
+      EXPECT_EQ(l["status"], "cached") << l.dump();
+    }
+  }
 
   // The evaluation that follows finds the build in the cache.
   auto eval = run_kforge({"--db", dir.file("k.db"), "eval", "--device", "cpu", "--json", "--max-time", "0.2", "--suite",
                           source_path("tests/problems"), dir.file("run")});
   ASSERT_EQ(eval.exit_code, 0) << eval.err;
-  for (const auto& l : eval.json_lines())
-    if (l["candidate"] == "level1/1_Tiny_Add_ReLU/add_relu.cpp") EXPECT_EQ(l["verdict"], "correct") << l.dump();
+  size_t seen = 0;  // the C++ candidate must be among the results, not merely pass if present
+  for (const auto& l : eval.json_lines()) {
+    if (l["candidate"] != "level1/1_Tiny_Add_ReLU/add_relu.cpp") continue;
+    ++seen;
+    EXPECT_EQ(l["verdict"], "correct") << l.dump();
+  }
+  EXPECT_EQ(seen, 1u) << eval.out;
   ::unsetenv("XDG_CACHE_HOME");
 }
 
