@@ -14,7 +14,8 @@ precision: `non-finite`, `nondeterministic` (one seed, two runs differ), `random
 outputs: every output). The model is built as the evaluation builds it, in train mode. On a
 GPU also `sizing` (eager time outside the level's window, upstream's rule: 1-15 ms
 for levels 1 and 2, up to 50 ms above) and `memory` (peak over 60 GiB: the suite must run on an
-80 GB card).
+80 GB card). On any device, an allocation that fails is a `memory` finding too (the problem does
+not fit), and any other exception a `load` one.
 """
 import argparse
 import ast
@@ -23,7 +24,7 @@ import sys
 
 import torch
 
-from kforge_problem import DTYPES, cast, cast_model, load, tensors_of
+from kforge_problem import DTYPES, cast, cast_model, error_text, is_out_of_memory, load, tensors_of
 
 RANDOM_CALLS = {"rand", "randn", "randint", "randperm", "normal", "bernoulli", "multinomial", "rand_like",
                 "randn_like", "randint_like", "dropout", "normal_", "uniform_", "bernoulli_", "exponential_"}
@@ -198,7 +199,10 @@ def lint(level, path, device, static_only):
                 result["eager_ms"], result["peak_gib"] = ms, peak
                 findings += more
     except Exception as e:  # noqa: BLE001 (a broken problem is a finding, and the others still run)
-        findings = [("load", f"{type(e).__name__}: {e}")]
+        if is_out_of_memory(e):
+            findings = [("memory", f"does not fit in the {device}'s memory: {error_text(e)}")]
+        else:
+            findings = [("load", f"{type(e).__name__}: {e}")]
     result["findings"] = [{"rule": r, "message": m} for r, m in dict.fromkeys(findings)]
     return result
 

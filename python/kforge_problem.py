@@ -25,6 +25,12 @@ def error_text(e, limit=300):
     return f"{type(e).__name__}: {' '.join(first.split())[:limit]}"
 
 
+def is_out_of_memory(e):
+    """An allocation that failed: CUDA's OutOfMemoryError, or the CPU allocator's error."""
+    return isinstance(e, (MemoryError, torch.OutOfMemoryError)) or any(
+        words in str(e) for words in ("out of memory", "can't allocate memory"))
+
+
 def tensors_of(x):
     if isinstance(x, torch.Tensor):
         return [x]

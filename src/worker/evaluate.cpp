@@ -47,7 +47,9 @@ auto guarded(Verdict verdict, const std::string& what, Fn&& fn) -> decltype(fn()
     PythonError err = describe(e);
     Verdict v = verdict;
     if (err.is_build_failure && verdict == Verdict::load_error) v = Verdict::compile_error;
-    std::string detail = err.summary;
+    // An allocation that failed says so first: torch's wording (an allocator's assert on the CPU)
+    // buries it, and for the problem's own steps it means the problem does not fit the device.
+    std::string detail = err.is_out_of_memory ? "out of memory: " + err.summary : err.summary;
     if (!err.traceback.empty() && v == Verdict::compile_error) detail += "\n" + err.traceback;
     throw Failure{v, what + ": " + detail, ""};
   } catch (const c10::Error& e) {

@@ -51,6 +51,21 @@ TEST(ProblemsLint, ShippedProblemsOfEveryLevelLintCleanOnTheCpu) {
   EXPECT_NE(r.out.find("0 of 4 problems flagged"), std::string::npos) << r.out;
 }
 
+// A problem whose inputs cannot be allocated is a `memory` finding that says so, not a `load` one
+// that echoes the allocator's assert.
+TEST(ProblemsLint, AProblemLargerThanTheDeviceIsAMemoryFinding) {
+  auto r = run_kforge({"problems", "lint", "--device", "cpu", "--json",
+                       source_path("tests/problems/broken/needs_more_memory_than_any_device.py")});
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  auto lines = r.json_lines();
+  ASSERT_EQ(lines.size(), 1u) << r.out << r.err;
+  const auto& findings = lines[0].at("findings");
+  ASSERT_EQ(findings.size(), 1u) << lines[0].dump();
+  EXPECT_EQ(findings[0].at("rule"), "memory") << lines[0].dump();
+  EXPECT_NE(findings[0].at("message").get<std::string>().find("does not fit in the cpu's memory"), std::string::npos)
+      << lines[0].dump();
+}
+
 TEST(ProblemsLint, UnknownProblemIsAUsageError) {
   auto r = run_kforge({"problems", "lint", "level9/999"});
   EXPECT_EQ(r.exit_code, 2);
