@@ -63,6 +63,10 @@ want baseline && step baseline timeout "${BASELINE_SECONDS:-100000}" bash -c bas
 # The export reads the store (what this call measured and what earlier ones did), also after a deadline.
 want baseline && step baseline-export build/release/kforge --db "$baseline_db" baseline --device cuda --stored-only \
   --modes eager,compile,max-autotune --export "$logs/baselines"
+# The store records the paths it loaded problems from, absolute on this machine: a store that is
+# committed (baselines/H200/baselines.db) keeps them relative to the repository.
+{ want baseline || want sol; } && [[ -f "$baseline_db" ]] &&
+  step store-paths python3 tools/store_relative_paths.py "$baseline_db"
 want buildtimes && step bench-build bench/build_times.sh "$logs"
 for f in "${XDG_CACHE_HOME:-$HOME/.cache}"/kforge/logs/worker-*.log; do
   [[ -f "$f" ]] && { echo "== $f (last 60 lines)"; tail -60 "$f"; }
