@@ -13,16 +13,26 @@ import sqlite3
 import sys
 
 
+def relative(path):
+    """The path from the last `/problems/` on (a problem id, `levelN/NAME.py`, holds none), so a
+    checkout that itself sits under a folder named problems is cut in the right place."""
+    head, sep, tail = path.rpartition("/problems/")
+    return "problems/" + tail if sep else path
+
+
 def main():
     if len(sys.argv) != 2:
-        print(__doc__.strip().splitlines()[3].strip(), file=sys.stderr)
+        print("usage: python3 tools/store_relative_paths.py STORE.db", file=sys.stderr)
         return 2
     db = sqlite3.connect(sys.argv[1])
+    rewritten = 0
     with db:
-        cur = db.execute("update problems set path = substr(path, instr(path, '/problems/') + 1) "
-                         "where path like '/%' and instr(path, '/problems/') > 0")
+        for digest, path in db.execute("select hash, path from problems where path like '/%'").fetchall():
+            if relative(path) != path:
+                db.execute("update problems set path = ? where hash = ?", (relative(path), digest))
+                rewritten += 1
     left = db.execute("select count(*) from problems where path like '/%'").fetchone()[0]
-    print(f"store_relative_paths: {cur.rowcount} rewritten, {left} absolute paths left (outside a problems/ folder)")
+    print(f"store_relative_paths: {rewritten} rewritten, {left} absolute paths left (outside a problems/ folder)")
     return 0
 
 
