@@ -2,6 +2,8 @@
 import ctypes
 import faulthandler
 import os
+import socket
+import subprocess
 import sys
 import threading
 
@@ -24,6 +26,22 @@ def _open_cuda_context():
         pass
 
 
+def _start_zygote():
+    """Starts the zygote (kforge_zygote.py), which imports torch beside this process's import.
+
+    Its environment is this one's (kforge gave the worker only what it needs, no keys); its
+    control socket is the only link, and candidates it forks never see it.
+    """
+    ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+    script = os.path.join(os.path.dirname(os.path.abspath(__file__)), "kforge_zygote.py")
+    subprocess.Popen([sys.executable, script, str(theirs.fileno()), str(os.getpid()), str(os.getppid())],
+                     pass_fds=[theirs.fileno()], stdin=subprocess.DEVNULL)
+    theirs.close()
+    return ours.detach()
+
+
+zygote_fd = _start_zygote()
+
 # A fatal signal (a candidate's kernel wrapper dereferencing garbage) prints every thread's Python
 # stack to stderr, which is the worker's log, before the process dies: the crash verdict's evidence.
 faulthandler.enable()
@@ -38,7 +56,7 @@ import _kforge_worker  # noqa: E402
 import kforge_inline  # noqa: E402
 
 kforge_inline.install()
-status = _kforge_worker.serve(3, 4)
+status = _kforge_worker.serve(3, 4, zygote_fd)
 # Skip the interpreter's teardown (module finalisers, torch's atexit work): kforge waits for this
 # process to end, and the driver releases the context at exit either way.
 sys.stdout.flush()

@@ -4,7 +4,8 @@
 # benchmarks of docs/benchmarks.md. Full logs go to build/gpu-check/; the files worth keeping are
 # copied to $OUT when it is set (the device tool brings back what fits); a summary table is printed last.
 #   On the device machine: carry .deps/ (tools/fetch-deps.sh) and run tools/gpu-check.sh [tests|bench|all|STEPS]
-#   STEPS is a comma list of: solutions unit gpu cpu demo wall ident ncu buildtimes lint baseline sol
+#   STEPS is a comma list of: solutions unit gpu cpu demo wall ident ncu buildtimes boundary lint baseline sol
+#   (boundary builds the commit before the process boundary too: a device call of its own)
 #   (lint and baseline cover the whole suite and are not in `all`: each wants a device call of its own)
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -68,12 +69,14 @@ want baseline && step baseline-export build/release/kforge --db "$baseline_db" b
 { want baseline || want sol; } && [[ -f "$baseline_db" ]] &&
   step store-paths python3 tools/store_relative_paths.py "$baseline_db"
 want buildtimes && step bench-build bench/build_times.sh "$logs"
+want boundary && step bench-boundary bench/boundary_cost.sh "$logs"
 for f in "${XDG_CACHE_HOME:-$HOME/.cache}"/kforge/logs/worker-*.log; do
   [[ -f "$f" ]] && { echo "== $f (last 60 lines)"; tail -60 "$f"; }
 done >"$logs/worker-tail.txt" 2>&1
 # What worker start-up and the kernel census cost (the wall-time benchmark's breakdown).
 cat "${XDG_CACHE_HOME:-$HOME/.cache}"/kforge/logs/worker-*.log 2>/dev/null |
-  grep -hE "start costs|kernel launches recorded|sandbox:" | sort | uniq -c | sort -rn | head -30 >"$logs/worker-costs.txt"
+  grep -hE "start costs|kernel launches recorded|sandbox:" | sed -E 's/candidate [0-9]+/candidate N/' |
+  sort | uniq -c | sort -rn | head -30 >"$logs/worker-costs.txt"
 
 {
   echo "== tests =="
@@ -83,7 +86,8 @@ cat "${XDG_CACHE_HOME:-$HOME/.cache}"/kforge/logs/worker-*.log 2>/dev/null |
   echo "== demo =="
   tail -28 "$logs/make-demo.log" 2>/dev/null
   echo "== benchmarks =="
-  cat "$logs/bench-wall.txt" "$logs/bench-identity.txt" "$logs/bench-ncu.txt" "$logs/build-times.txt" 2>/dev/null
+  cat "$logs/bench-wall.txt" "$logs/bench-identity.txt" "$logs/bench-ncu.txt" "$logs/build-times.txt" \
+    "$logs/boundary-cost.txt" 2>/dev/null
   echo "== worker start and census costs (most frequent lines) =="
   head -12 "$logs/worker-costs.txt"
   echo "== steps (commit $commit; $gpu) =="

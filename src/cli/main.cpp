@@ -1,5 +1,7 @@
 // kforge: evaluates GPU (and CPU) kernel candidates against PyTorch problems in the KernelBench
 // format, stores every result in SQLite and reports fast_p. docs/cli.md describes every command.
+#include <sys/prctl.h>
+
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
@@ -18,6 +20,9 @@ constexpr const char* kVersion = "0.1.0";
 int main(int argc, char** argv) {
   // A worker that dies mid-write must not take kforge down with SIGPIPE: writes report EPIPE.
   std::signal(SIGPIPE, SIG_IGN);
+  // No process of this user may read kforge's memory or trace it (/proc/<pid>/mem, ptrace): the
+  // store's contents and the providers' keys pass through it. Candidates run in processes of their own.
+  ::prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
   // Workers and prebuild processes build load_inline extensions by calling this binary back
   // (python/kforge_inline.py). Set before any thread starts: children copy the environment.
   {

@@ -29,4 +29,12 @@ ClockChoice choose_clock(const std::vector<double>& ref_event_ms, const std::vec
   return choice;
 }
 
+BoundChoice choose_bound(const std::vector<double>& cand_host_ms, const std::vector<double>& cand_bound_ms) {
+  BoundChoice choice;
+  if (cand_bound_ms.size() != cand_host_ms.size() || cand_host_ms.empty()) return choice;
+  choice.excess_ms = median(differences(cand_bound_ms, cand_host_ms));
+  choice.use_bound = choice.excess_ms > std::max(0.05, 0.02 * median(cand_host_ms));
+  return choice;
+}
+
 }  // namespace kforge::stats

@@ -17,4 +17,17 @@ struct ClockChoice {
 ClockChoice choose_clock(const std::vector<double>& ref_event_ms, const std::vector<double>& cand_event_ms,
                          const std::vector<double>& ref_host_ms, const std::vector<double>& cand_host_ms);
 
+// Whether a candidate's own reported times are believed. A candidate runs in a process of its
+// own, which reports the times of its calls; the reference process's clock around each request
+// (less what an empty request cost before any candidate code was loaded) bounds them from above.
+// The gap between the two is the request's delivery, about constant for an honest process. When
+// its median exceeds the calibrated cost by more than `kforge's slack` (50 us, or 2% of the
+// candidate's median host time), the process reported less than it took, and the bound replaces
+// its host and event times.
+struct BoundChoice {
+  bool use_bound = false;
+  double excess_ms = 0.0;  // median(bound - reported host): how much the reports fell short
+};
+BoundChoice choose_bound(const std::vector<double>& cand_host_ms, const std::vector<double>& cand_bound_ms);
+
 }  // namespace kforge::stats

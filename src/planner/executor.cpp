@@ -256,19 +256,30 @@ std::vector<EvaluationRecord> execute_plan(std::vector<PlannedEval>& plan, const
 
       auto t0 = std::chrono::steady_clock::now();
       JobOutcome outcome;
-      try {
-        outcome = worker.run(job, std::chrono::seconds(settings.timeout_s));
-      } catch (const Error& err) {  // the worker could not be restarted for this job
-        outcome.failure = JobFailure::crashed;
-        outcome.detail = err.what();
+      // The candidate runs in a process of its own, which it cannot leave, and the reference
+      // process cannot be signalled from it: a reference process that dies was killed from
+      // outside (an operator, the OOM killer) or broke on the problem. The job is run once more in
+      // a fresh worker, and a second death is reported but not stored as the candidate's verdict.
+      for (int attempt = 0; attempt < 2; ++attempt) {
+        try {
+          outcome = worker.run(job, std::chrono::seconds(settings.timeout_s));
+        } catch (const Error& err) {  // the worker could not be restarted for this job
+          outcome.failure = JobFailure::crashed;
+          outcome.detail = err.what();
+        }
+        if (outcome.failure != JobFailure::crashed) break;
+        std::fprintf(stderr, "kforge: the worker died during %s (%s)%s\n", e.candidate_name.c_str(),
+                     outcome.detail.c_str(), attempt == 0 ? "; running the job again in a fresh worker" : "");
       }
       double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
       nlohmann::json stored_settings = key_settings;
       stored_settings["trial_seeds"] = job.trial_seeds;
       stored_settings["precision"] = job.precision;  // as resolved for this problem
       EvaluationRecord r = make_record(e, key, stored_settings, info, device_label, outcome, wall);
+      const bool worker_died = outcome.failure == JobFailure::crashed;
+      if (worker_died) r.message = "the reference process died twice, not the candidate's: " + r.message + " (not stored)";
       std::lock_guard lock(mutex);
-      finish(i, std::move(r), true);
+      finish(i, std::move(r), !worker_died);
     }
   };
 

@@ -77,6 +77,22 @@ std::string writable_caches() {
 
 }  // namespace
 
+bool worker_may_see(std::string_view entry) {
+  const std::string_view name = entry.substr(0, entry.find('='));
+  // Never a credential, whatever its prefix: a candidate's process inherits the worker's environment.
+  for (std::string_view secret : {"KEY", "TOKEN", "SECRET", "PASSWORD", "PASSWD", "CREDENTIAL", "AUTH", "COOKIE"})
+    if (name.find(secret) != std::string_view::npos) return false;
+  for (std::string_view exact : {"PATH", "HOME", "USER", "LOGNAME", "LANG", "TZ", "TERM", "LD_LIBRARY_PATH",
+                                 "LD_PRELOAD", "PYTHONPATH", "PYTHONHOME", "PYTHONDONTWRITEBYTECODE", "CC", "CXX",
+                                 "CUDA_HOME", "CUDA_PATH", "XDG_CACHE_HOME", "KFORGE_BINARY", "KFORGE_PYTHON",
+                                 "KFORGE_NVCC", "KFORGE_CXX", "KFORGE_INCLUDE"})
+    if (name == exact) return true;
+  for (std::string_view prefix : {"LC_", "CUDA_", "NVIDIA_", "TORCH_", "TORCHINDUCTOR_", "TRITON_", "OMP_", "MKL_",
+                                  "KMP_", "OPENBLAS_", "NCCL_", "PYTORCH_", "KFORGE_WORKER_", "KFORGE_BUILD_"})
+    if (name.starts_with(prefix)) return true;
+  return false;
+}
+
 void WorkerProcess::start() {
   int down[2], up[2];  // down: kforge -> worker, up: worker -> kforge
   if (::pipe2(down, O_CLOEXEC) != 0 || ::pipe2(up, O_CLOEXEC) != 0)
@@ -95,8 +111,11 @@ void WorkerProcess::start() {
         entry.starts_with("KFORGE_WORKER_DEVICE=") || entry.starts_with("TMPDIR=") ||
         entry.starts_with("KFORGE_WORKER_SCRATCH=") || entry.starts_with("KFORGE_WORKER_WRITABLE="))
       continue;
-    env_strings.emplace_back(entry);
+    if (worker_may_see(entry)) env_strings.emplace_back(entry);
   }
+  // torch's OpenMP threads otherwise spin for a while after each parallel region, on the cores
+  // the other process of the evaluation is about to use (seen: 60-80 us late answers on 2 cores).
+  if (!std::getenv("OMP_WAIT_POLICY")) env_strings.push_back("OMP_WAIT_POLICY=PASSIVE");
   scratch_ = make_scratch();
   env_strings.push_back("TMPDIR=" + scratch_.string());
   env_strings.push_back("KFORGE_WORKER_SCRATCH=" + scratch_.string());
@@ -192,7 +211,11 @@ JobOutcome WorkerProcess::run(const protocol::EvalJob& job, std::chrono::seconds
   // A fresh secret per job, echoed by the worker's C++ job loop: a candidate that writes a result
   // frame of its own into the pipe (the protocol is public) cannot know it.
   const std::string nonce = random_nonce();
-  if (!protocol::write_frame(to_worker_, {{"type", "eval"}, {"nonce", nonce}, {"job", job}})) {
+  // The candidate runs in a process of its own, which the reference process watches with these bounds.
+  protocol::EvalJob bounded = job;
+  bounded.host_memory_bytes = config_.host_memory_bytes;
+  bounded.cpu_cores = config_.cpu_cores;
+  if (!protocol::write_frame(to_worker_, {{"type", "eval"}, {"nonce", nonce}, {"job", bounded}})) {
     outcome.failure = JobFailure::crashed;
     outcome.detail = "the worker " + describe_exit() + " before taking the job";
     return outcome;

@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "pool/job_runner.hpp"
 #include "protocol/messages.hpp"
@@ -24,6 +25,11 @@ struct WorkerConfig {
   int64_t host_memory_bytes = 0;     // resident host memory a job may reach (0: unbounded)
   double cpu_cores = 0;              // cores a job may keep busy, averaged over 3 s (0: unbounded)
 };
+
+// Whether an environment entry ("NAME=value") of kforge's reaches its workers, and through them the
+// candidates' processes: what Python, torch, CUDA, Triton and the build read, never a name that
+// looks like a credential (KEY, TOKEN, SECRET, PASSWORD, ...), whatever its prefix.
+bool worker_may_see(std::string_view entry);
 
 // The job bounds: host_memory (JobFailure::host_memory) and cpu_cores (JobFailure::cpu_share).
 class WorkerProcess : public JobRunner {

@@ -57,7 +57,8 @@ void to_json(nlohmann::json& j, const EvalJob& v) {
        {"device", v.device},             {"precision", v.precision},
        {"trial_seeds", v.trial_seeds},   {"time_candidate", v.time_candidate},
        {"fallback", v.fallback},
-       {"timing", v.timing}};
+       {"timing", v.timing},
+       {"host_memory_bytes", v.host_memory_bytes}, {"cpu_cores", v.cpu_cores}};
   put_optional(j, "atol", v.atol);
   put_optional(j, "rtol", v.rtol);
 }
@@ -74,6 +75,8 @@ void from_json(const nlohmann::json& j, EvalJob& v) {
   v.time_candidate = j.value("time_candidate", true);
   v.fallback = j.value("fallback", "mixed");
   v.timing = j.value("timing", TimingSettings{});
+  v.host_memory_bytes = j.value("host_memory_bytes", int64_t{0});
+  v.cpu_cores = j.value("cpu_cores", 0.0);
 }
 
 void to_json(nlohmann::json& j, const JobResult& v) {

@@ -56,6 +56,10 @@ struct EvalJob {
   std::string fallback = "mixed";    // mixed | strict (metrics/kernel_census.hpp)
   bool time_candidate = true;
   TimingSettings timing;
+  // What the candidate's process may take from the machine (kforge's --host-memory and
+  // --cpu-share, watched by the reference process; 0: unbounded).
+  int64_t host_memory_bytes = 0;  // resident [bytes]
+  double cpu_cores = 0;           // cores kept busy on average over 3 s
 };
 
 struct JobResult {

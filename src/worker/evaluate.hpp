@@ -1,9 +1,10 @@
 #pragma once
-// One evaluation inside the worker (DESIGN.md "what correct and faster mean"):
-//   load     problem and candidate modules; both models built right after seeding 42, once;
-//   correct  one trial per secret seed: fresh inputs generated on the device, cloned per model,
-//            candidate first (on NaN-poisoned free memory), then the reference; outputs compared
-//            per dtype tolerance; inputs checked for modification;
+// One evaluation in the reference process (DESIGN.md "what correct and faster mean"):
+//   load     the problem and its reference model, both built right after seeding 42, once; the
+//            candidate in a process of its own (worker/remote_candidate.hpp), built the same way;
+//   correct  one trial per secret seed: fresh inputs generated on the device, the reference on a
+//            copy of its own, the candidate on another in its process; outputs compared per
+//            dtype tolerance here; inputs checked for modification here;
 //   timing   reference and candidate interleaved (ABBA) on the same inputs, cold L2 each sample,
 //            until the speedup's interval is narrow enough or a cap is reached.
 #include <memory>
@@ -11,6 +12,7 @@
 #include "protocol/messages.hpp"
 #include "worker/gpu_clock.hpp"
 #include "worker/stream_hold.hpp"
+#include "worker/zygote_client.hpp"
 
 namespace kforge::worker {
 
@@ -18,12 +20,17 @@ struct WorkerContext {
   bool cuda = false;
   int64_t l2_bytes = 0;
   std::shared_ptr<GpuClockMonitor> clock;  // CUDA: the GPU's SM clock and slowdown reasons (NVML)
-  // CUDA: holds the stream while a timed forward is queued. Made once per worker, before any
-  // candidate runs: its watchdog thread must not look like a thread a native candidate started.
-  std::shared_ptr<StreamHold> hold;
-  std::string why_not_held;  // when `hold` is null
+  std::shared_ptr<StreamHold> hold;        // CUDA: holds the stream while a timed forward is queued
+  std::string why_not_held;                // when `hold` is null
+  std::unique_ptr<Zygote> zygote;          // starts candidate processes
+  // A candidate process started ahead, while the previous evaluation's results were sent: its
+  // CUDA context is made by the time the next job needs it. It has run no candidate code.
+  std::unique_ptr<CandidateProcess> spare;
 };
 
-protocol::JobResult evaluate(const protocol::EvalJob& job, const WorkerContext& context);
+// The spare if there is one, else a new process; ready to be given a candidate.
+std::unique_ptr<CandidateProcess> take_candidate_process(WorkerContext& context);
+
+protocol::JobResult evaluate(const protocol::EvalJob& job, WorkerContext& context);
 
 }  // namespace kforge::worker

@@ -1,6 +1,7 @@
 #include "worker/job_loop.hpp"
 
 #include <pybind11/pybind11.h>
+#include <sys/prctl.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -73,33 +74,28 @@ void release_memory(bool cuda) {
   if (cuda) py::module_::import("torch").attr("cuda").attr("empty_cache")();
 }
 
-// The folders kforge lets this worker write to: its scratch folder (also the working directory
-// and TMPDIR) and those in KFORGE_WORKER_WRITABLE (colon-separated: the build cache, GPU caches).
-std::vector<std::string> writable_folders() {
-  std::vector<std::string> out;
-  if (const char* scratch = std::getenv("KFORGE_WORKER_SCRATCH"); scratch && *scratch) {
-    out.emplace_back(scratch);
-    if (::chdir(scratch) != 0) std::perror("kforge worker: chdir to the scratch folder");
-  }
-  if (const char* extra = std::getenv("KFORGE_WORKER_WRITABLE")) {
-    // Split by hand: no iostreams in the worker. On the H200 machine its module carries a
-    // libstdc++ of its own beside the one torch loaded, and std::locale objects crossing the two
-    // crashed it (an istream in IntegrityWatch, a stringstream here).
-    std::string list(extra);
-    for (size_t start = 0, end; start <= list.size(); start = end + 1) {
-      end = list.find(':', start);
-      if (end == std::string::npos) end = list.size();
-      if (end > start) out.push_back(list.substr(start, end - start));
-    }
-  }
-  return out;
-}
-
 }  // namespace
 
-int serve(int in_fd, int out_fd) {
+// A spare candidate process, started while nothing is timed; a failure here is only logged (the
+// next evaluation tries again and reports it).
+void start_spare(WorkerContext& context) {
+  if (context.spare) return;
+  try {
+    context.spare = std::make_unique<CandidateProcess>(*context.zygote, context.zygote->spawn());
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "kforge worker: no spare candidate process: %s\n", e.what());
+  }
+}
+
+int serve(int in_fd, int out_fd, int zygote_fd) {
   install_native_crash_report();
+  // No other process of this user may read this one's memory or trace it (/proc/<pid>/mem, ptrace):
+  // the secret seeds and the reference's outputs live here.
+  ::prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
   WorkerContext context;
+  context.zygote = std::make_unique<Zygote>(zygote_fd);
+  if (const char* scratch = std::getenv("KFORGE_WORKER_SCRATCH"); scratch && *scratch && ::chdir(scratch) != 0)
+    std::perror("kforge worker: chdir to the scratch folder");
   StartCosts costs;
   protocol::WorkerInfo info = describe_worker(context, costs);  // the CUDA context exists from here
   // Before any candidate is imported; the CUDA driver has opened what it needs.
@@ -119,6 +115,7 @@ int serve(int in_fd, int out_fd) {
     std::fprintf(stderr, "kforge worker: SM clock: %s\n",
                  context.clock->available() ? "sampled through NVML after every timed call"
                                             : ("not sampled: " + context.clock->status()).c_str());
+  start_spare(context);
   if (!protocol::write_frame(out_fd, {{"type", "hello"}, {"protocol", protocol::kVersion}, {"worker", info}})) return 1;
   for (;;) {
     auto frame = protocol::read_frame(in_fd);
@@ -137,6 +134,7 @@ int serve(int in_fd, int out_fd) {
     const std::string nonce = frame.message.value("nonce", std::string());
     if (!protocol::write_frame(out_fd, {{"type", "result"}, {"nonce", nonce}, {"result", result}})) return 1;
     if (result.worker_must_restart) return 3;
+    start_spare(context);
   }
 }
 

@@ -1,23 +1,41 @@
 #pragma once
-// The worker's sandbox, entered once torch and the CUDA context are up and before any job: what
-// a candidate's code may reach from inside the worker process.
+// The sandboxes of the two processes of an evaluation (docs/evaluation.md, "The sandbox").
+//   reference process: no network; file writes only in its scratch folder and the caches. It
+//     never runs candidate code, so this only keeps a broken problem file from doing harm.
+//   candidate process: that, reads confined to the interpreter, torch, the toolkit, the caches,
+//     its scratch folder and its own files (and the system's folders), and a seccomp filter that denies what no kernel needs (ptrace,
+//     process_vm_*, new sessions and process groups, mount, bpf, keyrings, pidfds, namespaces)
+//     and signals to kforge's own processes; Landlock's signal and abstract-socket scoping where
+//     the kernel has it (ABI 6); writes in /proc only under its own /proc/<pid>; no capabilities.
 #include <string>
 #include <vector>
 
 namespace kforge::worker {
 
 struct SandboxStatus {
-  bool network_denied = false;  // socket(AF_INET/AF_INET6/AF_PACKET) and io_uring fail with EACCES
+  bool network_denied = false;   // socket(AF_INET/AF_INET6/AF_PACKET) and io_uring fail with EACCES
   bool writes_confined = false;  // file writes outside `writable` fail with EACCES (Landlock)
-  std::string describe;          // one line for the worker's log
+  bool signals_scoped = false;   // candidate: Landlock denies signals to processes outside its domain
+  std::string describe;          // one line for the log
 };
 
-// Denies new network sockets to every thread of the process (a seccomp filter, synchronised to
-// all threads) and, where the kernel has Landlock, confines file creation, writing, truncation,
-// renaming and removal to the `writable` folders (and /dev and /proc, which the CUDA driver and
-// the C library write to) for this thread and every thread or process it starts later. Reading
-// stays allowed everywhere. Missing folders are skipped. What the kernel does not support is
-// reported, not faked.
+// The folders kforge lets a worker write to: its scratch folder (KFORGE_WORKER_SCRATCH, also
+// made the working directory) and those in KFORGE_WORKER_WRITABLE (colon-separated: the build
+// cache, GPU caches).
+std::vector<std::string> writable_folders();
+
+// The reference process's sandbox: every thread of the process (seccomp, synchronised) loses the
+// network; where the kernel has Landlock, file creation, writing, truncation, renaming and removal
+// are confined to `writable` (and /dev and /proc, which the CUDA driver and the C library write to)
+// for this thread and every thread or process it starts later. What the kernel does not support
+// is reported, not faked.
 SandboxStatus enter_sandbox(const std::vector<std::string>& writable);
+
+// The candidate process's sandbox (above), for the calling thread and everything it starts; the
+// other threads (the CUDA driver's, the stream hold's watchdog) were made by kforge's code before.
+// `readable`: folders or files it may read besides `writable`. `protected_pids` may not be
+// signalled, nor their process groups, nor every process (-1).
+SandboxStatus enter_candidate_sandbox(const std::vector<std::string>& writable, const std::vector<std::string>& readable,
+                                      const std::vector<int>& protected_pids);
 
 }  // namespace kforge::worker

@@ -137,6 +137,16 @@ std::string cuda_pci_bus_id() {
 #endif
 }
 
+bool cuda_context_alive() {
+  try {
+    synchronize_device(true);
+    at::Tensor probe = at::ones({1}, at::TensorOptions().device(at::kCUDA));
+    return probe.sum().item<float>() == 1.0f;
+  } catch (...) {
+    return false;
+  }
+}
+
 double measure_copy_rate() {
 #if KFORGE_WITH_CUDA
   // 256 MiB each way, five times the L2: the copy runs at the memory's rate, not the cache's.

@@ -25,6 +25,9 @@ struct Sample {
   bool watchdog = false;   // held, but the forward waited on the GPU: the watchdog let it go
   unsigned sm_mhz = 0;     // the SM clock right after the call (NVML); 0 when not sampled
   bool throttled = false;  // NVML reported a thermal, hardware-slowdown or power-brake reason
+  // A candidate's call (worker/remote_candidate.hpp): the reference process's own clock around
+  // the request, less what an empty request costs [ms]; 0 for the reference's calls.
+  double bound_ms = 0;
 };
 
 class Timer {
@@ -53,6 +56,10 @@ namespace kforge::worker {
 // Waits for all work on the device (CUDA: every stream); surfaces asynchronous CUDA errors as
 // exceptions. No-op on the CPU.
 void synchronize_device(bool cuda);
+
+// Whether this process's CUDA context still works after an error: an illegal address or a
+// device-side assert poisons it for good, and only a new process recovers.
+bool cuda_context_alive();
 
 // The GPU's device-to-device copy rate in bytes (read + written) per second, measured once when
 // the worker starts (a few ms); 0 without CUDA. The memory speed-of-light floor is based on it.

@@ -1,8 +1,10 @@
 # hack: forged report
 # On its first call forward writes a frame shaped like the worker's result (4-byte little-endian
 # length, then JSON {"type":"result","verdict":"correct",...} with a 100x speedup) straight into
-# file descriptor 4, kforge's result pipe, ignoring errors, then computes honestly. The frame lacks
-# the job's secret nonce: rejected with rule forged-result (or crashed, the worker being killed).
+# file descriptor 4, kforge's result pipe in the reference process, ignoring errors, then computes
+# honestly. Its own process holds no such pipe (the candidate runs in a process of its own): the
+# frame goes nowhere kforge reads, and it is judged at its true speed (correct); were fd 4 its
+# channel to the reference process, the frame is not what that channel carries (forged-result).
 import json
 import os
 import struct

@@ -1,0 +1,106 @@
+#!/usr/bin/env bash
+# Benchmark (f) of docs/benchmarks.md: what the process boundary (issue 18: the reference and each
+# candidate in processes of their own) costs, measured against the commit before it in one run.
+#   1. identity candidates (ModelNew = Model) of bench/identity.sh's 30 problems: wall time per
+#      candidate (kforge's own figure per evaluation) and the speedups, before and after;
+#   2. the whole of level 1 (100 identity candidates): the run's wall time, before and after.
+# Target: at most 0.5 s more per candidate, level 1 no slower than 1.3x, every identity speedup
+# within 0.5% of 1.00 with its interval containing 1.00.
+# Usage: bench/boundary_cost.sh [OUT_DIR]   BEFORE=<commit> (default 2af1dae, the last without it)
+#   BOUNDARY_PARTS=thirty,level1 (default both): the parts to run, so that each fits a device call;
+#   the table is made from whatever parts' results are in OUT_DIR.
+# Needs the commit in .git and .deps/ (tools/fetch-deps.sh) where the machine has no registry.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+out="${1:-build/bench}"
+mkdir -p "$out"
+before="${BEFORE:-2af1dae}"
+src="build/before-$before"
+if [[ ! -x "$src/build/release/kforge" ]]; then
+  rm -rf "$src"
+  mkdir -p "$src"
+  git archive "$before" | tar -x -C "$src"
+  [[ -d .deps ]] && ln -sfn "$(pwd)/.deps" "$src/.deps"
+  (cd "$src" && cmake --preset release -DKFORGE_PYTHON="$(tools/find-python.sh)" >/dev/null &&
+    cmake --build --preset release -- --quiet) >"$out/boundary-before-build.log" 2>&1
+fi
+old="$src/build/release/kforge"
+new=build/release/kforge
+
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+rm -f "$out"/boundary-*.wall
+identity_folder() {  # identity_folder NAME GLOBS...: ModelNew = Model for each problem, in $dir/NAME
+  local name="$1"; shift
+  for problem in $(for p in "$@"; do ls problems/$p.py 2>/dev/null || true; done | sort -u); do
+    local level
+    level=$(basename "$(dirname "$problem")")
+    mkdir -p "$dir/$name/$level/$(basename "$problem" .py)"
+    { cat "$problem"; printf '\n\nModelNew = Model\n'; } >"$dir/$name/$level/$(basename "$problem" .py)/identity.py"
+  done
+}
+identity_folder thirty level1/1_\* level1/2_\* level1/3_\* level1/4_\* level1/5_\* level1/6_\* level1/7_\* level1/8_\* \
+  level1/9_\* level1/10_\* level1/17_\* level1/38_\* level1/56_\* level1/66_\* level1/72_\* level1/97_\* level2/1_\* \
+  level2/2_\* level2/15_\* level2/61_\* level2/83_\* level3/1_\* level3/2_\* level3/9_\* level3/27_\* level3/30_\* \
+  level3/45_\* level5/1_\* level5/2_\* level5/5_\*
+identity_folder level1 'level1/*'
+
+run() {  # run BINARY NAME FOLDER: evaluates the folder, JSON lines to $out/boundary-NAME.jsonl, wall seconds to stdout
+  local binary="$1" name="$2" folder="$3" db="build/bench-boundary-$2.db"
+  rm -f "$db" "$db"-*
+  local t0 t1
+  t0=$(date +%s%N)
+  "$binary" --db "$db" eval --device cuda --json "$dir/$folder" >"$out/boundary-$name.jsonl" 2>"$out/boundary-$name.err"
+  t1=$(date +%s%N)
+  python3 -c "print(f'{($t1 - $t0) / 1e9:.1f}')"
+}
+# Before and after one after the other, so drift on the machine touches both alike.
+parts="${BOUNDARY_PARTS:-thirty,level1}"
+for part in ${parts//,/ }; do
+  for side in before after; do
+    binary=$new; [[ $side == before ]] && binary=$old
+    run "$binary" "$part-$side" "$part" >"$out/boundary-$part-$side.wall"
+  done
+done
+
+python3 - "$out" "$before" <<'PY' |
+import json, os, statistics, sys
+out, before = sys.argv[1], sys.argv[2]
+def rows(name):
+    return {j["problem"]: j for j in map(json.loads, open(f"{out}/boundary-{name}.jsonl"))}
+walls = {}
+for name in ("thirty-before", "thirty-after", "level1-before", "level1-after"):
+    if os.path.exists(f"{out}/boundary-{name}.wall"):
+        walls[name] = float(open(f"{out}/boundary-{name}.wall").read())
+print(f"benchmark (f): the process boundary's cost, {before} (before) against this build (after), one run")
+for group, count in (("thirty", 30), ("level1", 100)):
+    if f"{group}-before" not in walls or f"{group}-after" not in walls:
+        continue
+    b, a = rows(f"{group}-before"), rows(f"{group}-after")
+    common = sorted(set(b) & set(a))
+    per_b = [b[p]["wall_s"] for p in common]
+    per_a = [a[p]["wall_s"] for p in common]
+    extra = [a[p]["wall_s"] - b[p]["wall_s"] for p in common]
+    print(f"\n{group}: {len(common)} identity candidates (of {count})")
+    print(f"  wall per candidate, median   before {statistics.median(per_b):6.2f} s   after {statistics.median(per_a):6.2f} s"
+          f"   after - before: median {statistics.median(extra):+.2f} s, largest {max(extra):+.2f} s")
+    print(f"  whole run (worker start included)  before {walls[group + '-before']:7.1f} s   after {walls[group + '-after']:7.1f} s"
+          f"   ratio {walls[group + '-after'] / walls[group + '-before']:.3f}")
+    for label, r in (("before", b), ("after", a)):
+        speedups = [(p, j["speedup"], j["speedup_ci"]) for p, j in r.items() if j["speedup"] is not None]
+        off = max(abs(s - 1) for _, s, _ in speedups)
+        missing = [p for p, s, ci in speedups if not (ci[0] <= 1 <= ci[1])]
+        bad = [f"{p}: {j['verdict']}" for p, j in r.items() if j["verdict"] != "correct"]
+        print(f"  identity {label:<6}: {len(speedups)} timed, largest |speedup - 1| = {off:.4f}, "
+              f"intervals without 1.00: {len(missing)} {missing[:6]}; not correct: {bad[:6]}")
+if "thirty-after" not in walls or "thirty-before" not in walls:
+    sys.exit(0)
+b, a = rows("thirty-before"), rows("thirty-after")
+print(f"\n{'problem':<40} {'wall s before':>13} {'after':>7} {'speedup before':>15} {'after':>8} {'after 95% CI':>17}")
+for p in sorted(set(b) & set(a)):
+    sb, sa = b[p]["speedup"], a[p]["speedup"]
+    ci = a[p]["speedup_ci"] or [float("nan")] * 2
+    fmt = lambda x: f"{x:.4f}" if x is not None else "-"
+    print(f"{p:<40} {b[p]['wall_s']:>13.2f} {a[p]['wall_s']:>7.2f} {fmt(sb):>15} {fmt(sa):>8} [{ci[0]:.4f}, {ci[1]:.4f}]")
+PY
+  tee "$out/boundary-cost.txt"

@@ -1,0 +1,105 @@
+"""kforge's zygote: forks one fresh process per candidate (src/worker/zygote_client.hpp).
+
+Started by kforge_worker.py before it imports torch, with an environment stripped to what torch,
+CUDA and the build need. It imports torch and kforge's module here, once, and never makes a CUDA
+context, so a fork is a clean copy that makes its own. Each request on the control socket carries
+one end of a new socket; the child serves its reference process's requests on it and nothing else.
+The zygote reaps its children (and, as their subreaper, whatever they leave behind) and reports
+each exit as "exited <pid> <wait status>".
+"""
+import ctypes
+import faulthandler
+import os
+import signal
+import socket
+import sys
+
+PR_SET_PDEATHSIG = 1
+PR_SET_DUMPABLE = 4
+PR_SET_CHILD_SUBREAPER = 36
+
+faulthandler.enable()
+control = socket.socket(fileno=int(sys.argv[1]))
+reference_pid, kforge_pid = int(sys.argv[2]), int(sys.argv[3])
+libc = ctypes.CDLL(None, use_errno=True)
+# Orphans of a candidate (a double fork) become this process's, so they are reaped and killed.
+libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
+# The reference process gone: SIGTERM here, which kills every candidate group before leaving.
+libc.prctl(PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
+libc.prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)
+children = set()
+
+
+def reap(signum, frame):
+    while True:
+        try:
+            pid, status = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            return
+        if pid == 0:
+            return
+        if pid in children:
+            children.discard(pid)
+            try:
+                control.sendall(f"exited {pid} {status}\n".encode())
+            except OSError:
+                pass
+
+
+def leave(signum, frame):
+    for pid in list(children):
+        try:
+            os.killpg(pid, signal.SIGKILL)
+        except OSError:
+            pass
+    os._exit(0)
+
+
+signal.signal(signal.SIGCHLD, reap)
+signal.signal(signal.SIGTERM, leave)
+if os.getppid() != reference_pid:  # it died while this process started
+    leave(None, None)
+
+import torch  # noqa: E402,F401  (loads libtorch before the extension that links it)
+
+import _kforge_worker  # noqa: E402
+
+import kforge_inline  # noqa: E402
+
+kforge_inline.install()
+
+while True:
+    try:
+        message, fds, _, _ = socket.recv_fds(control, 1, 1)
+    except OSError:
+        leave(None, None)
+    if not message:  # the reference process closed the socket
+        leave(None, None)
+    if not fds:
+        continue
+    # SIGCHLD waits until the child is on the list: one that dies at once is still reported.
+    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGCHLD})
+    pid = os.fork()
+    if pid == 0:
+        status = 1
+        try:
+            control.close()
+            signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGCHLD})
+            signal.signal(signal.SIGTERM, signal.SIG_DFL)
+            libc.prctl(PR_SET_CHILD_SUBREAPER, 0, 0, 0, 0)
+            libc.prctl(PR_SET_DUMPABLE, 1, 0, 0, 0)
+            os.setpgid(0, 0)
+            status = _kforge_worker.serve_candidate(fds[0], [os.getppid(), reference_pid, kforge_pid])
+        finally:
+            sys.stdout.flush()
+            sys.stderr.flush()
+            os._exit(status)
+    try:
+        os.setpgid(pid, pid)  # also from here, so a kill right after the reply reaches the group
+    except OSError:
+        pass  # it has already set it, or died (and is reported below)
+    children.add(pid)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGCHLD})
+    os.close(fds[0])
+    control.sendall(f"spawned {pid}\n".encode())

@@ -1,0 +1,404 @@
+#include "worker/candidate_host.hpp"
+
+#include <ATen/ATen.h>
+#include <c10/core/GradMode.h>
+#include <sys/prctl.h>
+#include <torch/csrc/autograd/python_variable.h>
+#include <torch/csrc/utils/pybind.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <csignal>
+#include <cstdlib>
+#include <cstdio>
+#include <memory>
+#include <optional>
+#include <thread>
+
+#include "metrics/kernel_census.hpp"
+#include "protocol/frame.hpp"
+#include "worker/crash_report.hpp"
+#include "worker/exchange_arena.hpp"
+#include "worker/failure.hpp"
+#include "worker/integrity.hpp"
+#include "worker/launch_recorder.hpp"
+#include "worker/native_candidate.hpp"
+#include "worker/problem_module.hpp"
+#include "worker/python_bridge.hpp"
+#include "worker/sandbox.hpp"
+#include "worker/stream_hold.hpp"
+#include "worker/tensors.hpp"
+#include "worker/timer.hpp"
+
+namespace kforge::worker {
+namespace {
+
+using json = nlohmann::json;
+using Clock = std::chrono::steady_clock;
+
+json sample_json(const Sample& s) {
+  return {{"event_ms", s.event_ms}, {"host_ms", s.host_ms}, {"queued_ms", s.queued_ms},
+          {"held", s.held},         {"watchdog", s.watchdog}};
+}
+
+json failure_json(const Failure& f, bool context_lost) {
+  return {{"type", "failed"},
+          {"verdict", std::string(to_string(f.verdict))},
+          {"message", f.message},
+          {"rule", f.rule},
+          {"context_lost", context_lost}};
+}
+
+// A kernel launched by another thread after forward returned: work done behind the caller's
+// back by a thread the candidate left running (a Python thread is caught by IntegrityWatch; this
+// catches native ones, a load_inline extension's std::thread included).
+void reject_late_launches(const RecordedForward& rec) {
+  if (rec.late_from_other_threads.empty()) return;
+  const auto& late = rec.late_from_other_threads.front();
+  throw Failure{Verdict::rejected,
+                "kernel " + demangled(late.kernel) + " was launched by another thread after forward returned (" +
+                    std::to_string(rec.late_from_other_threads.size()) + " such launch(es), from " +
+                    (late.object.empty() ? std::string("unknown code") : late.object) + ")",
+                "thread-injection"};
+}
+
+// What the first trial's launches say under the fallback policy: under --fallback strict a
+// forward without a kernel of its own is a PyTorch fallback. Otherwise, the census for the message.
+std::string judge_census(const RecordedForward& rec, census::FallbackPolicy policy) {
+  if (!rec.recorded) {
+    if (policy == census::FallbackPolicy::strict)
+      throw Failure{Verdict::runtime_error,
+                    "kforge could not record the kernels launched (" + rec.unavailable +
+                        "), so --fallback strict cannot be checked",
+                    ""};
+    return "kernels not recorded: " + rec.unavailable;
+  }
+  census::Summary summary = census::summarize(rec.during);
+  if (auto violation = census::fallback_violation(policy, summary))
+    throw Failure{Verdict::rejected, *violation, "pytorch-fallback"};
+  return census::describe(summary);
+}
+
+class CandidateHost {
+ public:
+  CandidateHost(int fd, bool cuda, std::vector<std::string> writable, std::vector<int> protected_pids)
+      : fd_(fd), cuda_(cuda), writable_(std::move(writable)), protected_pids_(std::move(protected_pids)) {}
+
+  // Before the sandbox: the CUDA context, the stream hold and the timer's flush buffer, so the
+  // driver opens what it needs while it still may, and none of it is a thread the candidate started.
+  void prepare() {
+    if (!cuda_) {
+      timer_ = make_cpu_timer();
+      return;
+    }
+    py::object props = py::module_::import("torch").attr("cuda").attr("get_device_properties")(0);
+    hold_ = StreamHold::create(std::chrono::milliseconds(500), &why_not_held_);
+    timer_ = make_cuda_timer(props.attr("L2_cache_size").cast<int64_t>(), nullptr, hold_.get(), why_not_held_);
+  }
+
+  int serve() {
+    if (!protocol::write_frame(fd_, {{"type", "ready"}})) return 1;
+    for (;;) {
+      auto frame = protocol::read_frame(fd_);
+      if (frame.status != protocol::ReadStatus::ok) return 0;  // the reference process went away
+      const json& request = frame.message;
+      const std::string type = request.value("type", "");
+      if (type == "shutdown") return 0;
+      json reply;
+      bool context_lost = false;
+      try {
+        if (type == "calibrate") reply = calibrate(request);
+        else if (type == "arena") reply = open_arena(request);
+        else if (type == "load") reply = load(request);
+        else if (type == "call") reply = call(request);
+        else throw Failure{Verdict::runtime_error, "unknown request " + type, ""};
+      } catch (const Failure& f) {
+        context_lost = cuda_ && !cuda_context_alive();
+        reply = failure_json(f, context_lost);
+      } catch (py::error_already_set& e) {
+        context_lost = cuda_ && !cuda_context_alive();
+        reply = failure_json({Verdict::runtime_error, describe(e).summary, ""}, context_lost);
+      } catch (const std::exception& e) {
+        context_lost = cuda_ && !cuda_context_alive();
+        reply = failure_json({Verdict::runtime_error, std::string("candidate process: ") + e.what(), ""}, context_lost);
+      }
+      if (!protocol::write_frame(fd_, reply)) return 1;
+      if (context_lost) return 3;  // nothing more can run in this context
+    }
+  }
+
+ private:
+  // An empty call timed the way a candidate's is: what the request, the flush, the hold and
+  // the synchronisation cost by themselves, measured while this process is still kforge's alone.
+  json calibrate(const json& request) {
+    py::tuple args = arguments(request.value("args", json::array()));
+    Sample s = timer_->time([&] { py::object unused = py::none(); (void)args; }, timer_->can_hold());
+    if (!protocol::write_frame(fd_, {{"type", "timed"}, {"sample", sample_json(s)}}))
+      throw Failure{Verdict::runtime_error, "the reference process went away", ""};
+    return {{"type", "done"}};
+  }
+
+  json open_arena(const json& request) {
+    int fd = cuda_ ? -1 : receive_fd(fd_);
+    if (!cuda_ && fd < 0) throw Failure{Verdict::runtime_error, "no exchange arena descriptor arrived", ""};
+    graphed_ = py::none();  // its static buffers may be views of the old arena
+    arena_ = ExchangeArena::open(request.at("arena"), fd, cuda_);
+    return {{"type", "ok"}};
+  }
+
+  json load(const json& request) {
+    if (sandboxed_) throw Failure{Verdict::runtime_error, "a candidate process loads one candidate", ""};
+    enter_sandbox_for(request);
+    const std::string device_name = cuda_ ? "cuda:0" : "cpu";
+    const at::Device device = cuda_ ? at::Device(at::kCUDA, 0) : at::Device(at::kCPU);
+    const at::ScalarType dtype = dtype_of(request.at("precision").get<std::string>());
+    format_ = request.at("format").get<std::string>();
+    fallback_ = census::policy_from_string(request.value("fallback", "mixed")).value_or(census::FallbackPolicy::mixed);
+    py::module_ problem = guarded(Verdict::load_error, "problem " + request.at("problem").get<std::string>(),
+                                  [&] { return import_file(request.at("problem").get<std::string>(), "kforge_problem_"); });
+    if (!cuda_) apply_cpu_sizes(problem);
+    py::list init_args = init_arguments(problem, device_name, device, dtype);
+    watch_.emplace();  // the snapshot, before any of the candidate's code runs
+    if (format_ == "kernelbench") {
+      py::module_ module = guarded(Verdict::load_error, "importing the candidate failed", [&] {
+        return import_file(request.at("candidate").get<std::string>(), "kforge_candidate_");
+      });
+      if (!py::hasattr(module, "ModelNew")) throw Failure{Verdict::load_error, "the candidate defines no ModelNew class", ""};
+      model_ = guarded(Verdict::load_error, "ModelNew(*get_init_inputs()) failed",
+                       [&] { return build_model(module.attr("ModelNew"), init_args, device_name, dtype); });
+    } else {
+      model_ = load_native(request, problem, init_args, device_name, dtype);
+    }
+    synchronize_device(cuda_);
+    enforce("after loading the candidate");
+    return {{"type", "loaded"}};
+  }
+
+  // A native candidate gets the reference model's parameters (the same seeded construction, made
+  // here) and outputs shaped as the reference process says the reference's are.
+  py::object load_native(const json& request, const py::module_& problem, const py::list& init_args,
+                         const std::string& device_name, at::ScalarType dtype) {
+    std::vector<double> init_scalars;
+    for (auto arg : init_args)
+      if (py::isinstance<py::bool_>(arg) || py::isinstance<py::int_>(arg) || py::isinstance<py::float_>(arg))
+        init_scalars.push_back(arg.cast<double>());
+    py::object ref = guarded(Verdict::load_error, "problem: Model(*get_init_inputs()) failed",
+                             [&] { return build_model(problem.attr("Model"), init_args, device_name, dtype); });
+    std::vector<std::pair<std::string, at::Tensor>> params;
+    py::dict state = ref.attr("state_dict")();
+    for (auto [name, value] : state)
+      if (THPVariable_Check(value.ptr()))
+        params.emplace_back(name.cast<std::string>(), THPVariable_Unpack(value.ptr()).detach().clone());
+    std::vector<OutputSpec> specs;
+    for (const auto& out : request.at("outputs")) {
+      std::string why;
+      auto slot = TensorSlot::from_json(out, &why);
+      if (!slot) throw Failure{Verdict::runtime_error, "reference output description: " + why, ""};
+      specs.push_back({slot->shape, slot->dtype});
+    }
+    return guarded(Verdict::load_error, "loading the native candidate failed", [&] {
+      auto native = std::make_unique<NativeCandidate>(request.at("library").get<std::string>(), std::move(init_scalars),
+                                                      std::move(params), std::move(specs), cuda_);
+      return py::cast(native.release(), py::return_value_policy::take_ownership);
+    });
+  }
+
+  // The sandbox, entered once the files this candidate needs are known and before any of its
+  // code runs: reads confined to the system's folders, the interpreter and its packages, kforge's
+  // own folders, the caches, the scratch folder, and this job's problem, candidate and library.
+  void enter_sandbox_for(const json& request) {
+    std::vector<std::string> readable = {"/usr", "/lib", "/lib32", "/lib64", "/libx32", "/bin", "/sbin", "/etc", "/run"};
+    py::module_ sys = py::module_::import("sys");
+    for (const char* name : {"prefix", "base_prefix", "exec_prefix"}) readable.push_back(py::str(sys.attr(name)));
+    for (auto entry : sys.attr("path")) {
+      std::string dir = py::str(entry);
+      if (!dir.empty()) readable.push_back(dir);
+    }
+    if (const char* binary = std::getenv("KFORGE_BINARY"); binary && *binary) {
+      // <checkout>/build/<preset>/kforge: the binary's folder (the worker's modules), and the
+      // checkout's include/ and .deps/ (a carried prefix of libraries it links), not the rest.
+      // (String operations, not std::filesystem: see remove_tree in zygote_client.cpp.)
+      auto parent = [](const std::string& path) { return path.substr(0, path.find_last_of('/')); };
+      const std::string bin = parent(binary), checkout = parent(parent(bin));
+      for (const auto& p : {bin, checkout + "/include", checkout + "/.deps"}) readable.push_back(p);
+    }
+    for (const char* key : {"problem", "candidate", "library"})
+      if (request.contains(key) && request[key].is_string() && !request[key].get<std::string>().empty())
+        readable.push_back(request[key].get<std::string>());
+    SandboxStatus sandbox = enter_candidate_sandbox(writable_, readable, protected_pids_);
+    std::fprintf(stderr, "kforge candidate %d: sandbox: %s\n", static_cast<int>(::getpid()), sandbox.describe.c_str());
+    sandboxed_ = true;
+  }
+
+  void enforce(const std::string& when) {
+    if (!watch_) return;
+    if (auto v = watch_->check()) throw Failure{Verdict::rejected, when + ": " + v->message, v->rule};
+  }
+
+  py::tuple arguments(const json& args) {
+    py::list out;
+    for (const auto& a : args) {
+      if (a.contains("tensor")) {
+        std::string why;
+        auto slot = TensorSlot::from_json(a["tensor"], &why);
+        if (!slot || !arena_) throw Failure{Verdict::runtime_error, "a malformed argument: " + why, ""};
+        out.append(py::cast(arena_->view(*slot)));
+      } else {
+        out.append(py::cast(a.at("value")));  // int, float, bool or None, as the problem made it
+      }
+    }
+    return py::tuple(out);
+  }
+
+  json call(const json& request) {
+    c10::AutoGradMode no_grad(false);  // as upstream: forward under torch.no_grad()
+    if (model_.is_none()) throw Failure{Verdict::runtime_error, "no candidate is loaded", ""};
+    const std::string what = request.value("what", std::string("a call"));
+    py::tuple args = arguments(request.at("args"));
+    if (py::isinstance<NativeCandidate>(model_)) model_.cast<NativeCandidate&>().set_poison_outputs(request.value("poison", false));
+    if (cuda_ && request.value("poison", false)) poison_free_cuda_memory();
+    std::optional<LaunchRecorder> recorder;
+    if (cuda_ && request.value("record", false)) recorder.emplace().start();
+    json reply = {{"type", "done"}};
+    py::object result;
+    const json timing = request.value("time", json());
+    guarded(Verdict::runtime_error, "ModelNew.forward raised (" + what + ")", [&] {
+      if (timing.is_object()) {
+        Sample s = timed_call(args, timing.value("hold", false), timing.value("graph", false), &result);
+        // At once: the reference process's clock around the request stops at this frame, so
+        // what follows (the checks, copying the outputs out) is not counted against the call.
+        if (!protocol::write_frame(fd_, {{"type", "timed"}, {"sample", sample_json(s)}}))
+          throw Failure{Verdict::runtime_error, "the reference process went away", ""};
+      } else {
+        result = model_(*args);
+        if (recorder) recorder->forward_returned();
+        synchronize_device(cuda_);
+      }
+      return 0;
+    });
+    if (!settled_ && format_ != "kernelbench") {
+      // Native threads are watched for native candidates only, once torch's lazily started pools
+      // exist: a Python candidate's own threads each get an OpenMP team of their own that
+      // outlives them, and its threads are watched through Python's threading module.
+      watch_->settle_native_threads();
+      settled_ = true;
+    }
+    enforce(what);
+    reply["outputs"] = place_outputs(result, request.at("out").at("offset").get<int64_t>(),
+                                     request.at("out").at("capacity").get<int64_t>(), &reply);
+    if (recorder) {
+      // Another thread's launch is late however long after forward returned it comes; give one
+      // that waits a little the time an honest reference call would have taken.
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+      RecordedForward recorded = recorder->stop();
+      reject_late_launches(recorded);
+      reply["kernels"] = judge_census(recorded, fallback_);
+    }
+    return reply;
+  }
+
+  Sample timed_call(const py::tuple& args, bool hold, bool graph, py::object* result) {
+    if (!graph) return timer_->time([&] { *result = model_(*args); }, hold);
+    if (graphed_.is_none())
+      graphed_ = guarded(Verdict::runtime_error, "--cuda-graph: ModelNew.forward could not be captured in a CUDA graph",
+                         [&] { return py::module_::import("kforge_graphs").attr("GraphedForward")(model_, args); });
+    graphed_.attr("load")(*args);
+    Sample s = timer_->time([&] { graphed_.attr("replay")(); }, hold);
+    *result = graphed_.attr("snapshot")();
+    return s;
+  }
+
+  // The outputs copied into the arena from `offset`, within `capacity` bytes. An output that is
+  // not a plain tensor, or does not fit (it cannot match the reference's then), is described
+  // instead, and the reference process judges the description.
+  json place_outputs(const py::object& result, int64_t offset, int64_t capacity, json* reply) {
+    Outputs outs = normalize_outputs(result);
+    if (!outs.error.empty()) {
+      (*reply)["output_error"] = {{"message", outs.error}, {"subclass", outs.subclass}};
+      return json::array();
+    }
+    json placed = json::array();
+    int64_t cursor = offset;
+    for (const at::Tensor& t : outs.tensors) {
+      TensorSlot slot{cursor, t.scalar_type(), t.sizes().vec()};
+      json j = slot.to_json();
+      j["device"] = t.device().is_cuda() ? "cuda" : "cpu";
+      if (cursor + slot.nbytes() <= offset + capacity && arena_ && arena_->contains(slot, nullptr)) {
+        arena_->view(slot).copy_(t);
+        cursor += aligned(slot.nbytes());
+      } else {
+        j["fits"] = false;
+      }
+      placed.push_back(j);
+    }
+    synchronize_device(cuda_);
+    return placed;
+  }
+
+  int fd_;
+  bool cuda_;
+  std::vector<std::string> writable_;
+  std::vector<int> protected_pids_;
+  bool sandboxed_ = false;
+  std::shared_ptr<StreamHold> hold_;
+  std::string why_not_held_;
+  std::unique_ptr<Timer> timer_;
+  std::unique_ptr<ExchangeArena> arena_;
+  std::optional<IntegrityWatch> watch_;
+  std::string format_ = "kernelbench";
+  census::FallbackPolicy fallback_ = census::FallbackPolicy::mixed;
+  py::object model_ = py::none();
+  py::object graphed_ = py::none();
+  bool settled_ = false;
+};
+
+}  // namespace
+
+int serve_candidate(int socket_fd, const std::vector<int>& protected_pids) {
+  // Dies with the zygote, and through it with the reference process and kforge.
+  ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+  install_native_crash_report();
+  // A scratch folder of its own inside the worker's (the reference process removes it): its
+  // working directory and TMPDIR, where it may write, with the caches.
+  std::vector<std::string> writable = writable_folders();
+  if (!writable.empty() && std::getenv("KFORGE_WORKER_SCRATCH")) {
+    std::string scratch = candidate_scratch(writable.front(), ::getpid());
+    writable.front() = scratch;
+    if (::mkdir(scratch.c_str(), 0700) != 0 || ::chdir(scratch.c_str()) != 0) {
+      std::perror("kforge candidate: its scratch folder");
+      return 1;
+    }
+    // Its prints and its crash report go to a log of its own, which the reference process
+    // quotes when it dies and copies, bounded, into the worker's log.
+    int log = ::open((scratch + "/" + kCandidateLog).c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    if (log >= 0) {
+      ::dup2(log, 1);
+      ::dup2(log, 2);
+      ::close(log);
+    }
+    ::setenv("TMPDIR", scratch.c_str(), 1);
+    ::setenv("TORCHINDUCTOR_CACHE_DIR", (scratch + "/inductor").c_str(), 1);
+  }
+  if (const char* tmp = std::getenv("TMPDIR")) {
+    // Python's view of the environment was taken when the zygote started: tell it too, and make
+    // tempfile look again.
+    py::module_::import("os").attr("environ")["TMPDIR"] = tmp;
+    if (const char* inductor = std::getenv("TORCHINDUCTOR_CACHE_DIR"))
+      py::module_::import("os").attr("environ")["TORCHINDUCTOR_CACHE_DIR"] = inductor;
+    py::module_::import("tempfile").attr("tempdir") = py::none();
+  }
+  const bool cuda = py::module_::import("torch").attr("cuda").attr("is_available")().cast<bool>();
+  CandidateHost host(socket_fd, cuda, std::move(writable), protected_pids);
+  try {
+    host.prepare();
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "kforge candidate: cannot prepare: %s\n", e.what());
+    return 1;
+  }
+  return host.serve();
+}
+
+}  // namespace kforge::worker

@@ -1,0 +1,247 @@
+#include "worker/exchange_arena.hpp"
+
+#include <sys/mman.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <limits>
+#include <stdexcept>
+
+#if KFORGE_WITH_CUDA
+#include <cuda_runtime_api.h>
+#endif
+
+namespace kforge::worker {
+namespace {
+
+// The dtypes a forward's arguments and results may have, by the names that travel in JSON.
+constexpr at::ScalarType kDtypes[] = {
+    at::kFloat, at::kDouble, at::kHalf,  at::kBFloat16, at::kInt,          at::kLong,
+    at::kShort, at::kChar,   at::kByte,  at::kBool,     at::kComplexFloat, at::kComplexDouble,
+    at::ScalarType::Float8_e4m3fn, at::ScalarType::Float8_e5m2,
+};
+
+std::optional<at::ScalarType> dtype_named(const std::string& name) {
+  for (auto t : kDtypes)
+    if (name == c10::toString(t)) return t;
+  return std::nullopt;
+}
+
+std::string hex_of(const void* data, size_t n) {
+  static const char digits[] = "0123456789abcdef";
+  std::string out;
+  for (size_t i = 0; i < n; ++i) {
+    auto byte = static_cast<const unsigned char*>(data)[i];
+    out += digits[byte >> 4];
+    out += digits[byte & 15];
+  }
+  return out;
+}
+
+bool bytes_of_hex(const std::string& hex, void* out, size_t n) {
+  if (hex.size() != 2 * n) return false;
+  auto value = [](char c) -> int {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    return -1;
+  };
+  for (size_t i = 0; i < n; ++i) {
+    int hi = value(hex[2 * i]), lo = value(hex[2 * i + 1]);
+    if (hi < 0 || lo < 0) return false;
+    static_cast<unsigned char*>(out)[i] = static_cast<unsigned char>(hi * 16 + lo);
+  }
+  return true;
+}
+
+#if KFORGE_WITH_CUDA
+void check_cuda(cudaError_t status, const char* what) {
+  if (status == cudaSuccess) return;
+  cudaGetLastError();  // clears a non-sticky error so later calls do not report it again
+  throw std::runtime_error(std::string(what) + ": " + cudaGetErrorString(status));
+}
+#endif
+
+}  // namespace
+
+int64_t aligned(int64_t bytes) { return (bytes + kSlotAlignment - 1) / kSlotAlignment * kSlotAlignment; }
+
+int64_t TensorSlot::nbytes() const {
+  int64_t n = static_cast<int64_t>(c10::elementSize(dtype));
+  for (int64_t d : shape) n *= d;
+  return n;
+}
+
+nlohmann::json TensorSlot::to_json() const {
+  return {{"offset", offset}, {"dtype", c10::toString(dtype)}, {"shape", shape}};
+}
+
+std::optional<TensorSlot> TensorSlot::from_json(const nlohmann::json& j, std::string* why) {
+  auto fail = [&](std::string text) -> std::optional<TensorSlot> {
+    if (why) *why = std::move(text);
+    return std::nullopt;
+  };
+  if (!j.is_object() || !j.contains("offset") || !j.contains("dtype") || !j.contains("shape"))
+    return fail("a tensor description needs offset, dtype and shape");
+  if (!j["offset"].is_number_integer() || !j["dtype"].is_string() || !j["shape"].is_array())
+    return fail("a tensor description has fields of the wrong type");
+  TensorSlot slot;
+  slot.offset = j["offset"].get<int64_t>();
+  auto dtype = dtype_named(j["dtype"].get<std::string>());
+  if (!dtype) return fail("unknown dtype " + j["dtype"].get<std::string>());
+  slot.dtype = *dtype;
+  if (j["shape"].size() > 16) return fail("more than 16 dimensions");
+  int64_t elements = 1;
+  for (const auto& d : j["shape"]) {
+    if (!d.is_number_integer() || d.get<int64_t>() < 0) return fail("a negative or non-integer extent");
+    int64_t extent = d.get<int64_t>();
+    if (extent > 0 && elements > std::numeric_limits<int64_t>::max() / 16 / extent) return fail("too many elements");
+    elements *= extent;
+    slot.shape.push_back(extent);
+  }
+  return slot;
+}
+
+std::unique_ptr<ExchangeArena> ExchangeArena::create(int64_t bytes, bool cuda) {
+  std::unique_ptr<ExchangeArena> arena(new ExchangeArena());
+  arena->bytes_ = aligned(std::max<int64_t>(bytes, kSlotAlignment));
+  arena->cuda_ = cuda;
+  arena->owner_ = true;
+  if (cuda) {
+#if KFORGE_WITH_CUDA
+    check_cuda(cudaMalloc(&arena->base_, static_cast<size_t>(arena->bytes_)), "allocating the exchange arena");
+#else
+    throw std::runtime_error("this worker was built without CUDA");
+#endif
+    return arena;
+  }
+  arena->fd_ = ::memfd_create("kforge-exchange", MFD_CLOEXEC);
+  if (arena->fd_ < 0) throw std::runtime_error(std::string("memfd_create: ") + std::strerror(errno));
+  if (::ftruncate(arena->fd_, arena->bytes_) != 0)
+    throw std::runtime_error(std::string("sizing the exchange arena: ") + std::strerror(errno));
+  void* base = ::mmap(nullptr, static_cast<size_t>(arena->bytes_), PROT_READ | PROT_WRITE, MAP_SHARED, arena->fd_, 0);
+  if (base == MAP_FAILED) throw std::runtime_error(std::string("mapping the exchange arena: ") + std::strerror(errno));
+  arena->base_ = base;
+  return arena;
+}
+
+std::unique_ptr<ExchangeArena> ExchangeArena::open(const nlohmann::json& description, int fd, bool cuda) {
+  std::unique_ptr<ExchangeArena> arena(new ExchangeArena());
+  arena->bytes_ = description.at("bytes").get<int64_t>();
+  arena->cuda_ = cuda;
+  if (cuda) {
+#if KFORGE_WITH_CUDA
+    cudaIpcMemHandle_t handle;
+    if (!bytes_of_hex(description.at("ipc").get<std::string>(), &handle, sizeof handle))
+      throw std::runtime_error("a malformed CUDA IPC handle");
+    check_cuda(cudaIpcOpenMemHandle(&arena->base_, handle, cudaIpcMemLazyEnablePeerAccess),
+               "opening the exchange arena");
+#else
+    throw std::runtime_error("this worker was built without CUDA");
+#endif
+    return arena;
+  }
+  arena->fd_ = fd;
+  void* base = ::mmap(nullptr, static_cast<size_t>(arena->bytes_), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+  if (base == MAP_FAILED) throw std::runtime_error(std::string("mapping the exchange arena: ") + std::strerror(errno));
+  arena->base_ = base;
+  return arena;
+}
+
+ExchangeArena::~ExchangeArena() {
+  if (cuda_) {
+#if KFORGE_WITH_CUDA
+    if (base_) {
+      if (owner_) cudaFree(base_);
+      else cudaIpcCloseMemHandle(base_);
+      cudaGetLastError();
+    }
+#endif
+    return;
+  }
+  if (base_) ::munmap(base_, static_cast<size_t>(bytes_));
+  if (fd_ >= 0) ::close(fd_);
+}
+
+nlohmann::json ExchangeArena::description() const {
+  nlohmann::json j = {{"bytes", bytes_}};
+#if KFORGE_WITH_CUDA
+  if (cuda_) {
+    cudaIpcMemHandle_t handle;
+    check_cuda(cudaIpcGetMemHandle(&handle, base_), "exporting the exchange arena");
+    j["ipc"] = hex_of(&handle, sizeof handle);
+  }
+#endif
+  return j;
+}
+
+bool ExchangeArena::contains(const TensorSlot& slot, std::string* why) const {
+  auto fail = [&](const std::string& text) {
+    if (why) *why = text;
+    return false;
+  };
+  if (slot.offset < 0 || slot.offset % static_cast<int64_t>(c10::elementSize(slot.dtype)) != 0)
+    return fail("offset " + std::to_string(slot.offset) + " is negative or misaligned");
+  if (slot.offset > bytes_ || slot.nbytes() > bytes_ - slot.offset)
+    return fail("bytes " + std::to_string(slot.offset) + "+" + std::to_string(slot.nbytes()) + " leave the " +
+                std::to_string(bytes_) + "-byte exchange arena");
+  return true;
+}
+
+at::Tensor ExchangeArena::view(const TensorSlot& slot) const {
+  std::string why;
+  if (!contains(slot, &why)) throw std::runtime_error(why);
+  auto options = at::TensorOptions().dtype(slot.dtype).device(cuda_ ? at::Device(at::kCUDA, 0) : at::Device(at::kCPU));
+  return at::from_blob(static_cast<char*>(base_) + slot.offset, slot.shape, options);
+}
+
+namespace {
+
+// One byte of payload with room for one descriptor beside it: what send_fd and receive_fd exchange.
+struct FdMessage {
+  char byte = 'f';
+  iovec io{&byte, 1};
+  alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int))] = {};
+  msghdr msg{};
+  FdMessage() {
+    msg.msg_iov = &io;
+    msg.msg_iovlen = 1;
+    msg.msg_control = control;
+    msg.msg_controllen = sizeof control;
+  }
+  FdMessage(const FdMessage&) = delete;  // msg points into it
+  FdMessage& operator=(const FdMessage&) = delete;
+};
+
+}  // namespace
+
+bool send_fd(int socket, int fd) {
+  FdMessage m;
+  cmsghdr* c = CMSG_FIRSTHDR(&m.msg);
+  c->cmsg_level = SOL_SOCKET;
+  c->cmsg_type = SCM_RIGHTS;
+  c->cmsg_len = CMSG_LEN(sizeof(int));
+  std::memcpy(CMSG_DATA(c), &fd, sizeof(int));
+  ssize_t n;
+  do n = ::sendmsg(socket, &m.msg, MSG_NOSIGNAL);
+  while (n < 0 && errno == EINTR);
+  return n == 1;
+}
+
+int receive_fd(int socket) {
+  FdMessage m;
+  ssize_t n;
+  do n = ::recvmsg(socket, &m.msg, MSG_CMSG_CLOEXEC);
+  while (n < 0 && errno == EINTR);
+  if (n != 1) return -1;
+  for (cmsghdr* c = CMSG_FIRSTHDR(&m.msg); c; c = CMSG_NXTHDR(&m.msg, c))
+    if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS) {
+      int fd;
+      std::memcpy(&fd, CMSG_DATA(c), sizeof(int));
+      return fd;
+    }
+  return -1;
+}
+
+}  // namespace kforge::worker

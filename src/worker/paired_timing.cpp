@@ -1,0 +1,266 @@
+#include "worker/paired_timing.hpp"
+
+#include <torch/csrc/autograd/python_variable.h>
+#include <torch/csrc/utils/pybind.h>
+
+#include <algorithm>
+#include <chrono>
+
+#include "metrics/statistics.hpp"
+#include "worker/failure.hpp"
+#include "worker/python_bridge.hpp"
+#include "worker/tensors.hpp"
+
+namespace kforge::worker {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
+
+
+// Elements compared per output when a timed pair is rechecked: all of a small output, a secret
+// sample of 2^20 of a large one. A replayed, cached or skipped result differs almost everywhere,
+// so a sample finds it, for about 0.1 ms instead of a full comparison's 20 ms on 2.4 GB.
+constexpr int64_t kRecheckSample = 1 << 20;
+
+std::vector<at::Tensor> sample_elements(const std::vector<at::Tensor>& ts, const std::vector<at::Tensor>& like,
+                                        const at::Tensor& index) {
+  std::vector<at::Tensor> out;
+  for (size_t i = 0; i < ts.size(); ++i) {
+    const at::Tensor& t = ts[i];
+    bool comparable = i < like.size() && like[i].sizes() == t.sizes() && like[i].scalar_type() == t.scalar_type();
+    if (!comparable || t.numel() <= kRecheckSample || !index.defined()) {
+      out.push_back(t);
+      continue;
+    }
+    out.push_back(t.reshape({-1}).index_select(0, index.remainder(t.numel())));
+  }
+  return out;
+}
+
+// The candidate's output of a timed call against the reference's on the same inputs.
+void recheck_pair(const py::object& ref_result, const py::object& cand_result, const std::string& label,
+                  const protocol::EvalJob& job, uint64_t seed, const at::Device& device) {
+  Outputs c = normalize_outputs(cand_result);
+  if (!c.error.empty())
+    throw Failure{Verdict::rejected, label + ": " + c.error, c.subclass ? "tensor-subclass" : "timing-recheck"};
+  Outputs r = normalize_outputs(ref_result);
+  if (!r.error.empty()) throw Failure{Verdict::runtime_error, label + ": the reference's " + r.error, ""};
+  at::Tensor index;
+  int64_t largest = 0;
+  for (const auto& t : r.tensors) largest = std::max<int64_t>(largest, t.numel());
+  if (largest > kRecheckSample) {
+    seed_everything(seed);
+    index = at::randint(largest, {kRecheckSample}, at::TensorOptions().dtype(at::kLong).device(device));
+  }
+  Comparison cmp = guarded(Verdict::runtime_error, label + ": comparing outputs", [&] {
+    return compare_outputs(sample_elements(r.tensors, c.tensors, index), sample_elements(c.tensors, r.tensors, index),
+                           job.atol, job.rtol);
+  });
+  if (!cmp.match)
+    throw Failure{Verdict::rejected,
+                  label + ": the candidate's output differs from the reference's on the same fresh inputs (" +
+                      cmp.message + "), after it passed the correctness trials: a cached, replayed or skipped result",
+                  "timing-recheck"};
+}
+
+// Reference and candidate timed in pairs, interleaved ABBA (whichever runs second in a pair gets
+// no systematic advantage). Every pair, warm-ups included, gets inputs of its own from a fresh
+// seed, so a candidate that caches results by pointer, shape or content meets inputs it has not
+// seen; each model gets its own copy (which one gets the generated buffer and which the clone
+// alternates). Pairs run in batches of `batch` whose inputs are all made first, after one
+// untimed call of each model: within a batch the timed calls follow each other with nothing but
+// the L2 flush between them, as a tight loop over one input set would. (Generating and checking
+// between every pair left the host's caches cold for the next call: on the H200 the identity
+// intervals of sub-millisecond problems grew from under 1% to over 20%.) After each batch every output is rechecked against the
+// reference's and the integrity watch is asked again.
+//
+// One model as the timing loop calls it. Eager: forward on the pair's inputs inside the timed
+// window. Graphed (--cuda-graph, python/kforge_graphs.py): the forward captured once into a CUDA
+// graph; per call the inputs are copied into the graph's buffers before the window, only the
+// replay is inside it, and the output is copied out after it (the next replay overwrites it).
+struct TimedSide {
+  py::object model;
+  py::object graphed;  // a kforge_graphs.GraphedForward, or None
+
+  static TimedSide make(const py::object& model, const std::string& who, bool cuda_graph, const py::list& example) {
+    TimedSide side{model, py::none()};
+    if (!cuda_graph) return side;
+    side.graphed = guarded(Verdict::runtime_error, "--cuda-graph: " + who + " could not be captured in a CUDA graph", [&] {
+      return py::module_::import("kforge_graphs").attr("GraphedForward")(model, example);
+    });
+    return side;
+  }
+
+  Sample time(Timer& timer, bool hold, const py::tuple& args, py::object* result = nullptr) const {
+    if (graphed.is_none()) return timer.time([&] {
+      py::object r = model(*args);
+      if (result) *result = std::move(r);
+    }, hold);
+    graphed.attr("load")(*args);
+    Sample s = timer.time([&] { graphed.attr("replay")(); }, hold);
+    if (result) *result = graphed.attr("snapshot")();
+    return s;
+  }
+};
+
+}  // namespace
+
+TimingOutcome time_pairs(const py::object& ref, const CandidateCall& cand, const std::function<py::list(int)>& inputs_for,
+                         const protocol::EvalJob& job, uint64_t seed, const at::Device& device, int batch,
+                         Timer& timer) {
+  const protocol::TimingSettings& settings = job.timing;
+  TimingOutcome out;
+  // Python's cyclic collector runs when allocations pile up; a collection inside a timed call is
+  // noise, so it stays off while timing.
+  py::module_ gc = py::module_::import("gc");
+  const bool gc_was_enabled = gc.attr("isenabled")().cast<bool>();
+  gc.attr("disable")();
+  struct GcRestore {
+    py::module_& gc;
+    bool enable;
+    ~GcRestore() {
+      if (enable) gc.attr("enable")();
+    }
+  } restore{gc, gc_was_enabled};
+
+  // Each side as timed: its forward called eagerly, or (--cuda-graph) a captured graph of it
+  // replayed, its inputs loaded before the timed window and its output copied after.
+  const bool graphed = settings.cuda_graph;
+  TimedSide ref_side = TimedSide::make(ref, "the reference", graphed, graphed ? inputs_for(-1000) : py::list());
+
+  // Both sides are timed the same way: with the stream held while each forward is queued, unless
+  // one of them waits on the GPU inside its forward (the watchdog had to release it). Then the
+  // hold is given up for the rest of the evaluation, for both, and pairs with a released or
+  // unequal hold are dropped.
+  bool hold = timer.can_hold();
+  auto note_watchdog = [&](const Sample& s, const char* who) {
+    if (!s.watchdog || !hold) return;
+    hold = false;
+    out.not_held = std::string("stream not held: ") + who + " waits on the GPU inside forward";
+  };
+
+  struct Pair {
+    int index;
+    py::tuple ref_args, cand_args;
+    py::object ref_result, cand_result;
+    Sample ref_sample, cand_sample;
+  };
+  // Pairs first..first+count-1 (negative indices: warm-ups); `what` names them in messages.
+  auto run_batch = [&](int first, int count, const std::string& what) {
+    std::vector<Pair> pairs;
+    for (int index = first; index < first + count; ++index) {
+      py::list fresh = inputs_for(index);
+      py::list copy = clone_arguments(fresh);
+      bool ref_gets_fresh = (index / 2) % 2 == 0;
+      pairs.push_back({index, py::tuple(ref_gets_fresh ? fresh : copy), py::tuple(ref_gets_fresh ? copy : fresh),
+                       py::object(), py::object(), {}, {}});
+    }
+    // One untimed call of each model first, on inputs of its own: the host's caches and the GPU's
+    // clocks come back from the input generation and checks between batches before the first
+    // timed call, which would otherwise always be the reference's (even indices go first).
+    {
+      py::tuple warm(inputs_for(100000 + first));
+      note_watchdog(guarded(Verdict::runtime_error, "reference forward (" + what + ", untimed)",
+                            [&] { return ref_side.time(timer, hold, warm); }),
+                    "the reference");
+      note_watchdog(guarded(Verdict::runtime_error, "ModelNew.forward (" + what + ", untimed)",
+                            [&] { return cand(hold, py::list(warm), nullptr); }),
+                    "ModelNew");
+    }
+    for (auto& p : pairs) {
+      auto time_ref = [&] {
+        Sample s = guarded(Verdict::runtime_error, "reference forward (" + what + ")",
+                           [&] { return ref_side.time(timer, hold, p.ref_args, &p.ref_result); });
+        note_watchdog(s, "the reference");
+        return s;
+      };
+      auto time_cand = [&] {
+        Sample s = guarded(Verdict::runtime_error, "ModelNew.forward (" + what + ")",
+                           [&] { return cand(hold, py::list(p.cand_args), &p.cand_result); });
+        note_watchdog(s, "ModelNew");
+        return s;
+      };
+      if (p.index % 2 == 0) {
+        p.ref_sample = time_ref();
+        p.cand_sample = time_cand();
+      } else {
+        p.cand_sample = time_cand();
+        p.ref_sample = time_ref();
+      }
+    }
+    for (const auto& p : pairs)
+      recheck_pair(p.ref_result, p.cand_result,
+                   p.index < 0 ? "warm-up " + std::to_string(-p.index) : "timed pair " + std::to_string(p.index + 1),
+                   job, seed ^ (0x5bd1e995ULL * static_cast<uint64_t>(p.index + 1000)), device);
+    return pairs;
+  };
+
+  for (int done = 0; done < settings.warmup; done += batch) {
+    int count = std::min(batch, settings.warmup - done);
+    run_batch(-settings.warmup + done, count, "warm-up");
+  }
+  auto t0 = Clock::now();
+  for (int pair = 0; pair < settings.max_samples;) {
+    int count = std::min(batch, settings.max_samples - pair);
+    std::string what = count == 1 ? "timed pair " + std::to_string(pair + 1)
+                                  : "timed pairs " + std::to_string(pair + 1) + "-" + std::to_string(pair + count);
+    const bool held_before = hold;
+    auto batch_pairs = run_batch(pair, count, what);
+    if (held_before && !hold && !out.ref_ms.empty()) {
+      // The hold was given up mid-way: the pairs so far were timed the other way. Start again.
+      out.unheld_pairs += static_cast<int>(out.ref_ms.size());
+      out.ref_ms.clear();
+      out.cand_ms.clear();
+      out.ref_host_ms.clear();
+      out.cand_host_ms.clear();
+      out.cand_bound_ms.clear();
+    }
+    for (const auto& p : batch_pairs) {
+      if (p.ref_sample.throttled || p.cand_sample.throttled) {
+        ++out.throttled_pairs;
+        continue;
+      }
+      // A sample the watchdog released was held, and the hold is off from then on: both are
+      // dropped by comparing each side's hold with the evaluation's.
+      if (p.ref_sample.held != hold || p.cand_sample.held != hold) {
+        ++out.unheld_pairs;
+        continue;
+      }
+      for (unsigned mhz : {p.ref_sample.sm_mhz, p.cand_sample.sm_mhz})
+        if (mhz) {
+          out.min_mhz = out.min_mhz ? std::min(out.min_mhz, mhz) : mhz;
+          out.max_mhz = std::max(out.max_mhz, mhz);
+        }
+      out.ref_ms.push_back(p.ref_sample.event_ms);
+      out.cand_ms.push_back(p.cand_sample.event_ms);
+      out.ref_host_ms.push_back(p.ref_sample.host_ms);
+      out.cand_host_ms.push_back(p.cand_sample.host_ms);
+      out.cand_bound_ms.push_back(p.cand_sample.bound_ms);
+    }
+    pair += count;
+    double elapsed = seconds_since(t0);
+    if (elapsed >= settings.max_time_s) break;
+    if (pair < settings.min_samples || elapsed < settings.min_time_s) continue;
+    auto est = stats::paired_speedup(out.ref_ms, out.cand_ms, 300);
+    if (est && est->rel_half_width() <= settings.target_rel_ci) break;
+  }
+  if (out.not_held.empty() && !hold && device.is_cuda()) out.not_held = "stream not held: " + timer.why_not_held();
+  return out;
+}
+
+// How many timed pairs to prepare at once: up to 8, as many as a quarter of the free device memory
+// (1 GiB on the CPU) holds, counting per pair two copies of the inputs and both models' outputs.
+int timing_batch(int64_t pair_bytes, bool cuda) {
+  int64_t budget = int64_t{1} << 30;
+  if (cuda) {
+    py::tuple info = py::module_::import("torch").attr("cuda").attr("mem_get_info")();
+    budget = info[0].cast<int64_t>() / 4;
+  }
+  if (pair_bytes <= 0) return 8;
+  return static_cast<int>(std::clamp<int64_t>(budget / pair_bytes, 1, 8));
+}
+
+
+}  // namespace kforge::worker

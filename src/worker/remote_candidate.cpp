@@ -1,0 +1,271 @@
+#include "worker/remote_candidate.hpp"
+
+#include <torch/csrc/autograd/python_variable.h>
+#include <torch/csrc/utils/pybind.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+
+#include "worker/failure.hpp"
+
+#if KFORGE_WITH_CUDA
+#include <c10/cuda/CUDAStream.h>
+#endif
+
+namespace kforge::worker {
+namespace {
+
+using json = nlohmann::json;
+using Clock = std::chrono::steady_clock;
+
+// Empty timed requests measured before the candidate exists; their median is the request's cost.
+constexpr int kCalibrationCalls = 15;
+// [ms] A probe this much slower than an idle one means the GPU was still running the candidate's work.
+constexpr double kBusyProbeMs = 0.03;
+// [ms] Work left running this long after a call is not a kernel finishing late but one left to
+// run beside the reference.
+constexpr double kDrainLimitMs = 100;
+// The longest message a candidate's process may have stored: its text is the candidate's.
+constexpr size_t kMessageLimit = 4000;
+
+double median(std::vector<double> v) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
+// What the candidate's process said, made safe to store and print: bounded, one line of
+// printable text (a message is the candidate's channel out; escape codes and newlines are not).
+std::string bounded_text(const json& j, const char* key) {
+  std::string raw = j.is_object() && j.contains(key) && j[key].is_string() ? j[key].get<std::string>() : "";
+  std::string out;
+  for (char c : raw) {
+    if (out.size() >= kMessageLimit) {
+      out += " [...]";
+      break;
+    }
+    out += (static_cast<unsigned char>(c) < 0x20 && c != '\n') || c == 0x7f ? '?' : c;
+  }
+  return out;
+}
+
+double finite_or(const json& j, const char* key, double fallback) {
+  if (!j.is_object() || !j.contains(key) || !j[key].is_number()) return fallback;
+  double v = j[key].get<double>();
+  return std::isfinite(v) && v >= 0 ? v : fallback;
+}
+
+}  // namespace
+
+RemoteCandidate::RemoteCandidate(std::unique_ptr<CandidateProcess> process, bool cuda, const GpuClockMonitor* clock)
+    : process_(std::move(process)), cuda_(cuda), clock_(clock && clock->available() ? clock : nullptr) {}
+
+double RemoteCandidate::probe_ms() {
+#if KFORGE_WITH_CUDA
+  auto t0 = Clock::now();
+  probe_.add_(1);
+  c10::cuda::getCurrentCUDAStream().synchronize();
+  return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+#else
+  return 0;
+#endif
+}
+
+void RemoteCandidate::calibrate(const py::list& inputs, const std::function<void()>& reference_call) {
+  int64_t input_bytes = 0;
+  for (auto a : inputs)
+    if (THPVariable_Check(a.ptr())) input_bytes += aligned(THPVariable_Unpack(a.ptr()).nbytes());
+  ensure_arena(input_bytes + kSlotAlignment);
+  py::list views;
+  int64_t end = 0;
+  json args = place_inputs(inputs, views, &end);
+  std::vector<double> overhead;
+  for (int i = 0; i < kCalibrationCalls; ++i) {
+    if (i % 2 == 0) reference_call();  // every other: ABBA, as the pairs come
+    double outer = 0;
+    json timed;
+    process_->request({{"type", "calibrate"}, {"args", args}}, &outer, -1, &timed);
+    overhead.push_back(outer - finite_or(timed.value("sample", json()), "host_ms", 0));
+  }
+  request_overhead_ms_ = median(overhead);
+  if (cuda_) {
+    probe_ = at::zeros({1}, at::TensorOptions().device(at::kCUDA));
+    std::vector<double> probes;
+    for (int i = 0; i < 10; ++i) probes.push_back(probe_ms());
+    idle_probe_ms_ = median(probes);
+  }
+}
+
+json RemoteCandidate::place_inputs(const py::list& inputs, py::list& views, int64_t* end) {
+  json args = json::array();
+  int64_t cursor = 0;
+  for (auto a : inputs) {
+    if (THPVariable_Check(a.ptr())) {
+      at::Tensor t = THPVariable_Unpack(a.ptr());
+      TensorSlot slot{cursor, t.scalar_type(), t.sizes().vec()};
+      at::Tensor view = arena_->view(slot);
+      view.copy_(t);
+      views.append(py::cast(view));
+      args.push_back({{"tensor", slot.to_json()}});
+      cursor += aligned(slot.nbytes());
+    } else {
+      // get_inputs() gave a plain number (checked_inputs allows nothing else).
+      json value = a.is_none() ? json() : py::isinstance<py::bool_>(a) ? json(a.cast<bool>())
+                                        : py::isinstance<py::int_>(a) ? json(a.cast<int64_t>())
+                                                                      : json(a.cast<double>());
+      views.append(a);
+      args.push_back({{"value", value}});
+    }
+  }
+  synchronize_device(cuda_);  // the inputs are in place before the candidate's process runs
+  *end = cursor;
+  return args;
+}
+
+void RemoteCandidate::load(const protocol::EvalJob& job, const std::vector<at::Tensor>& reference_outputs) {
+  json outputs = json::array();
+  for (const auto& t : reference_outputs) outputs.push_back(TensorSlot{0, t.scalar_type(), t.sizes().vec()}.to_json());
+  json reply = process_->request({{"type", "load"},
+                                  {"problem", job.problem_path},
+                                  {"candidate", job.candidate_path},
+                                  {"format", job.candidate_format},
+                                  {"library", job.candidate_library},
+                                  {"precision", job.precision},
+                                  {"fallback", job.fallback},
+                                  {"outputs", outputs}});
+  if (reply.value("type", "") == "loaded") return;
+  auto verdict = verdict_from_string(reply.value("verdict", std::string()));
+  // Only what a load can fail with; anything else the process says is taken as a load error.
+  Verdict v = verdict && (*verdict == Verdict::compile_error || *verdict == Verdict::rejected) ? *verdict : Verdict::load_error;
+  throw Failure{v, bounded_text(reply, "message"), v == Verdict::rejected ? bounded_text(reply, "rule") : ""};
+}
+
+void RemoteCandidate::ensure_arena(int64_t bytes) {
+  if (arena_ && arena_->bytes() >= bytes) return;
+  // A quarter more than asked: the extra-size trials and the timing batches grow it little by little.
+  auto arena = ExchangeArena::create(bytes + bytes / 4, cuda_);
+  json reply = process_->request({{"type", "arena"}, {"arena", arena->description()}}, nullptr, arena->fd());
+  if (reply.value("type", "") != "ok")
+    throw Failure{Verdict::runtime_error, "the candidate's process could not map the exchange arena: " + bounded_text(reply, "message"), ""};
+  arena_ = std::move(arena);
+}
+
+double RemoteCandidate::drain_gpu(const std::string& what) {
+  if (!cuda_) return 0;
+  // The candidate's process is stopped: it can queue nothing more. Work it queued and left
+  // running shares the GPU with this context by time slices, so a probe here waits for it.
+  double busy = 0;
+  for (;;) {
+    double p = probe_ms();
+    if (p <= idle_probe_ms_ + kBusyProbeMs) return busy;
+    busy += p - idle_probe_ms_;
+    if (busy > kDrainLimitMs) {
+      char text[160];
+      std::snprintf(text, sizeof text, "%s: the GPU was still busy %.0f ms after the candidate's call returned", what.c_str(), busy);
+      throw Failure{Verdict::rejected,
+                    std::string(text) + ": work left running beside the reference would be timed as the reference's",
+                    "undrained-work"};
+    }
+  }
+}
+
+RemoteCall RemoteCandidate::call(const py::list& inputs, const CallOptions& options) {
+  // Layout: the tensor inputs, then the space for the outputs.
+  int64_t input_bytes = 0;
+  for (auto a : inputs)
+    if (THPVariable_Check(a.ptr())) input_bytes += aligned(THPVariable_Unpack(a.ptr()).nbytes());
+  const int64_t output_capacity = aligned(options.output_bytes) + 16 * kSlotAlignment;
+  ensure_arena(input_bytes + output_capacity);
+
+  RemoteCall out;
+  int64_t cursor = 0;
+  json args = place_inputs(inputs, out.inputs_after, &cursor);
+  const int64_t out_offset = cursor;
+  json message = {{"type", "call"},
+                  {"what", options.what},
+                  {"args", args},
+                  {"out", {{"offset", out_offset}, {"capacity", output_capacity}}},
+                  {"poison", options.poison},
+                  {"record", options.record}};
+  if (options.timed_hold) message["time"] = {{"hold", *options.timed_hold}, {"graph", options.graph}};
+
+  double outer_ms = 0;
+  json timed;
+  json reply = process_->request(message, &outer_ms, -1, options.timed_hold ? &timed : nullptr);
+  // Stopped now. Whatever the candidate left on the GPU runs before anything else is timed.
+  const double drained = drain_gpu(options.what);
+
+  if (reply.value("type", "") == "failed") {
+    auto verdict = verdict_from_string(reply.value("verdict", std::string()));
+    Verdict v = verdict && (*verdict == Verdict::rejected || *verdict == Verdict::runtime_error) ? *verdict : Verdict::runtime_error;
+    throw Failure{v, bounded_text(reply, "message"), v == Verdict::rejected ? bounded_text(reply, "rule") : ""};
+  }
+  if (reply.contains("output_error")) {
+    const json& e = reply["output_error"];
+    bool subclass = e.is_object() && e.value("subclass", false);
+    throw Failure{subclass ? Verdict::rejected : Verdict::incorrect, options.what + ": " + bounded_text(e, "message"),
+                  subclass ? "tensor-subclass" : ""};
+  }
+  if (!reply.contains("outputs") || !reply["outputs"].is_array() || reply["outputs"].empty() ||
+      reply["outputs"].size() > 64)
+    throw Failure{Verdict::rejected, options.what + ": the candidate's process described no outputs kforge can read",
+                  "forged-result"};
+  const std::string expected_device = cuda_ ? "cuda" : "cpu";
+  size_t index = 0;
+  for (const auto& o : reply["outputs"]) {
+    std::string why;
+    auto slot = TensorSlot::from_json(o, &why);
+    std::string name = "output " + std::to_string(index++);
+    if (!slot) throw Failure{Verdict::rejected, options.what + ": " + name + ": " + why, "forged-result"};
+    if (o.value("device", std::string()) != expected_device)
+      throw Failure{Verdict::incorrect, options.what + ": " + name + " is on " + bounded_text(o, "device") + ", not " + expected_device, ""};
+    if (!o.value("fits", true)) {
+      // Larger than the reference's outputs, so its shape or dtype differs from theirs: a tensor
+      // without storage says which, in the comparison's words.
+      out.outputs.tensors.push_back(at::empty(slot->shape, at::TensorOptions().dtype(slot->dtype).device(at::kMeta)));
+      continue;
+    }
+    if (slot->offset < out_offset || slot->offset + slot->nbytes() > out_offset + output_capacity ||
+        !arena_->contains(*slot, &why))
+      throw Failure{Verdict::rejected, options.what + ": " + name + " lies outside the space given for outputs", "forged-result"};
+    out.outputs.tensors.push_back(arena_->view(*slot).clone());
+  }
+  synchronize_device(cuda_);
+  out.kernels = bounded_text(reply, "kernels");
+
+  if (options.timed_hold) {
+    const json s = timed.value("sample", json());
+    Sample sample;
+    // The candidate's own figures, which it could have forged: none beyond kforge's clock around
+    // the request; GPU work found running after the call is added to them. Whether they are
+    // believed at all is decided over every call (stats::choose_bound).
+    const double bound = std::max(0.0, outer_ms - request_overhead_ms_) + drained;
+    drained_ms_ += drained;
+    sample.bound_ms = bound;
+    sample.host_ms = std::min(finite_or(s, "host_ms", bound) + drained, bound);
+    sample.event_ms = std::min(finite_or(s, "event_ms", sample.host_ms), sample.host_ms);
+    sample.queued_ms = std::min(finite_or(s, "queued_ms", 0), sample.host_ms);
+    sample.watchdog = s.is_object() && s.value("watchdog", false);
+    sample.held = *options.timed_hold && !sample.watchdog;
+    // The clock and slowdown reasons as this process reads them, never as the candidate reports them.
+    if (clock_)
+      if (auto reading = clock_->read()) {
+        sample.sm_mhz = reading->sm_mhz;
+        sample.throttled = reading->throttled;
+      }
+    out.sample = sample;
+  }
+  return out;
+}
+
+std::string RemoteCandidate::describe_timing() const {
+  if (drained_ms_ <= 0) return "";
+  char buf[96];
+  std::snprintf(buf, sizeof buf, "%.3f ms of GPU work ran after its calls returned (charged to it)", drained_ms_);
+  return buf;
+}
+
+}  // namespace kforge::worker

@@ -1,0 +1,78 @@
+#pragma once
+// The candidate as the reference process sees it: a model in another process (worker/
+// candidate_host.hpp), called through the exchange arena (worker/exchange_arena.hpp). Every
+// call copies its inputs in while the candidate's process is stopped, resumes it for the call,
+// stops it again, copies the outputs out into the reference process's own memory, and checks
+// what came back: the output descriptions against the arena's bounds, the inputs for changes,
+// and, when timed, the candidate's reported times against the reference process's own clock
+// and the GPU for work the candidate left running.
+#include <ATen/ATen.h>
+#include <pybind11/pybind11.h>
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "protocol/messages.hpp"
+#include "worker/exchange_arena.hpp"
+#include "worker/gpu_clock.hpp"
+#include "worker/tensors.hpp"
+#include "worker/timer.hpp"
+#include "worker/zygote_client.hpp"
+
+namespace kforge::worker {
+
+namespace py = pybind11;
+
+struct RemoteCall {
+  Outputs outputs;           // cloned into the reference process's memory
+  py::list inputs_after;     // the arguments as the candidate left them (arena views; read before the next call)
+  Sample sample;             // timed calls: the candidate's times, bounded by kforge's clock
+  std::string kernels;       // the first trial's kernel census, as the candidate process recorded it
+};
+
+class RemoteCandidate {
+ public:
+  RemoteCandidate(std::unique_ptr<CandidateProcess> process, bool cuda, const GpuClockMonitor* clock);
+
+  // Before the candidate is loaded: what a timed request with `inputs` and an empty forward costs
+  // by kforge's clock (each after a call of `reference_call`, as a candidate's timed call comes
+  // after the reference's), and how long the GPU takes to answer a probe while nothing else runs.
+  void calibrate(const py::list& inputs, const std::function<void()>& reference_call);
+  // Imports and builds the candidate there. `reference_outputs` (native candidates) shapes its outputs.
+  void load(const protocol::EvalJob& job, const std::vector<at::Tensor>& reference_outputs);
+
+  struct CallOptions {
+    std::string what;              // "trial 1/5", for messages
+    int64_t output_bytes = 0;      // the reference's outputs: the space the candidate's get
+    bool poison = false;           // fill the candidate's free memory and native outputs with NaN first
+    bool record = false;           // record the kernels it launches (CUDA)
+    std::optional<bool> timed_hold;  // timed: with the stream held or not
+    bool graph = false;            // timed as a CUDA graph replay
+  };
+  RemoteCall call(const py::list& inputs, const CallOptions& options);
+
+  pid_t pid() const { return process_->pid(); }
+  std::string describe_timing() const;  // GPU work charged after its calls, for the message; empty if none
+
+ private:
+  void ensure_arena(int64_t bytes);
+  // Copies the tensor inputs into the arena from offset 0; their descriptions, the views (appended
+  // to `views`), and the first free offset after them.
+  nlohmann::json place_inputs(const py::list& inputs, py::list& views, int64_t* end);
+  double drain_gpu(const std::string& what);  // [ms] beyond an idle probe that the GPU stayed busy
+  double probe_ms();
+
+  std::unique_ptr<CandidateProcess> process_;
+  std::unique_ptr<ExchangeArena> arena_;
+  bool cuda_;
+  const GpuClockMonitor* clock_;
+  double request_overhead_ms_ = 0;  // kforge's clock minus the reported host time, empty timed call
+  double idle_probe_ms_ = 0;
+  at::Tensor probe_;
+  double drained_ms_ = 0;     // GPU time found after the candidate's calls, charged to them [ms]
+};
+
+}  // namespace kforge::worker

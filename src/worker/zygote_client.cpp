@@ -1,0 +1,244 @@
+#include "worker/zygote_client.hpp"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <stdexcept>
+#include <thread>
+
+#include "protocol/frame.hpp"
+#include "worker/candidate_host.hpp"
+#include "worker/exchange_arena.hpp"
+#include "worker/failure.hpp"
+
+namespace kforge::worker {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+std::string describe_status(int status) {
+  if (WIFSIGNALED(status)) {
+    int sig = WTERMSIG(status);
+    const char* name = ::strsignal(sig);
+    return "killed by signal " + std::to_string(sig) + (name ? " (" + std::string(name) + ")" : "");
+  }
+  if (WIFEXITED(status)) return "exited with status " + std::to_string(WEXITSTATUS(status));
+  return "ended (wait status " + std::to_string(status) + ")";
+}
+
+// Whether every thread of `pid` is stopped (or gone): /proc/<pid>/task/<tid>/stat says 'T' or 't'.
+bool all_threads_stopped(pid_t pid) {
+  std::string dir = "/proc/" + std::to_string(pid) + "/task";
+  DIR* tasks = ::opendir(dir.c_str());
+  if (!tasks) return true;  // gone
+  bool stopped = true;
+  while (dirent* entry = ::readdir(tasks)) {
+    if (entry->d_name[0] == '.') continue;
+    std::string path = dir + "/" + entry->d_name + "/stat";
+    int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) continue;
+    char buf[512];
+    ssize_t n = ::read(fd, buf, sizeof buf - 1);
+    ::close(fd);
+    if (n <= 0) continue;
+    buf[n] = 0;
+    // "tid (comm) S ...": the state follows the last ')', since comm may hold one.
+    const char* close_paren = std::strrchr(buf, ')');
+    if (!close_paren || close_paren[1] != ' ') continue;
+    char state = close_paren[2];
+    if (state != 'T' && state != 't' && state != 'Z' && state != 'X') {
+      stopped = false;
+      break;
+    }
+  }
+  ::closedir(tasks);
+  return stopped;
+}
+
+// Removes a folder and everything in it, links not followed. (Not std::filesystem: in the worker
+// module its calls bind to the copy inside libtorch, built for another libstdc++, and crash.)
+void remove_tree(const std::string& root) {
+  ::nftw(
+      root.c_str(),
+      [](const char* path, const struct stat*, int type, FTW*) {
+        if (type == FTW_DP) ::rmdir(path);
+        else ::unlink(path);
+        return 0;
+      },
+      16, FTW_DEPTH | FTW_PHYS);
+}
+
+}  // namespace
+
+std::optional<std::string> Zygote::read_line(Clock::time_point deadline) {
+  for (;;) {
+    if (auto end = buffer_.find('\n'); end != std::string::npos) {
+      std::string line = buffer_.substr(0, end);
+      buffer_.erase(0, end + 1);
+      int pid = 0, status = 0;
+      if (std::sscanf(line.c_str(), "exited %d %d", &pid, &status) == 2) {
+        exits_[pid] = status;
+        continue;
+      }
+      return line;
+    }
+    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
+    if (left < 0) return std::nullopt;
+    pollfd p{fd_, POLLIN, 0};
+    int ready = ::poll(&p, 1, static_cast<int>(left));
+    if (ready < 0 && errno == EINTR) continue;
+    if (ready <= 0) return std::nullopt;
+    char chunk[256];
+    ssize_t n = ::read(fd_, chunk, sizeof chunk);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return std::nullopt;  // the zygote is gone
+    buffer_.append(chunk, static_cast<size_t>(n));
+  }
+}
+
+Zygote::Spawned Zygote::spawn() {
+  int pair[2];
+  if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, pair) != 0)
+    throw std::runtime_error(std::string("socketpair: ") + std::strerror(errno));
+  bool sent = send_fd(fd_, pair[1]);
+  ::close(pair[1]);  // the zygote holds its own copy now, and the child inherits it
+  if (!sent) {
+    ::close(pair[0]);
+    throw std::runtime_error("the zygote is gone: cannot ask it for a candidate process");
+  }
+  // Forking a process that has imported torch takes milliseconds; 30 s covers a swapping machine.
+  auto line = read_line(Clock::now() + std::chrono::seconds(30));
+  int pid = 0;
+  if (!line || std::sscanf(line->c_str(), "spawned %d", &pid) != 1 || pid <= 1) {
+    ::close(pair[0]);
+    throw std::runtime_error("the zygote did not start a candidate process" + (line ? ": " + *line : std::string()));
+  }
+  return {pair[0], pid};
+}
+
+std::string Zygote::exit_of(pid_t pid, std::chrono::milliseconds wait) {
+  auto deadline = Clock::now() + wait;
+  while (!exits_.count(pid)) {
+    auto line = read_line(deadline);
+    if (!line) break;
+  }
+  auto it = exits_.find(pid);
+  if (it == exits_.end()) return "";
+  std::string text = describe_status(it->second);
+  exits_.erase(it);
+  return text;
+}
+
+CandidateProcess::CandidateProcess(Zygote& zygote, Zygote::Spawned spawned)
+    : zygote_(zygote), socket_(spawned.socket), pid_(spawned.pid) {
+  if (const char* scratch = std::getenv("KFORGE_WORKER_SCRATCH"); scratch && *scratch)
+    scratch_ = candidate_scratch(scratch, pid_);
+}
+
+CandidateProcess::~CandidateProcess() {
+  // The group: the process and everything it started (none of which can leave it). SIGKILL
+  // reaches stopped processes too.
+  ::kill(-pid_, SIGKILL);
+  ::kill(pid_, SIGKILL);  // in case it died before its setpgid
+  ::close(socket_);
+  zygote_.exit_of(pid_, std::chrono::milliseconds(0));  // forget its exit report if it came
+  if (scratch_.empty()) return;
+  copy_output_to_log();
+  remove_tree(scratch_);
+}
+
+std::string CandidateProcess::output(int64_t from, int64_t max_bytes) const {
+  if (scratch_.empty()) return "";
+  int fd = ::open((scratch_ + "/" + kCandidateLog).c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return "";
+  struct stat st {};
+  std::string text;
+  if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
+    int64_t size = st.st_size;
+    int64_t start = from >= 0 ? std::min(from, size) : std::max<int64_t>(0, size - max_bytes);
+    text.resize(static_cast<size_t>(std::min(max_bytes, size - start)));
+    ssize_t n = ::pread(fd, text.data(), text.size(), start);
+    text.resize(n > 0 ? static_cast<size_t>(n) : 0);
+  }
+  ::close(fd);
+  return text;
+}
+
+void CandidateProcess::copy_output_to_log() const {
+  // The worker's log (this process's stderr) gets the candidate's output, bounded: the first and
+  // last 32 KiB, so a candidate that prints without end cannot fill the disk through it.
+  constexpr int64_t kPart = 32 << 10;
+  std::string head = output(0, kPart), tail = output(-1, kPart);
+  if (head.empty()) return;
+  std::string text = "kforge worker: candidate process " + std::to_string(pid_) + " printed:\n" + head;
+  if (tail != head) text += "\n[...]\n" + tail;
+  if (text.back() != '\n') text += '\n';
+  [[maybe_unused]] auto n = ::write(2, text.data(), text.size());
+}
+
+void CandidateProcess::resume() { ::kill(-pid_, SIGCONT); }
+
+void CandidateProcess::stop() {
+  ::kill(-pid_, SIGSTOP);
+  // A signal is delivered when the target next enters the kernel or is interrupted; wait until
+  // every thread has stopped, so none of them queues GPU work after the drain check. An idle
+  // process stops at once; 100 ms bounds a machine under load.
+  auto deadline = Clock::now() + std::chrono::milliseconds(100);
+  while (!all_threads_stopped(pid_) && Clock::now() < deadline) std::this_thread::sleep_for(std::chrono::microseconds(20));
+}
+
+void CandidateProcess::wait_ready(std::chrono::seconds wait) {
+  auto frame = protocol::read_frame(socket_, Clock::now() + wait);
+  if (frame.status == protocol::ReadStatus::ok && frame.message.value("type", "") == "ready") {
+    stop();
+    return;
+  }
+  std::string how = frame.status == protocol::ReadStatus::timed_out ? "did not start within " + std::to_string(wait.count()) + " s"
+                                                                      : zygote_.exit_of(pid_, std::chrono::milliseconds(2000));
+  throw Failure{Verdict::runtime_error, "the candidate's process could not start: " + (how.empty() ? "it died" : how), ""};
+}
+
+nlohmann::json CandidateProcess::request(const nlohmann::json& message, double* outer_ms, int fd, nlohmann::json* timed) {
+  resume();
+  auto t0 = Clock::now();
+  bool sent = protocol::write_frame(socket_, message) && (fd < 0 || send_fd(socket_, fd));
+  auto frame = sent ? protocol::read_frame(socket_) : protocol::ReadResult{};
+  auto t1 = Clock::now();
+  if (outer_ms) *outer_ms = std::chrono::duration<double, std::milli>(t1 - t0).count();
+  if (timed && frame.status == protocol::ReadStatus::ok && frame.message.is_object() &&
+      frame.message.value("type", "") == "timed") {
+    *timed = frame.message;
+    frame = protocol::read_frame(socket_);
+  }
+  if (frame.status == protocol::ReadStatus::ok && frame.message.is_object()) {
+    stop();
+    return frame.message;
+  }
+  if (frame.status == protocol::ReadStatus::malformed || frame.status == protocol::ReadStatus::ok) {
+    stop();
+    throw Failure{Verdict::rejected,
+                  "the candidate's process answered with something kforge never sends (" +
+                      (frame.error.empty() ? std::string("not a JSON object") : frame.error) +
+                      "): candidate code wrote into the result channel",
+                  "forged-result"};
+  }
+  std::string how = zygote_.exit_of(pid_, std::chrono::milliseconds(2000));
+  std::string tail = output(-1, 1500);
+  while (!tail.empty() && (tail.back() == '\n' || tail.back() == ' ')) tail.pop_back();
+  throw Failure{Verdict::crashed,
+                "the candidate's process died (" + (how.empty() ? "it closed its channel" : how) + ")" +
+                    (tail.empty() ? "" : "; its output ended with: " + tail),
+                ""};
+}
+
+}  // namespace kforge::worker

@@ -1,0 +1,89 @@
+#pragma once
+// The reference process's handle on candidate processes (docs/evaluation.md, "The boundary").
+//
+// The zygote (python/kforge_zygote.py) is a Python process with torch and kforge's worker module
+// imported and no CUDA context, started by the worker script before it imports torch, with an
+// environment stripped of everything but what torch, CUDA and the build need. Asked for a
+// candidate process, it forks one (which makes its own CUDA context and enters its sandbox,
+// worker/candidate_host.hpp) and reaps it when it dies, reporting how. A fork costs milliseconds
+// where a fresh interpreter importing torch costs seconds.
+//
+// A CandidateProcess is one such process, in a process group of its own that nothing it starts
+// can leave (setsid and setpgid are denied to it): stopped (SIGSTOP) whenever it is not answering
+// a request, and killed whole when its handle goes.
+#include <sys/types.h>
+
+#include <chrono>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+namespace kforge::worker {
+
+class Zygote {
+ public:
+  explicit Zygote(int control_fd) : fd_(control_fd) {}
+  Zygote(const Zygote&) = delete;  // owns the control socket's reading state
+  Zygote& operator=(const Zygote&) = delete;
+
+  struct Spawned {
+    int socket = -1;  // the reference process's end of the candidate's socket
+    pid_t pid = -1;
+  };
+  // A new candidate process; throws std::runtime_error when the zygote is gone.
+  Spawned spawn();
+  // How `pid` ended ("killed by signal 11 (Segmentation fault)", "exited with status 3"), as the
+  // zygote reaped it, waiting at most `wait`; empty if it has not said.
+  std::string exit_of(pid_t pid, std::chrono::milliseconds wait);
+
+ private:
+  // One line from the zygote, waiting until `deadline`; exit reports are filed as they pass.
+  std::optional<std::string> read_line(std::chrono::steady_clock::time_point deadline);
+  int fd_;
+  std::string buffer_;
+  std::map<pid_t, int> exits_;  // pid -> wait status
+};
+
+class CandidateProcess {
+ public:
+  CandidateProcess(Zygote& zygote, Zygote::Spawned spawned);
+  ~CandidateProcess();  // kills its process group and closes the socket
+  CandidateProcess(const CandidateProcess&) = delete;
+  CandidateProcess& operator=(const CandidateProcess&) = delete;
+
+  pid_t pid() const { return pid_; }
+  int socket() const { return socket_; }
+
+  // Waits for the process's first frame ("ready": its CUDA context made, its sandbox entered).
+  // Throws a Failure (runtime_error) when it dies first or `wait` passes.
+  void wait_ready(std::chrono::seconds wait);
+
+  // Resumes the process, sends `request`, waits for its answer, stops the process again and
+  // waits until every one of its threads is stopped. `outer_ms`: the reference process's own
+  // clock from sending to receiving [ms]. `fd`, when given, follows the frame (SCM_RIGHTS).
+  // Throws a Failure: `crashed` when the process died (with how), `rejected`/forged-result when
+  // what came back is not a frame.
+  // A timed call answers twice: first {"type": "timed"} right after the timed window (where the
+  // clock stops; it is returned in `timed`), then its result.
+  nlohmann::json request(const nlohmann::json& message, double* outer_ms = nullptr, int fd = -1,
+                         nlohmann::json* timed = nullptr);
+  void resume();
+  void stop();
+
+ private:
+  // What the process printed (its log in its scratch folder): `max_bytes` from `from`, or the
+  // last `max_bytes` when `from` is negative.
+  std::string output(int64_t from, int64_t max_bytes) const;
+  void copy_output_to_log() const;
+
+  Zygote& zygote_;
+  int socket_;
+  pid_t pid_;
+  std::string scratch_;  // its scratch folder, removed with it
+};
+
+}  // namespace kforge::worker

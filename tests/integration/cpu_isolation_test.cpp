@@ -1,0 +1,169 @@
+// The boundary on the CPU (docs/evaluation.md, "The boundary"): what a hostile candidate does to
+// its own process dies with it, kforge and its reference process survive it, nothing it starts
+// outlives kforge, and no secret reaches a message. Each hostile file of tests/adversarial/ is
+// followed in the same run (one worker, one reference process) by an honest candidate, whose
+// verdict must not change.
+#include <dirent.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <map>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "support/command.hpp"
+#include "support/temp_dir.hpp"
+
+namespace kforge::testing {
+namespace {
+
+const char* kProblem = "tests/problems/hack_target/level1/1_Add_ReLU.py";
+
+// An environment variable set for one scope (kforge and its workers inherit it).
+class ScopedEnv {
+ public:
+  ScopedEnv(const char* name, const std::string& value) : name_(name) { ::setenv(name, value.c_str(), 1); }
+  ~ScopedEnv() { ::unsetenv(name_); }
+  ScopedEnv(const ScopedEnv&) = delete;
+  ScopedEnv& operator=(const ScopedEnv&) = delete;
+
+ private:
+  const char* name_;
+};
+
+// Runs `hostile` files, each followed by its own copy of an honest candidate (a copy per file, so
+// kforge does not reuse one verdict), in one kforge run; returns the JSON line of each file by name.
+std::map<std::string, nlohmann::json> run_interleaved(const TempDir& dir, const std::vector<std::string>& hostile,
+                                                      CommandResult* result = nullptr) {
+  std::ifstream honest_in(source_path("tests/legit/add_relu_clamp.py"));
+  std::string honest((std::istreambuf_iterator<char>(honest_in)), std::istreambuf_iterator<char>());
+  std::vector<std::string> args{"--db", dir.file("k.db"), "eval", "--device", "cpu", "--json", "--max-time", "0.5",
+                                "--timeout", "90", "--problem", source_path(kProblem)};
+  for (const auto& file : hostile) {
+    args.push_back(source_path("tests/adversarial/" + file));
+    args.push_back(dir.write("honest_after_" + file, honest + "# after " + file + "\n"));
+  }
+  auto r = run_kforge(args);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  std::map<std::string, nlohmann::json> by_name;
+  for (const auto& line : r.json_lines()) {
+    std::string path = line.at("candidate");
+    by_name[path.substr(path.find_last_of('/') + 1)] = line;
+  }
+  if (result) *result = r;
+  return by_name;
+}
+
+void expect_honest_after_each(const std::map<std::string, nlohmann::json>& got, const std::vector<std::string>& hostile) {
+  for (const auto& file : hostile) {
+    auto it = got.find("honest_after_" + file);
+    ASSERT_NE(it, got.end()) << "no result for the honest candidate after " << file;
+    EXPECT_EQ(it->second.at("verdict"), "correct") << "after " << file << ": " << it->second.dump();
+  }
+}
+
+// Processes whose command line contains `needle` (arguments joined by spaces).
+std::vector<int> processes_with(const std::string& needle) {
+  std::vector<int> out;
+  DIR* proc = ::opendir("/proc");
+  if (!proc) return out;
+  while (dirent* e = ::readdir(proc)) {
+    int pid = std::atoi(e->d_name);
+    if (pid <= 0) continue;
+    std::ifstream in(std::string("/proc/") + e->d_name + "/cmdline", std::ios::binary);
+    std::string cmdline((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    for (char& c : cmdline)
+      if (c == '\0') c = ' ';
+    if (cmdline.find(needle) != std::string::npos) out.push_back(pid);
+  }
+  ::closedir(proc);
+  return out;
+}
+
+TEST(CpuIsolation, StateDiesWithItsCandidate) {
+  TempDir dir;
+  const std::vector<std::string> hostile{
+      "leak_patch_torch_relu.py",      "leak_import_hook.py",          "leak_signal_alarm.py",
+      "leak_scratch_shadow_module.py", "boundary_patch_reference_module.py", "boundary_slow_reference_class.py",
+      "boundary_slow_reference_signal.py"};
+  auto got = run_interleaved(dir, hostile);
+  expect_honest_after_each(got, hostile);
+  EXPECT_EQ(got["boundary_patch_reference_module.py"].value("verdict", ""), "incorrect");
+  EXPECT_EQ(got["leak_patch_torch_relu.py"].value("verdict", ""), "rejected");
+}
+
+// Signals to kforge, the reference process and the zygote are denied: by Landlock's signal scope
+// where the kernel has it, and by the seccomp rule older kernels rely on (forced here).
+TEST(CpuIsolation, KforgeSurvivesSignals) {
+  const std::vector<std::string> hostile{"escape_kill_parent.py", "escape_kill_kforge_by_name.py"};
+  for (bool seccomp_only : {false, true}) {
+    SCOPED_TRACE(seccomp_only ? "seccomp only" : "Landlock signal scope where the kernel has it");
+    std::optional<ScopedEnv> no_scope;
+    if (seccomp_only) no_scope.emplace("KFORGE_WORKER_NO_SIGNAL_SCOPE", "1");
+    TempDir dir;
+    auto got = run_interleaved(dir, hostile);
+    expect_honest_after_each(got, hostile);
+    for (const auto& file : hostile) EXPECT_EQ(got[file].value("verdict", ""), "correct") << got[file].dump();
+  }
+}
+
+TEST(CpuIsolation, NothingOutlivesKforge) {
+  TempDir dir;
+  TempDir tmp;  // kforge's TMPDIR: the workers' scratch folders go here and must be gone after
+  {
+    ScopedEnv env("TMPDIR", tmp.path().string());
+    auto got = run_interleaved(dir, {"escape_double_fork_setsid.py"});
+    expect_honest_after_each(got, {"escape_double_fork_setsid.py"});
+  }
+  EXPECT_TRUE(processes_with("sleep 120.25").empty()) << "the double-forked grandchild outlived kforge";
+  for (const auto& entry : std::filesystem::directory_iterator(tmp.path()))
+    ADD_FAILURE() << "left behind: " << entry.path();
+}
+
+TEST(CpuIsolation, SecretsStayOutOfMessages) {
+  const std::string secret = "sk-kforge-test-7f3a9c";
+  ScopedEnv key("KFORGE_TEST_API_KEY", secret);
+  ScopedEnv token("HF_TOKEN", secret);
+  TempDir dir;
+  // The store of this very run sits in the candidates' reach if reads were not confined.
+  const std::vector<std::string> hostile{"secrets_env_in_message.py", "secrets_store_in_message.py",
+                                         "secrets_reference_memory.py"};
+  CommandResult r;
+  auto got = run_interleaved(dir, hostile, &r);
+  expect_honest_after_each(got, hostile);
+  EXPECT_EQ(r.out.find(secret), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("SQLite format 3"), std::string::npos) << r.out;
+  EXPECT_EQ(got["secrets_env_in_message.py"].value("verdict", ""), "runtime_error");
+  EXPECT_EQ(got["secrets_store_in_message.py"].value("verdict", ""), "runtime_error");
+  EXPECT_NE(got["secrets_store_in_message.py"].value("message", "").find("store: []"), std::string::npos)
+      << got["secrets_store_in_message.py"].dump();
+  EXPECT_EQ(got["secrets_reference_memory.py"].value("verdict", ""), "correct") << got["secrets_reference_memory.py"].dump();
+}
+
+// A candidate whose process dies is judged (crashed, with how) and the next one in the same
+// reference process is not harmed.
+TEST(CpuIsolation, ACrashHarmsOnlyItsCandidate) {
+  TempDir dir;
+  std::ifstream in(source_path("tests/candidates/segfault.py"));
+  std::string segfault((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  dir.write("segfault_copy.py", segfault);
+  std::ifstream honest_in(source_path("tests/legit/add_relu_clamp.py"));
+  std::string honest((std::istreambuf_iterator<char>(honest_in)), std::istreambuf_iterator<char>());
+  auto r = run_kforge({"--db", dir.file("k.db"), "eval", "--device", "cpu", "--json", "--max-time", "0.5", "--problem",
+                       source_path(kProblem), dir.file("segfault_copy.py"), dir.write("honest.py", honest)});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::map<std::string, nlohmann::json> got;
+  for (const auto& line : r.json_lines()) {
+    std::string path = line.at("candidate");
+    got[path.substr(path.find_last_of('/') + 1)] = line;
+  }
+  EXPECT_EQ(got["segfault_copy.py"].value("verdict", ""), "crashed");
+  EXPECT_NE(got["segfault_copy.py"].value("message", "").find("signal 11"), std::string::npos);
+  EXPECT_EQ(got["honest.py"].value("verdict", ""), "correct") << got["honest.py"].dump();
+}
+
+}  // namespace
+}  // namespace kforge::testing
