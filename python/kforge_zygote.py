@@ -13,6 +13,15 @@ import os
 import signal
 import socket
 import sys
+import warnings
+
+# torch.cuda.is_available() (which importing torch.utils.cpp_extension calls) would otherwise ask the
+# CUDA runtime, which initialises the driver here and makes every forked child unable to use CUDA
+# ("Cannot re-initialize CUDA in forked subprocess"); through NVML it initialises nothing.
+os.environ["PYTORCH_NVML_BASED_CUDA_CHECK"] = "1"
+# Python 3.12 warns on every fork of a process with threads (torch's import starts some); the
+# child only runs kforge's code until it makes its own CUDA context.
+warnings.filterwarnings("ignore", category=DeprecationWarning, message=".*use of fork\\(\\) may lead to deadlocks.*")
 
 PR_SET_PDEATHSIG = 1
 PR_SET_DUMPABLE = 4
@@ -67,6 +76,8 @@ import _kforge_worker  # noqa: E402
 import kforge_inline  # noqa: E402
 
 kforge_inline.install()
+if torch.cuda.is_initialized():  # a fork of this process could not use CUDA: say so, loudly
+    print("kforge zygote: CUDA was initialised before forking; candidate processes will fail", file=sys.stderr)
 
 while True:
     try:
