@@ -79,24 +79,27 @@ void RemoteCandidate::calibrate(const py::list& inputs, const std::function<void
   for (auto a : inputs)
     if (THPVariable_Check(a.ptr())) input_bytes += aligned(THPVariable_Unpack(a.ptr()).nbytes());
   ensure_arena(input_bytes + kSlotAlignment);
-  py::list views;
-  int64_t end = 0;
-  json args = place_inputs(inputs, views, &end);
-  std::vector<double> overhead;
+  if (cuda_) probe_ = at::zeros({1}, at::TensorOptions().device(at::kCUDA));
+  // Each request as a timed call makes it: after reference work on the GPU (a reference call
+  // every other time, as the pairs alternate; always the inputs' copy into the arena), so the
+  // GPU's switch from this process's context to the candidate's is in the figure; and each
+  // followed by the probe, whose switch back is in the probe's idle time. (On the H200, leaving
+  // the switches out put honest candidates 0.2-0.4 ms per call above the request's cost and
+  // their probes 20-40 us above the idle one.)
+  std::vector<double> overhead, probes;
   for (int i = 0; i < kCalibrationCalls; ++i) {
-    if (i % 2 == 0) reference_call();  // every other: ABBA, as the pairs come
+    if (i % 2 == 0) reference_call();
+    py::list views;
+    int64_t end = 0;
+    json args = place_inputs(inputs, views, &end);
     double outer = 0;
     json timed;
     process_->request({{"type", "calibrate"}, {"args", args}}, &outer, -1, &timed);
     overhead.push_back(outer - finite_or(timed.value("sample", json()), "host_ms", 0));
+    if (cuda_) probes.push_back(probe_ms());
   }
   request_overhead_ms_ = median(overhead);
-  if (cuda_) {
-    probe_ = at::zeros({1}, at::TensorOptions().device(at::kCUDA));
-    std::vector<double> probes;
-    for (int i = 0; i < 10; ++i) probes.push_back(probe_ms());
-    idle_probe_ms_ = median(probes);
-  }
+  idle_probe_ms_ = median(probes);
 }
 
 json RemoteCandidate::place_inputs(const py::list& inputs, py::list& views, int64_t* end) {
