@@ -164,7 +164,7 @@ double RemoteCandidate::drain_gpu(const std::string& what) {
   for (;;) {
     double p = probe_ms();
     if (p <= idle_probe_ms_ + kBusyProbeMs) return busy;
-    busy += p - idle_probe_ms_;
+    busy += p - idle_probe_ms_ - kBusyProbeMs;  // what the probe's own jitter cannot explain
     if (busy > kDrainLimitMs) {
       char text[160];
       std::snprintf(text, sizeof text, "%s: the GPU was still busy %.0f ms after the candidate's call returned", what.c_str(), busy);
@@ -245,12 +245,18 @@ RemoteCall RemoteCandidate::call(const py::list& inputs, const CallOptions& opti
     // The candidate's own figures, which it could have forged: none beyond kforge's clock around
     // the request; GPU work found running after the call is added to them. Whether they are
     // believed at all is decided over every call (stats::choose_bound).
-    const double bound = std::max(0.0, outer_ms - request_overhead_ms_) + drained;
+    // Held, a call is queued first (`queued_ms`) and runs on the GPU only after the release, which
+    // the host time starts at: the bound leaves the queueing out. A process that claims a longer
+    // queueing to lower the bound raises its own event time with it (held, the event time is at
+    // least the time spent queueing).
+    const bool held = *options.timed_hold && !(s.is_object() && s.value("watchdog", false));
+    const double queued = finite_or(s, "queued_ms", 0);
+    const double bound = std::max(0.0, outer_ms - request_overhead_ms_ - (held ? queued : 0.0)) + drained;
     drained_ms_ += drained;
     sample.bound_ms = bound;
     sample.host_ms = std::min(finite_or(s, "host_ms", bound) + drained, bound);
-    sample.event_ms = std::min(finite_or(s, "event_ms", sample.host_ms), sample.host_ms);
-    sample.queued_ms = std::min(finite_or(s, "queued_ms", 0), sample.host_ms);
+    sample.queued_ms = std::min(queued, sample.host_ms);
+    sample.event_ms = std::min(std::max(finite_or(s, "event_ms", sample.host_ms), held ? queued : 0.0), sample.host_ms);
     sample.watchdog = s.is_object() && s.value("watchdog", false);
     sample.held = *options.timed_hold && !sample.watchdog;
     // The clock and slowdown reasons as this process reads them, never as the candidate reports them.
