@@ -33,7 +33,7 @@ BoundChoice choose_bound(const std::vector<double>& cand_host_ms, const std::vec
   BoundChoice choice;
   if (cand_bound_ms.size() != cand_host_ms.size() || cand_host_ms.empty()) return choice;
   choice.excess_ms = median(differences(cand_bound_ms, cand_host_ms));
-  choice.use_bound = choice.excess_ms > std::max(0.05, 0.02 * median(cand_host_ms));
+  choice.use_bound = choice.excess_ms > std::max(kBoundSlackMs, kBoundSlackShare * median(cand_host_ms));
   return choice;
 }
 

@@ -21,9 +21,13 @@ ClockChoice choose_clock(const std::vector<double>& ref_event_ms, const std::vec
 // own, which reports the times of its calls; the reference process's clock around each request
 // (less what an empty request cost before any candidate code was loaded) bounds them from above.
 // The gap between the two is the request's delivery, about constant for an honest process. When
-// its median exceeds the calibrated cost by more than `kforge's slack` (50 us, or 2% of the
-// candidate's median host time), the process reported less than it took, and the bound replaces
-// its host and event times.
+// its median exceeds the calibrated cost by more than the slack (0.25 ms, or 10% of the
+// candidate's median host time, whichever is more), the process reported less than it took, and
+// the bound replaces its host and event times. The slack is what honest processes were seen to
+// need on the H200 (up to 0.19 ms per call, docs/benchmarks.md session 11), so a process that
+// forges its times can hide at most that much per call.
+inline constexpr double kBoundSlackMs = 0.25;    // [ms]
+inline constexpr double kBoundSlackShare = 0.10;  // of the candidate's median host time
 struct BoundChoice {
   bool use_bound = false;
   double excess_ms = 0.0;  // median(bound - reported host): how much the reports fell short

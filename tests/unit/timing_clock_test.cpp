@@ -28,3 +28,35 @@ TEST(TimingClock, NoHostSamplesMeansEvents) {
 
 }  // namespace
 }  // namespace kforge::stats
+
+namespace kforge::stats {
+namespace {
+
+// A candidate's process that reports its calls as they took, give or take the request's jitter,
+// is believed; one that reports less than kforge's clock saw, by more than the slack, is not.
+TEST(TimingBound, HonestReportsAreBelieved) {
+  std::vector<double> host(40, 2.0), bound(40, 2.1);  // 0.1 ms of delivery jitter per call
+  EXPECT_FALSE(choose_bound(host, bound).use_bound);
+  EXPECT_NEAR(choose_bound(host, bound).excess_ms, 0.1, 1e-12);
+}
+
+TEST(TimingBound, ShortReportsAreReplaced) {
+  std::vector<double> host(40, 0.5), bound(40, 2.0);  // 1.5 ms of every call left unreported
+  BoundChoice choice = choose_bound(host, bound);
+  EXPECT_TRUE(choice.use_bound);
+  EXPECT_NEAR(choice.excess_ms, 1.5, 1e-12);
+}
+
+TEST(TimingBound, TheSlackGrowsWithTheCall) {
+  // 0.4 ms short: past the 0.25 ms floor, but within 10% of a 5 ms call and not of a 3 ms one.
+  EXPECT_FALSE(choose_bound(std::vector<double>(20, 5.0), std::vector<double>(20, 5.4)).use_bound);
+  EXPECT_TRUE(choose_bound(std::vector<double>(20, 3.0), std::vector<double>(20, 3.4)).use_bound);
+}
+
+TEST(TimingBound, MismatchedOrEmptySamplesChangeNothing) {
+  EXPECT_FALSE(choose_bound({}, {}).use_bound);
+  EXPECT_FALSE(choose_bound({1.0, 1.0}, {5.0}).use_bound);
+}
+
+}  // namespace
+}  // namespace kforge::stats
