@@ -1,4 +1,5 @@
 #include "planner/executor.hpp"
+#include "core/rules.hpp"
 
 #include <atomic>
 #include <cstdio>
@@ -66,7 +67,7 @@ EvaluationRecord make_record(const PlannedEval& e, const std::string& eval_key, 
       return r;
     case JobFailure::forged:
       r.verdict = Verdict::rejected;
-      r.rule = "forged-result";
+      r.rule = std::string(rules::kForgedResult);
       r.message = outcome.detail;
       return r;
     case JobFailure::none:
@@ -105,7 +106,7 @@ EvaluationRecord make_record(const PlannedEval& e, const std::string& eval_key, 
     const auto floor = stats::rejection_floor(memory, compute);
     if (floor && r.cand_ms && *r.cand_ms < floor->ms) {
       r.verdict = Verdict::rejected;
-      r.rule = "speed-of-light";
+      r.rule = std::string(rules::kSpeedOfLight);
       r.message =
           floor->compute
               ? fmt::format("the candidate's median {:.4f} ms is below the compute speed of light, {:.4f} ms: the "

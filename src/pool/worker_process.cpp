@@ -44,11 +44,31 @@ const protocol::WorkerInfo& WorkerProcess::ensure_started() {
 
 namespace {
 
+std::filesystem::path temp_root() {
+  const char* tmp = std::getenv("TMPDIR");
+  return tmp && *tmp ? std::filesystem::path(tmp) : std::filesystem::path("/tmp");
+}
+
+// Scratch folders are named kforge-worker-<kforge's pid>-XXXXXX. A kforge killed outright (kill -9,
+// the OOM killer) cannot remove its workers' folders, so the next kforge to start a worker removes
+// every such folder whose kforge is gone.
+void remove_orphaned_scratch() {
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator(temp_root(), ec)) {
+    const std::string name = entry.path().filename().string();
+    int owner = 0;
+    if (std::sscanf(name.c_str(), "kforge-worker-%d-", &owner) != 1 || owner <= 1 || owner == ::getpid()) continue;
+    if (::kill(owner, 0) == 0 || errno != ESRCH) continue;  // alive, or not ours to judge
+    std::error_code ignored;
+    std::filesystem::remove_all(entry.path(), ignored);
+  }
+}
+
 // A fresh scratch folder for one worker process: its working directory and TMPDIR, the one place
 // (with the caches below) a candidate may write to.
 std::filesystem::path make_scratch() {
-  const char* tmp = std::getenv("TMPDIR");
-  std::string pattern = (tmp && *tmp ? std::string(tmp) : std::string("/tmp")) + "/kforge-worker-XXXXXX";
+  remove_orphaned_scratch();
+  std::string pattern = (temp_root() / ("kforge-worker-" + std::to_string(::getpid()) + "-XXXXXX")).string();
   if (!::mkdtemp(pattern.data())) throw Error("cannot create a worker scratch folder from " + pattern + ": " + std::strerror(errno));
   return pattern;
 }

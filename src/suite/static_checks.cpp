@@ -1,4 +1,5 @@
 #include "suite/static_checks.hpp"
+#include "core/rules.hpp"
 
 #include <array>
 
@@ -58,7 +59,7 @@ std::optional<StaticFinding> check_candidate_source(std::string_view source, boo
     if (at == std::string::npos) continue;
     size_t line = 1;
     for (size_t i = 0; i < at; ++i) line += code[i] == '\n';
-    return StaticFinding{"harness-access", "line " + std::to_string(line) + ": `" + std::string(p.text) + "` " +
+    return StaticFinding{std::string(rules::kHarnessAccess), "line " + std::to_string(line) + ": `" + std::string(p.text) + "` " +
                                                std::string(p.why) + "; no kernel needs that"};
   }
   return std::nullopt;

@@ -1,3 +1,4 @@
+#include "core/rules.hpp"
 #pragma once
 // Static checks on a candidate's source, before anything runs: only where a static check is
 // honest, i.e. where no legitimate kernel has a reason to write the text. They name kforge's
@@ -13,7 +14,7 @@
 namespace kforge {
 
 struct StaticFinding {
-  std::string rule;     // "harness-access"
+  std::string rule;     // rules::kHarnessAccess
   std::string message;  // what was found, and on which line
 };
 

@@ -1,4 +1,5 @@
 #include "worker/candidate_host.hpp"
+#include "core/rules.hpp"
 
 #include <ATen/ATen.h>
 #include <c10/core/GradMode.h>
@@ -62,7 +63,7 @@ void reject_late_launches(const RecordedForward& rec) {
                 "kernel " + demangled(late.kernel) + " was launched by another thread after forward returned (" +
                     std::to_string(rec.late_from_other_threads.size()) + " such launch(es), from " +
                     (late.object.empty() ? std::string("unknown code") : late.object) + ")",
-                "thread-injection"};
+                std::string(rules::kThreadInjection)};
 }
 
 // What the first trial's launches say under the fallback policy: under --fallback strict a
@@ -78,7 +79,7 @@ std::string judge_census(const RecordedForward& rec, census::FallbackPolicy poli
   }
   census::Summary summary = census::summarize(rec.during);
   if (auto violation = census::fallback_violation(policy, summary))
-    throw Failure{Verdict::rejected, *violation, "pytorch-fallback"};
+    throw Failure{Verdict::rejected, *violation, std::string(rules::kPytorchFallback)};
   return census::describe(summary);
 }
 
@@ -231,6 +232,10 @@ class CandidateHost {
     SandboxStatus sandbox = enter_candidate_sandbox(writable_, readable, protected_pids_);
     std::fprintf(stderr, "kforge candidate %d: sandbox: %s\n", static_cast<int>(::getpid()), sandbox.describe.c_str());
     sandboxed_ = true;
+    // Without its seccomp filter a candidate could signal kforge's processes and trace them: no
+    // candidate runs so. (Without Landlock it still runs, less confined, as the line above says.)
+    if (!sandbox.network_denied)
+      throw Failure{Verdict::runtime_error, "the candidate's sandbox could not be entered: " + sandbox.describe, ""};
   }
 
   void enforce(const std::string& when) {

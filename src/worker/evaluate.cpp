@@ -1,4 +1,5 @@
 #include "worker/evaluate.hpp"
+#include "core/rules.hpp"
 
 #include <ATen/ATen.h>
 #include <c10/core/GradMode.h>
@@ -278,7 +279,7 @@ class Evaluation {
       throw Failure{Verdict::rejected,
                     trial + ": the candidate modified input " + std::to_string(cand_mutation->argument) + " in place (" +
                         std::to_string(cand_mutation->changed) + " elements changed); the reference does not",
-                    "input-mutation"};
+                    std::string(rules::kInputMutation)};
 
     const auto& cand_out = call.outputs.tensors;
     Comparison cmp = guarded(Verdict::runtime_error, "comparing outputs",
@@ -297,7 +298,7 @@ class Evaluation {
         synchronize_device(cuda_);
         return c;
       });
-      if (pc.downcast) throw Failure{Verdict::rejected, trial + ": " + pc.message, "precision-downcast"};
+      if (pc.downcast) throw Failure{Verdict::rejected, trial + ": " + pc.message, std::string(rules::kPrecisionDowncast)};
       char figures[128];
       std::snprintf(figures, sizeof figures, "error vs fp64 %.1e of the largest value (reference %.1e)",
                     pc.candidate_error, pc.reference_error);

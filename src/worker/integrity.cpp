@@ -1,4 +1,5 @@
 #include "worker/integrity.hpp"
+#include "core/rules.hpp"
 
 #include <dirent.h>
 #include <fcntl.h>
@@ -160,20 +161,20 @@ std::optional<Violation> IntegrityWatch::check() const {
       bool same = now == value.ptr();
       Py_XDECREF(now);
       if (!same)
-        return Violation{"patched-torch", w.owner_name + "." + name + " was " + (now ? "replaced" : "removed") +
+        return Violation{std::string(rules::kPatchedTorch), w.owner_name + "." + name + " was " + (now ? "replaced" : "removed") +
                                               " by the candidate (a patched function changes what the reference "
                                               "computes, how inputs are made or how time is read)"};
     }
     if (w.is_class)
       for (auto key : dict)
         if (!w.keys.count(py::str(key).cast<std::string>()))
-          return Violation{"patched-torch", "the candidate added " + py::str(key).cast<std::string>() + " to " +
+          return Violation{std::string(rules::kPatchedTorch), "the candidate added " + py::str(key).cast<std::string>() + " to " +
                                                 w.owner_name + ", overriding its inherited behaviour"};
   }
   auto flags = read_flags();
   for (size_t i = 0; i < flags.size() && i < flags_.size(); ++i)
     if (flags[i] != flags_[i])
-      return Violation{"precision-flag", "the candidate changed a global precision setting the reference also uses: " +
+      return Violation{std::string(rules::kPrecisionFlag), "the candidate changed a global precision setting the reference also uses: " +
                                              flags_[i] + " became " + flags[i].substr(flags[i].find(" = ") + 3)};
   if (auto v = new_workers()) {
     // A thread or child that was just ending (a joined std::thread's task can linger for a
@@ -187,16 +188,16 @@ std::optional<Violation> IntegrityWatch::check() const {
 std::optional<Violation> IntegrityWatch::new_workers() const {
   for (const auto& [ident, name] : python_threads())
     if (!python_threads_.count(ident))
-      return Violation{"thread-injection", "a thread the candidate started (\"" + name +
+      return Violation{std::string(rules::kThreadInjection), "a thread the candidate started (\"" + name +
                                                "\") is still running after forward returned: work outside the timed call"};
   for (int pid : live_children())
     if (!children_.count(pid))
-      return Violation{"process-injection", "a process the candidate started (pid " + std::to_string(pid) + ": " +
+      return Violation{std::string(rules::kProcessInjection), "a process the candidate started (pid " + std::to_string(pid) + ": " +
                                                 command_of(pid) + ") is still running after forward returned"};
   if (native_threads_)
     for (int tid : native_threads())
       if (!native_threads_->count(tid))
-        return Violation{"thread-injection", "a native thread (\"" + thread_name(tid) +
+        return Violation{std::string(rules::kThreadInjection), "a native thread (\"" + thread_name(tid) +
                                                  "\") appeared during the candidate's call and is still running after "
                                                  "forward returned"};
   return std::nullopt;

@@ -1,4 +1,5 @@
 #include "worker/paired_timing.hpp"
+#include "core/rules.hpp"
 
 #include <torch/csrc/autograd/python_variable.h>
 #include <torch/csrc/utils/pybind.h>
@@ -44,7 +45,7 @@ void recheck_pair(const py::object& ref_result, const py::object& cand_result, c
                   const protocol::EvalJob& job, uint64_t seed, const at::Device& device) {
   Outputs c = normalize_outputs(cand_result);
   if (!c.error.empty())
-    throw Failure{Verdict::rejected, label + ": " + c.error, c.subclass ? "tensor-subclass" : "timing-recheck"};
+    throw Failure{Verdict::rejected, label + ": " + c.error, c.subclass ? std::string(rules::kTensorSubclass) : std::string(rules::kTimingRecheck)};
   Outputs r = normalize_outputs(ref_result);
   if (!r.error.empty()) throw Failure{Verdict::runtime_error, label + ": the reference's " + r.error, ""};
   at::Tensor index;
@@ -62,7 +63,7 @@ void recheck_pair(const py::object& ref_result, const py::object& cand_result, c
     throw Failure{Verdict::rejected,
                   label + ": the candidate's output differs from the reference's on the same fresh inputs (" +
                       cmp.message + "), after it passed the correctness trials: a cached, replayed or skipped result",
-                  "timing-recheck"};
+                  std::string(rules::kTimingRecheck)};
 }
 
 // Reference and candidate timed in pairs, interleaved ABBA (whichever runs second in a pair gets

@@ -1,4 +1,5 @@
 #include "worker/remote_candidate.hpp"
+#include "core/rules.hpp"
 
 #include <torch/csrc/autograd/python_variable.h>
 #include <torch/csrc/utils/pybind.h>
@@ -28,6 +29,8 @@ constexpr double kBusyProbeMs = 0.03;
 // [ms] Work left running this long after a call is not a kernel finishing late but one left to
 // run beside the reference.
 constexpr double kDrainLimitMs = 100;
+// [ms] The least a timed call is taken to last: a ratio of times needs both above zero.
+constexpr double kLeastMs = 1e-6;
 // The longest message a candidate's process may have stored: its text is the candidate's.
 constexpr size_t kMessageLimit = 4000;
 
@@ -50,6 +53,13 @@ std::string bounded_text(const json& j, const char* key) {
     out += (static_cast<unsigned char>(c) < 0x20 && c != '\n') || c == 0x7f ? '?' : c;
   }
   return out;
+}
+
+// The rule a candidate's process names for its own rejection: one of the registry's, or (made up
+// by candidate code) a forged result.
+std::string checked_rule(const json& reply) {
+  std::string rule = bounded_text(reply, "rule");
+  return rules::known(rule) ? rule : std::string(rules::kForgedResult);
 }
 
 double finite_or(const json& j, const char* key, double fallback) {
@@ -143,7 +153,7 @@ void RemoteCandidate::load(const protocol::EvalJob& job, const std::vector<at::T
   auto verdict = verdict_from_string(reply.value("verdict", std::string()));
   // Only what a load can fail with; anything else the process says is taken as a load error.
   Verdict v = verdict && (*verdict == Verdict::compile_error || *verdict == Verdict::rejected) ? *verdict : Verdict::load_error;
-  throw Failure{v, bounded_text(reply, "message"), v == Verdict::rejected ? bounded_text(reply, "rule") : ""};
+  throw Failure{v, bounded_text(reply, "message"), v == Verdict::rejected ? checked_rule(reply) : ""};
 }
 
 void RemoteCandidate::ensure_arena(int64_t bytes) {
@@ -170,7 +180,7 @@ double RemoteCandidate::drain_gpu(const std::string& what) {
       std::snprintf(text, sizeof text, "%s: the GPU was still busy %.0f ms after the candidate's call returned", what.c_str(), busy);
       throw Failure{Verdict::rejected,
                     std::string(text) + ": work left running beside the reference would be timed as the reference's",
-                    "undrained-work"};
+                    std::string(rules::kUndrainedWork)};
     }
   }
 }
@@ -204,25 +214,25 @@ RemoteCall RemoteCandidate::call(const py::list& inputs, const CallOptions& opti
   if (reply.value("type", "") == "failed") {
     auto verdict = verdict_from_string(reply.value("verdict", std::string()));
     Verdict v = verdict && (*verdict == Verdict::rejected || *verdict == Verdict::runtime_error) ? *verdict : Verdict::runtime_error;
-    throw Failure{v, bounded_text(reply, "message"), v == Verdict::rejected ? bounded_text(reply, "rule") : ""};
+    throw Failure{v, bounded_text(reply, "message"), v == Verdict::rejected ? checked_rule(reply) : ""};
   }
   if (reply.contains("output_error")) {
     const json& e = reply["output_error"];
     bool subclass = e.is_object() && e.value("subclass", false);
     throw Failure{subclass ? Verdict::rejected : Verdict::incorrect, options.what + ": " + bounded_text(e, "message"),
-                  subclass ? "tensor-subclass" : ""};
+                  subclass ? std::string(rules::kTensorSubclass) : ""};
   }
   if (!reply.contains("outputs") || !reply["outputs"].is_array() || reply["outputs"].empty() ||
       reply["outputs"].size() > 64)
     throw Failure{Verdict::rejected, options.what + ": the candidate's process described no outputs kforge can read",
-                  "forged-result"};
+                  std::string(rules::kForgedResult)};
   const std::string expected_device = cuda_ ? "cuda" : "cpu";
   size_t index = 0;
   for (const auto& o : reply["outputs"]) {
     std::string why;
     auto slot = TensorSlot::from_json(o, &why);
     std::string name = "output " + std::to_string(index++);
-    if (!slot) throw Failure{Verdict::rejected, options.what + ": " + name + ": " + why, "forged-result"};
+    if (!slot) throw Failure{Verdict::rejected, options.what + ": " + name + ": " + why, std::string(rules::kForgedResult)};
     if (o.value("device", std::string()) != expected_device)
       throw Failure{Verdict::incorrect, options.what + ": " + name + " is on " + bounded_text(o, "device") + ", not " + expected_device, ""};
     if (!o.value("fits", true)) {
@@ -233,7 +243,7 @@ RemoteCall RemoteCandidate::call(const py::list& inputs, const CallOptions& opti
     }
     if (slot->offset < out_offset || slot->offset + slot->nbytes() > out_offset + output_capacity ||
         !arena_->contains(*slot, &why))
-      throw Failure{Verdict::rejected, options.what + ": " + name + " lies outside the space given for outputs", "forged-result"};
+      throw Failure{Verdict::rejected, options.what + ": " + name + " lies outside the space given for outputs", std::string(rules::kForgedResult)};
     out.outputs.tensors.push_back(arena_->view(*slot).clone());
   }
   synchronize_device(cuda_);
@@ -253,10 +263,13 @@ RemoteCall RemoteCandidate::call(const py::list& inputs, const CallOptions& opti
     const double queued = finite_or(s, "queued_ms", 0);
     const double bound = std::max(0.0, outer_ms - request_overhead_ms_ - (held ? queued : 0.0)) + drained;
     drained_ms_ += drained;
-    sample.bound_ms = bound;
-    sample.host_ms = std::min(finite_or(s, "host_ms", bound) + drained, bound);
+    sample.bound_ms = std::max(bound, kLeastMs);
+    // No call takes longer than the request around it (kforge's clock, with nothing subtracted:
+    // the calibrated cost is a median and may exceed one request's), nor no time at all.
+    sample.host_ms = std::clamp(finite_or(s, "host_ms", bound) + drained, kLeastMs, outer_ms + drained);
     sample.queued_ms = std::min(queued, sample.host_ms);
-    sample.event_ms = std::min(std::max(finite_or(s, "event_ms", sample.host_ms), held ? queued : 0.0), sample.host_ms);
+    sample.event_ms = std::clamp(std::max(finite_or(s, "event_ms", sample.host_ms), held ? queued : 0.0), kLeastMs,
+                                 sample.host_ms);
     sample.watchdog = s.is_object() && s.value("watchdog", false);
     sample.held = *options.timed_hold && !sample.watchdog;
     // The clock and slowdown reasons as this process reads them, never as the candidate reports them.

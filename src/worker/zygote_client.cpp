@@ -1,4 +1,5 @@
 #include "worker/zygote_client.hpp"
+#include "core/rules.hpp"
 
 #include <dirent.h>
 #include <fcntl.h>
@@ -230,7 +231,7 @@ nlohmann::json CandidateProcess::request(const nlohmann::json& message, double* 
                   "the candidate's process answered with something kforge never sends (" +
                       (frame.error.empty() ? std::string("not a JSON object") : frame.error) +
                       "): candidate code wrote into the result channel",
-                  "forged-result"};
+                  std::string(rules::kForgedResult)};
   }
   std::string how = zygote_.exit_of(pid_, std::chrono::milliseconds(2000));
   std::string tail = output(-1, 1500);

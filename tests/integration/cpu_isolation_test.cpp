@@ -4,7 +4,15 @@
 // followed in the same run (one worker, one reference process) by an honest candidate, whose
 // verdict must not change.
 #include <dirent.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
 #include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <optional>
+#include <thread>
 
 #include <cstdlib>
 #include <fstream>
@@ -16,6 +24,8 @@
 
 #include "support/command.hpp"
 #include "support/temp_dir.hpp"
+
+extern char** environ;
 
 namespace kforge::testing {
 namespace {
@@ -163,6 +173,70 @@ TEST(CpuIsolation, ACrashHarmsOnlyItsCandidate) {
   EXPECT_EQ(got["segfault_copy.py"].value("verdict", ""), "crashed");
   EXPECT_NE(got["segfault_copy.py"].value("message", "").find("signal 11"), std::string::npos);
   EXPECT_EQ(got["honest.py"].value("verdict", ""), "correct") << got["honest.py"].dump();
+}
+
+// Whether `pid` is still a live process (not gone, not a zombie waiting to be reaped).
+bool alive(int pid) {
+  std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
+  std::string stat((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  auto paren = stat.rfind(')');
+  return paren != std::string::npos && paren + 2 < stat.size() && stat[paren + 2] != 'Z' && stat[paren + 2] != 'X';
+}
+
+// kforge killed outright (SIGKILL) in the middle of a job: its worker, the zygote and the
+// candidate's process die with it, and the next kforge removes the scratch folders it left.
+TEST(CpuIsolation, AKilledKforgeLeavesNothingBehind) {
+  TempDir dir;
+  TempDir tmp;
+  ScopedEnv env("TMPDIR", tmp.path().string());
+  // Says where it runs, then waits in forward until it is killed.
+  std::string candidate = dir.write("waits.py", R"(import os, time
+import torch
+import torch.nn as nn
+
+class ModelNew(nn.Module):
+    def forward(self, a, b):
+        with open("pids", "w") as f:
+            f.write(f"{os.getpid()} {os.getppid()}")
+        time.sleep(600)
+        return torch.relu(a + b)
+)");
+  std::vector<std::string> args{KFORGE_BINARY, "--db", dir.file("k.db"), "eval", "--device", "cpu", "--timeout", "300",
+                                "--problem", source_path(kProblem), candidate};
+  std::vector<char*> argv;
+  for (auto& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  pid_t kforge = 0;
+  ASSERT_EQ(::posix_spawn(&kforge, argv[0], nullptr, nullptr, argv.data(), environ), 0);
+  // The candidate's process writes its pid and its zygote's into its scratch folder.
+  std::vector<int> pids;
+  for (int i = 0; i < 600 && pids.empty(); ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    std::error_code ec;
+    for (const auto& entry : std::filesystem::recursive_directory_iterator(tmp.path(), ec))
+      if (entry.path().filename() == "pids") {
+        std::ifstream in(entry.path());
+        int a = 0, b = 0;
+        if (in >> a >> b) pids = {a, b};
+      }
+  }
+  ::kill(kforge, SIGKILL);
+  int status = 0;
+  ::waitpid(kforge, &status, 0);
+  ASSERT_EQ(pids.size(), 2u) << "the candidate never ran";
+  for (int i = 0; i < 100 && (alive(pids[0]) || alive(pids[1])); ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  EXPECT_FALSE(alive(pids[0])) << "the candidate's process outlived kforge";
+  EXPECT_FALSE(alive(pids[1])) << "the zygote outlived kforge";
+
+  // The next kforge sweeps the dead one's scratch folder when it starts its worker.
+  std::ifstream honest_in(source_path("tests/legit/add_relu_clamp.py"));
+  std::string honest((std::istreambuf_iterator<char>(honest_in)), std::istreambuf_iterator<char>());
+  auto r = run_kforge({"--db", dir.file("k2.db"), "eval", "--device", "cpu", "--max-time", "0.3", "--problem",
+                       source_path(kProblem), dir.write("honest.py", honest)});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  for (const auto& entry : std::filesystem::directory_iterator(tmp.path()))
+    ADD_FAILURE() << "left behind: " << entry.path();
 }
 
 }  // namespace
