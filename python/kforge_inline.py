@@ -15,6 +15,7 @@ import importlib.util
 import inspect
 import json
 import os
+import shlex
 import subprocess
 import sysconfig
 
@@ -35,6 +36,16 @@ def _as_list(value):
     if isinstance(value, str):
         return [value]
     return list(value)
+
+
+def _shell_words(value):
+    """Flags as torch's build has them: it writes each into a shell command line (ninja), where an
+    empty one vanishes and one holding spaces splits ("-O3 -march=native"). KernelBench's worked
+    example passes extra_cflags=[""] and extra_ldflags=[""], which models copy."""
+    words = []
+    for flag in _as_list(value):
+        words += shlex.split(str(flag))
+    return words
 
 
 def _flags(name, extra_cflags, extra_cuda_cflags, extra_ldflags, extra_include_paths, with_cuda):
@@ -154,10 +165,9 @@ def load_inline(*args, **kwargs):
         with_cuda = bool(cuda_sources)
 
     cflags, cuda_flags, ldflags = _flags(
-        name, [f.strip() for f in _as_list(a.get("extra_cflags"))],
-        [f.strip() for f in _as_list(a.get("extra_cuda_cflags"))],
-        [f.strip() for f in _as_list(a.get("extra_ldflags"))],
-        [p.strip() for p in _as_list(a.get("extra_include_paths"))], with_cuda)
+        name, _shell_words(a.get("extra_cflags")), _shell_words(a.get("extra_cuda_cflags")),
+        _shell_words(a.get("extra_ldflags")), [p.strip() for p in _as_list(a.get("extra_include_paths")) if p.strip()],
+        with_cuda)
     spec = {
         "name": name,
         "main_cpp": main_cpp,
