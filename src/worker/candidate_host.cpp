@@ -289,6 +289,8 @@ class CandidateHost {
     json reply = {{"type", "done"}};
     py::object result;
     const json timing = request.value("time", json());
+    // The same generator state the reference's forward on these inputs had (dropout, randn).
+    if (request.contains("seed") && request["seed"].is_number_unsigned()) seed_everything(request["seed"].get<uint64_t>());
     guarded(Verdict::runtime_error, "ModelNew.forward raised (" + what + ")", [&] {
       if (timing.is_object()) {
         Sample s = timed_call(args, timing.value("hold", false), timing.value("graph", false), &result);

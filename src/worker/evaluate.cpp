@@ -255,7 +255,9 @@ class Evaluation {
   void run_trial(const std::string& trial, uint64_t seed, bool first) {
     py::list inputs = fresh_inputs(problem_, seed, device_name_, device_, dtype_);
     py::list ref_in = clone_arguments(inputs);
+    const uint64_t forward_seed = forward_seed_for(seed);
     py::object ref_result = guarded(Verdict::runtime_error, "the reference Model.forward raised (" + trial + ")", [&] {
+      seed_everything(forward_seed);
       py::object r = ref_(*py::tuple(ref_in));
       synchronize_device(cuda_);
       return r;
@@ -270,6 +272,7 @@ class Evaluation {
     options.output_bytes = bytes_of(ref_out.tensors);
     options.poison = true;
     options.record = first && cuda_;
+    options.forward_seed = forward_seed;
     RemoteCall call = cand_->call(inputs, options);
     if (first && cuda_) kernels_note_ = call.kernels;
 
@@ -294,6 +297,7 @@ class Evaluation {
     if (first) res_.min_bytes = call_bytes;
     if (first && dtype_ == at::kFloat) {
       PrecisionCheck pc = guarded(Verdict::runtime_error, "the fp64 reference (" + trial + ")", [&] {
+        seed_everything(forward_seed);
         PrecisionCheck c = check_against_fp64(ref_, inputs, ref_out.tensors, cand_out);
         synchronize_device(cuda_);
         return c;
@@ -314,8 +318,9 @@ class Evaluation {
       uint64_t seed = (timing_seed + 0x2545f4914f6cdd1dULL * static_cast<uint64_t>(index + 1000)) & ((1ULL << 53) - 1);
       return fresh_inputs(problem_, seed, device_name_, device_, dtype_);
     };
-    CandidateCall cand = [&](bool hold, const py::list& args, py::object* result) {
+    CandidateCall cand = [&](bool hold, const py::list& args, uint64_t forward_seed, py::object* result) {
       RemoteCandidate::CallOptions options;
+      options.forward_seed = forward_seed;
       options.what = "a timed call";
       options.output_bytes = output_bytes_;
       options.timed_hold = hold;

@@ -115,6 +115,8 @@ struct TimedSide {
 
 }  // namespace
 
+uint64_t forward_seed_for(uint64_t input_seed) { return (input_seed * 0xbf58476d1ce4e5b9ULL + 0x94d049bb133111ebULL) & ((1ULL << 53) - 1); }
+
 TimingOutcome time_pairs(const py::object& ref, const CandidateCall& cand, const std::function<py::list(int)>& inputs_for,
                          const protocol::EvalJob& job, uint64_t seed, const at::Device& device, int batch,
                          Timer& timer) {
@@ -171,23 +173,30 @@ TimingOutcome time_pairs(const py::object& ref, const CandidateCall& cand, const
     // timed call, which would otherwise always be the reference's (even indices go first).
     {
       py::tuple warm(inputs_for(100000 + first));
+      const uint64_t warm_seed = forward_seed_for(seed ^ static_cast<uint64_t>(100000 + first));
       note_watchdog(guarded(Verdict::runtime_error, "reference forward (" + what + ", untimed)",
-                            [&] { return ref_side.time(timer, hold, warm); }),
+                            [&] {
+                              seed_everything(warm_seed);
+                              return ref_side.time(timer, hold, warm);
+                            }),
                     "the reference");
       note_watchdog(guarded(Verdict::runtime_error, "ModelNew.forward (" + what + ", untimed)",
-                            [&] { return cand(hold, py::list(warm), nullptr); }),
+                            [&] { return cand(hold, py::list(warm), warm_seed, nullptr); }),
                     "ModelNew");
     }
     for (auto& p : pairs) {
+      const uint64_t pair_seed = forward_seed_for(seed ^ static_cast<uint64_t>(p.index + 1000));
       auto time_ref = [&] {
-        Sample s = guarded(Verdict::runtime_error, "reference forward (" + what + ")",
-                           [&] { return ref_side.time(timer, hold, p.ref_args, &p.ref_result); });
+        Sample s = guarded(Verdict::runtime_error, "reference forward (" + what + ")", [&] {
+          seed_everything(pair_seed);
+          return ref_side.time(timer, hold, p.ref_args, &p.ref_result);
+        });
         note_watchdog(s, "the reference");
         return s;
       };
       auto time_cand = [&] {
         Sample s = guarded(Verdict::runtime_error, "ModelNew.forward (" + what + ")",
-                           [&] { return cand(hold, py::list(p.cand_args), &p.cand_result); });
+                           [&] { return cand(hold, py::list(p.cand_args), pair_seed, &p.cand_result); });
         note_watchdog(s, "ModelNew");
         return s;
       };

@@ -26,9 +26,16 @@ struct TimingOutcome {
   std::string not_held;             // why not, when the timer could hold (for the message)
 };
 
-// One timed call of the candidate: `hold` the stream or not, on `args`; its outputs into `result`
-// (may be null: an untimed warm-up whose outputs nobody reads).
-using CandidateCall = std::function<Sample(bool hold, const py::list& args, py::object* result)>;
+// One timed call of the candidate: `hold` the stream or not, on `args`, with torch's generators
+// seeded with `forward_seed` first (as the reference's call of the same pair is: dropout and other
+// random ops draw alike); its outputs into `result` (may be null: an untimed warm-up whose outputs
+// nobody reads).
+using CandidateCall =
+    std::function<Sample(bool hold, const py::list& args, uint64_t forward_seed, py::object* result)>;
+
+// The seed torch's generators get before each model's forward on the inputs of `input_seed`, the
+// same for both models (REFERENCE.md: a dropout mask must match), and not the inputs' own seed.
+uint64_t forward_seed_for(uint64_t input_seed);
 
 TimingOutcome time_pairs(const py::object& ref, const CandidateCall& cand, const std::function<py::list(int)>& inputs_for,
                          const protocol::EvalJob& job, uint64_t seed, const at::Device& device, int batch,

@@ -204,6 +204,7 @@ RemoteCall RemoteCandidate::call(const py::list& inputs, const CallOptions& opti
                   {"poison", options.poison},
                   {"record", options.record}};
   if (options.timed_hold) message["time"] = {{"hold", *options.timed_hold}, {"graph", options.graph}};
+  if (options.forward_seed) message["seed"] = *options.forward_seed;
 
   double outer_ms = 0;
   json timed;

@@ -51,6 +51,7 @@ class RemoteCandidate {
     bool record = false;           // record the kernels it launches (CUDA)
     std::optional<bool> timed_hold;  // timed: with the stream held or not
     bool graph = false;            // timed as a CUDA graph replay
+    std::optional<uint64_t> forward_seed;  // torch's generators seeded with it before the forward
   };
   RemoteCall call(const py::list& inputs, const CallOptions& options);
 

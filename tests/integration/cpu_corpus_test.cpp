@@ -1,5 +1,8 @@
 // Every bad input of tests/candidates/ through the real binary and a real CPU worker: each gets
 // its verdict and a message, and one bad candidate never costs the others their result.
+#include <fstream>
+#include <map>
+
 #include <gtest/gtest.h>
 
 #include "support/command.hpp"
@@ -173,6 +176,42 @@ TEST(CpuCorpus, InfinitiesInTheReference) {
   EXPECT_NE(lines[1]["message"].get<std::string>().find("finite value(s) where the reference has NaN or Inf"),
             std::string::npos)
       << lines[1]["message"];
+}
+
+}  // namespace
+}  // namespace kforge::testing
+
+namespace kforge::testing {
+namespace {
+
+// A problem with dropout in training mode: the identity candidate draws the same mask as the
+// reference, since both forwards start from the same generator state; one that draws an extra
+// random number first does not.
+TEST(CpuCorpus, RandomOpsDrawAlike) {
+  TempDir dir;
+  const std::string problem = source_path("tests/problems/dropout/level1/1_Linear_Dropout.py");
+  std::ifstream in(problem);
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::string identity = dir.write("identity.py", text + "\nModelNew = Model\n");
+  std::string shifted = dir.write("shifted.py", text + R"(
+
+class ModelNew(Model):
+    def forward(self, x):
+        torch.rand(1)  # one draw more: every later mask differs
+        return super().forward(x)
+)");
+  std::vector<std::string> args{"--db", dir.file("k.db"), "eval"};
+  args.insert(args.end(), kQuick.begin(), kQuick.end());
+  args.insert(args.end(), {"--problem", problem, identity, shifted});
+  auto r = run_kforge(args);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::map<std::string, std::string> verdict;
+  for (const auto& line : r.json_lines()) {
+    std::string path = line.at("candidate");
+    verdict[path.substr(path.find_last_of('/') + 1)] = line.at("verdict").get<std::string>() + ": " + line.value("message", "");
+  }
+  EXPECT_EQ(verdict["identity.py"].rfind("correct", 0), 0u) << verdict["identity.py"];
+  EXPECT_EQ(verdict["shifted.py"].rfind("incorrect", 0), 0u) << verdict["shifted.py"];
 }
 
 }  // namespace
