@@ -79,6 +79,18 @@ int64_t bytes_of(const std::vector<at::Tensor>& ts) {
   return total;
 }
 
+// Past this error against the fp64 reference, relative to an output's largest value, a result is
+// wrong rather than computed in a lower precision (bf16's rounding is 2^-9; long bf16 reductions
+// stay well under 5%).
+constexpr double kWrongAgainstFp64 = 0.05;
+
+std::string format_error_vs_fp64(const PrecisionCheck& pc) {
+  char figures[128];
+  std::snprintf(figures, sizeof figures, "error vs fp64 %.1e of the largest value (reference %.1e)", pc.candidate_error,
+                pc.reference_error);
+  return figures;
+}
+
 // Outputs as a forward returns them: one tensor, or a tuple of them.
 py::object as_result(const std::vector<at::Tensor>& ts) {
   if (ts.size() == 1) return py::cast(ts.front());
@@ -296,17 +308,27 @@ class Evaluation {
     pair_bytes_ = std::max(pair_bytes_, 2 * call_bytes);
     if (first) res_.min_bytes = call_bytes;
     if (first && dtype_ == at::kFloat) {
-      PrecisionCheck pc = guarded(Verdict::runtime_error, "the fp64 reference (" + trial + ")", [&] {
+      PrecisionCheck pc;
+      try {
         seed_everything(forward_seed);
-        PrecisionCheck c = check_against_fp64(ref_, inputs, ref_out.tensors, cand_out);
+        pc = check_against_fp64(ref_, inputs, ref_out.tensors, cand_out);
         synchronize_device(cuda_);
-        return c;
-      });
+      } catch (py::error_already_set& e) {
+        // The reference cannot run in fp64 (upstream's level3/33_VanillaRNN keeps its hidden state
+        // as a plain fp32 attribute and raises a dtype error): the check is skipped, not blamed on
+        // the candidate.
+        pc = PrecisionCheck{};
+        pc.skipped = "the reference raised in fp64: " + describe(e).summary;
+      }
+      // An error of this size is no rounding of any precision (bf16 keeps 8 bits): the values are
+      // wrong, and a loose tolerance on small outputs let them pass the comparison.
+      if (pc.ran && pc.candidate_error > kWrongAgainstFp64)
+        throw Failure{Verdict::incorrect,
+                      trial + ": " + format_error_vs_fp64(pc) +
+                          ": the values are wrong by that much of the output's scale, beyond what any precision explains",
+                      ""};
       if (pc.downcast) throw Failure{Verdict::rejected, trial + ": " + pc.message, std::string(rules::kPrecisionDowncast)};
-      char figures[128];
-      std::snprintf(figures, sizeof figures, "error vs fp64 %.1e of the largest value (reference %.1e)",
-                    pc.candidate_error, pc.reference_error);
-      fp64_note_ = pc.ran ? figures : "fp64 check skipped: " + pc.skipped;
+      fp64_note_ = pc.ran ? format_error_vs_fp64(pc) : "fp64 check skipped: " + pc.skipped;
     }
   }
 

@@ -216,3 +216,68 @@ class ModelNew(Model):
 
 }  // namespace
 }  // namespace kforge::testing
+
+namespace kforge::testing {
+namespace {
+
+// Outputs near 1e-5 under atol 1e-4: a uniform answer passes the comparison, and the fp64 check
+// calls it what it is, incorrect (not a precision downcast); the true softmax is correct.
+TEST(CpuCorpus, WrongSmallOutputsAreIncorrect) {
+  TempDir dir;
+  const std::string problem = source_path("tests/problems/tiny_outputs/level1/1_Softmax_Wide.py");
+  std::string uniform = dir.write("uniform.py", R"(import torch
+import torch.nn as nn
+
+class ModelNew(nn.Module):
+    def forward(self, x):
+        return torch.full_like(x, 1.0 / x.shape[1])
+)");
+  std::string honest = dir.write("honest.py", R"(import torch
+import torch.nn as nn
+
+class ModelNew(nn.Module):
+    def forward(self, x):
+        e = torch.exp(x - x.max(dim=1, keepdim=True).values)
+        return e / e.sum(dim=1, keepdim=True)
+)");
+  std::vector<std::string> args{"--db", dir.file("k.db"), "eval"};
+  args.insert(args.end(), kQuick.begin(), kQuick.end());
+  args.insert(args.end(), {"--problem", problem, uniform, honest});
+  auto r = run_kforge(args);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::map<std::string, nlohmann::json> got;
+  for (const auto& line : r.json_lines()) {
+    std::string path = line.at("candidate");
+    got[path.substr(path.find_last_of('/') + 1)] = line;
+  }
+  EXPECT_EQ(got["uniform.py"].value("verdict", ""), "incorrect") << got["uniform.py"].dump();
+  EXPECT_NE(got["uniform.py"].value("message", "").find("error vs fp64"), std::string::npos) << got["uniform.py"].dump();
+  EXPECT_EQ(got["honest.py"].value("verdict", ""), "correct") << got["honest.py"].dump();
+}
+
+}  // namespace
+}  // namespace kforge::testing
+
+namespace kforge::testing {
+namespace {
+
+// A reference that cannot run in fp64 (a plain fp32 attribute, as upstream's VanillaRNN keeps its
+// hidden state): its identity candidate is correct, and the message says the check was skipped.
+TEST(CpuCorpus, ReferenceWithoutFp64SkipsTheCheck) {
+  TempDir dir;
+  const std::string problem = source_path("tests/problems/fp32_state/level1/1_Plain_Hidden_State.py");
+  std::ifstream in(problem);
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::vector<std::string> args{"--db", dir.file("k.db"), "eval"};
+  args.insert(args.end(), kQuick.begin(), kQuick.end());
+  args.insert(args.end(), {"--problem", problem, dir.write("identity.py", text + "\nModelNew = Model\n")});
+  auto r = run_kforge(args);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto lines = r.json_lines();
+  ASSERT_EQ(lines.size(), 1u) << r.out;
+  EXPECT_EQ(lines[0].value("verdict", ""), "correct") << lines[0].dump();
+  EXPECT_NE(lines[0].value("message", "").find("fp64 check skipped"), std::string::npos) << lines[0].dump();
+}
+
+}  // namespace
+}  // namespace kforge::testing
