@@ -25,6 +25,8 @@ import torch.utils.cpp_extension as cpp_extension
 
 _original_load_inline = cpp_extension.load_inline
 _signature = inspect.signature(_original_load_inline)
+_original_load = cpp_extension.load
+_load_signature = inspect.signature(_original_load)
 
 # What each build of this process came to, for `kforge build` (which prints them).
 results = []
@@ -164,10 +166,16 @@ def load_inline(*args, **kwargs):
     if with_cuda is None:
         with_cuda = bool(cuda_sources)
 
+    return _build_and_import(name, main_cpp, cuda_cu, line_map, a, with_cuda, "load_inline")
+
+
+def _build_and_import(name, main_cpp, cuda_cu, line_map, a, with_cuda, how, include_paths=()):
+    """Builds main.cpp and cuda.cu through kforge's cache and imports the module (load_inline's
+    and load's common end); `a` holds the call's bound arguments."""
+    include_paths = list(include_paths) + [p.strip() for p in _as_list(a.get("extra_include_paths")) if p.strip()]
     cflags, cuda_flags, ldflags = _flags(
         name, _shell_words(a.get("extra_cflags")), _shell_words(a.get("extra_cuda_cflags")),
-        _shell_words(a.get("extra_ldflags")), [p.strip() for p in _as_list(a.get("extra_include_paths")) if p.strip()],
-        with_cuda)
+        _shell_words(a.get("extra_ldflags")), include_paths, with_cuda)
     spec = {
         "name": name,
         "main_cpp": main_cpp,
@@ -176,14 +184,14 @@ def load_inline(*args, **kwargs):
         "cuda_flags": cuda_flags,
         "ldflags": ldflags,
         "torch_version": torch.__version__,
-        "display_name": f"load_inline('{name}')",
+        "display_name": f"{how}('{name}')",
         "line_map": line_map,
     }
     result = _build(spec)
     results.append({k: result[k] for k in ("ok", "cached", "seconds", "strategy", "why_whole", "diagnostics")}
                    | {"name": name})
     if a.get("verbose"):
-        print(f"kforge: load_inline('{name}'): {'cached' if result['cached'] else 'built'} "
+        print(f"kforge: {how}('{name}'): {'cached' if result['cached'] else 'built'} "
               f"({result['strategy'] or 'failed'}) in {result['seconds']:.1f} s", flush=True)
     if not result["ok"]:
         # The phrase torch uses, so every harness recognises a build failure.
@@ -194,9 +202,35 @@ def load_inline(*args, **kwargs):
     return module
 
 
+def load(*args, **kwargs):
+    """torch.utils.cpp_extension.load through kforge's cache: the source files are read and built
+    as load_inline's texts are (.cpp into main.cpp, .cu into cuda.cu, each in the order given), their
+    folders on the include path, wherever `build_directory` points (the candidate may not write
+    there, and kforge's cache is where builds go)."""
+    bound = _load_signature.bind(*args, **kwargs)
+    bound.apply_defaults()
+    a = bound.arguments
+    if not a.get("is_python_module", True) or a.get("is_standalone", False):
+        return _original_load(*args, **kwargs)
+    sources = [os.path.abspath(p) for p in _as_list(a["sources"])]
+    cpp_texts, cuda_texts = [], []
+    for path in sources:
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+        (cuda_texts if path.endswith((".cu", ".cuh")) else cpp_texts).append(f'#line 1 "{path}"\n' + text)
+    with_cuda = a.get("with_cuda")
+    if with_cuda is None:
+        with_cuda = bool(cuda_texts)
+    folders = sorted({os.path.dirname(p) for p in sources})
+    return _build_and_import(a["name"], "\n".join(cpp_texts), "\n".join(cuda_texts), [], a, with_cuda, "load",
+                             include_paths=folders)
+
+
 load_inline.__doc__ = _original_load_inline.__doc__
+load.__doc__ = (load.__doc__ or "") + "\n\n" + (_original_load.__doc__ or "")
 
 
 def install():
-    """Route every later load_inline call of this process through kforge."""
+    """Route every later load_inline and load call of this process through kforge."""
     cpp_extension.load_inline = load_inline
+    cpp_extension.load = load

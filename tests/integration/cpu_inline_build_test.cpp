@@ -1,6 +1,7 @@
 // KernelBench load_inline candidates built through kforge's cache (python/kforge_inline.py,
 // src/build/inline_build.cpp) with the real g++ and nvcc, no GPU: a C++ extension evaluated on the
-// CPU, and a CUDA extension built ahead by `kforge build`, split into kernels and host part.
+// CPU (from load_inline's texts, and from files through cpp_extension.load), and a CUDA extension
+// built ahead by `kforge build`, split into kernels and host part.
 #include <gtest/gtest.h>
 
 #include <unistd.h>
@@ -53,6 +54,24 @@ TEST(CpuInlineBuild, CppExtensionEvaluatesThroughKforgesCache) {
   ASSERT_EQ(entries.size(), 1u) << "the build went through kforge's cache, not torch's";
   EXPECT_TRUE(entries[0]["ok"].get<bool>());
   EXPECT_EQ(entries[0]["extra"]["strategy"], "host");
+}
+
+// torch.utils.cpp_extension.load on sources the candidate wrote to disk, into a build_directory
+// its sandbox lets it write nothing to: built from the files through kforge's cache.
+TEST(CpuInlineBuild, LoadFromDiskBuildsThroughKforgesCache) {
+  TempDir dir;
+  use_fresh_cache(dir);
+  auto r = run_kforge({"--db", dir.file("k.db"), "eval", "--device", "cpu", "--json", "--max-time", "0.2", "--problem",
+                       source_path("tests/problems/level1/1_Tiny_Add_ReLU.py"),
+                       source_path("tests/candidates/cpp_extension_load_from_disk.py")});
+  ::unsetenv("XDG_CACHE_HOME");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto lines = r.json_lines();
+  ASSERT_EQ(lines.size(), 1u) << r.out;
+  EXPECT_EQ(lines[0]["verdict"], "correct") << lines[0]["message"];
+  auto entries = inline_entries(dir.file("cache"));
+  ASSERT_EQ(entries.size(), 1u) << "the build went through kforge's cache, not torch's";
+  EXPECT_TRUE(entries[0]["ok"].get<bool>());
 }
 
 TEST(CpuInlineBuild, CudaExtensionIsSplitAndCached) {
