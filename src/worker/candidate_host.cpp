@@ -406,15 +406,11 @@ int serve_candidate(int socket_fd, const std::vector<int>& protected_pids) {
       ::dup2(log, 2);
       ::close(log);
     }
-    ::setenv("TMPDIR", scratch.c_str(), 1);
-    ::setenv("TORCHINDUCTOR_CACHE_DIR", (scratch + "/inductor").c_str(), 1);
-  }
-  if (const char* tmp = std::getenv("TMPDIR")) {
-    // Python's view of the environment was taken when the zygote started: tell it too, and make
-    // tempfile look again.
-    py::module_::import("os").attr("environ")["TMPDIR"] = tmp;
-    if (const char* inductor = std::getenv("TORCHINDUCTOR_CACHE_DIR"))
-      py::module_::import("os").attr("environ")["TORCHINDUCTOR_CACHE_DIR"] = inductor;
+    // Through os.environ, which also sets the process's environment (Python's view of it was
+    // taken when the zygote started), and tempfile made to look again.
+    py::object environ = py::module_::import("os").attr("environ");
+    environ["TMPDIR"] = scratch;
+    environ["TORCHINDUCTOR_CACHE_DIR"] = scratch + "/inductor";
     py::module_::import("tempfile").attr("tempdir") = py::none();
   }
   const bool cuda = py::module_::import("torch").attr("cuda").attr("is_available")().cast<bool>();

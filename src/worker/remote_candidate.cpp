@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "metrics/statistics.hpp"
 #include "worker/failure.hpp"
 
 #if KFORGE_WITH_CUDA
@@ -34,10 +35,12 @@ constexpr double kLeastMs = 1e-6;
 // The longest message a candidate's process may have stored: its text is the candidate's.
 constexpr size_t kMessageLimit = 4000;
 
-double median(std::vector<double> v) {
-  if (v.empty()) return 0;
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
+// The arena space the tensors among `inputs` take, each aligned as TensorSlot offsets are.
+int64_t arena_input_bytes(const py::list& inputs) {
+  int64_t bytes = 0;
+  for (auto a : inputs)
+    if (THPVariable_Check(a.ptr())) bytes += aligned(THPVariable_Unpack(a.ptr()).nbytes());
+  return bytes;
 }
 
 // What the candidate's process said, made safe to store and print: bounded, one line of
@@ -85,10 +88,7 @@ double RemoteCandidate::probe_ms() {
 }
 
 void RemoteCandidate::calibrate(const py::list& inputs, const std::function<void()>& reference_call) {
-  int64_t input_bytes = 0;
-  for (auto a : inputs)
-    if (THPVariable_Check(a.ptr())) input_bytes += aligned(THPVariable_Unpack(a.ptr()).nbytes());
-  ensure_arena(input_bytes + kSlotAlignment);
+  ensure_arena(arena_input_bytes(inputs) + kSlotAlignment);
   if (cuda_) probe_ = at::zeros({1}, at::TensorOptions().device(at::kCUDA));
   // Each request as a timed call makes it: after reference work on the GPU (a reference call
   // every other time, as the pairs alternate; always the inputs' copy into the arena), so the
@@ -108,8 +108,8 @@ void RemoteCandidate::calibrate(const py::list& inputs, const std::function<void
     overhead.push_back(outer - finite_or(timed.value("sample", json()), "host_ms", 0));
     if (cuda_) probes.push_back(probe_ms());
   }
-  request_overhead_ms_ = median(overhead);
-  idle_probe_ms_ = median(probes);
+  request_overhead_ms_ = stats::median(overhead);
+  idle_probe_ms_ = probes.empty() ? 0 : stats::median(probes);
 }
 
 json RemoteCandidate::place_inputs(const py::list& inputs, py::list& views, int64_t* end) {
@@ -187,9 +187,7 @@ double RemoteCandidate::drain_gpu(const std::string& what) {
 
 RemoteCall RemoteCandidate::call(const py::list& inputs, const CallOptions& options) {
   // Layout: the tensor inputs, then the space for the outputs.
-  int64_t input_bytes = 0;
-  for (auto a : inputs)
-    if (THPVariable_Check(a.ptr())) input_bytes += aligned(THPVariable_Unpack(a.ptr()).nbytes());
+  const int64_t input_bytes = arena_input_bytes(inputs);
   const int64_t output_capacity = aligned(options.output_bytes) + 16 * kSlotAlignment;
   ensure_arena(input_bytes + output_capacity);
 

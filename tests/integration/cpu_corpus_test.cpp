@@ -205,13 +205,9 @@ class ModelNew(Model):
   args.insert(args.end(), {"--problem", problem, identity, shifted});
   auto r = run_kforge(args);
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  std::map<std::string, std::string> verdict;
-  for (const auto& line : r.json_lines()) {
-    std::string path = line.at("candidate");
-    verdict[path.substr(path.find_last_of('/') + 1)] = line.at("verdict").get<std::string>() + ": " + line.value("message", "");
-  }
-  EXPECT_EQ(verdict["identity.py"].rfind("correct", 0), 0u) << verdict["identity.py"];
-  EXPECT_EQ(verdict["shifted.py"].rfind("incorrect", 0), 0u) << verdict["shifted.py"];
+  auto got = r.lines_by_candidate();
+  EXPECT_EQ(got["identity.py"].value("verdict", ""), "correct") << got["identity.py"].dump();
+  EXPECT_EQ(got["shifted.py"].value("verdict", ""), "incorrect") << got["shifted.py"].dump();
 }
 
 }  // namespace
@@ -245,11 +241,7 @@ class ModelNew(nn.Module):
   args.insert(args.end(), {"--problem", problem, uniform, honest});
   auto r = run_kforge(args);
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  std::map<std::string, nlohmann::json> got;
-  for (const auto& line : r.json_lines()) {
-    std::string path = line.at("candidate");
-    got[path.substr(path.find_last_of('/') + 1)] = line;
-  }
+  auto got = r.lines_by_candidate();
   EXPECT_EQ(got["uniform.py"].value("verdict", ""), "incorrect") << got["uniform.py"].dump();
   EXPECT_NE(got["uniform.py"].value("message", "").find("error vs fp64"), std::string::npos) << got["uniform.py"].dump();
   EXPECT_EQ(got["honest.py"].value("verdict", ""), "correct") << got["honest.py"].dump();

@@ -58,11 +58,7 @@ std::map<std::string, nlohmann::json> run_interleaved(const TempDir& dir, const 
   }
   auto r = run_kforge(args);
   EXPECT_EQ(r.exit_code, 0) << r.err;
-  std::map<std::string, nlohmann::json> by_name;
-  for (const auto& line : r.json_lines()) {
-    std::string path = line.at("candidate");
-    by_name[path.substr(path.find_last_of('/') + 1)] = line;
-  }
+  auto by_name = r.lines_by_candidate();
   if (result) *result = r;
   return by_name;
 }
@@ -165,11 +161,7 @@ TEST(CpuIsolation, ACrashHarmsOnlyItsCandidate) {
   auto r = run_kforge({"--db", dir.file("k.db"), "eval", "--device", "cpu", "--json", "--max-time", "0.5", "--problem",
                        source_path(kProblem), dir.file("segfault_copy.py"), dir.write("honest.py", honest)});
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  std::map<std::string, nlohmann::json> got;
-  for (const auto& line : r.json_lines()) {
-    std::string path = line.at("candidate");
-    got[path.substr(path.find_last_of('/') + 1)] = line;
-  }
+  auto got = r.lines_by_candidate();
   EXPECT_EQ(got["segfault_copy.py"].value("verdict", ""), "crashed");
   EXPECT_NE(got["segfault_copy.py"].value("message", "").find("signal 11"), std::string::npos);
   EXPECT_EQ(got["honest.py"].value("verdict", ""), "correct") << got["honest.py"].dump();

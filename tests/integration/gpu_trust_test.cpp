@@ -61,11 +61,7 @@ TEST(GpuTrust, CudaGraphMode) {
                        source_path("tests/candidates/identity.py"),
                        source_path("tests/candidates/cuda_graph_breaks_capture.py")});
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  std::map<std::string, nlohmann::json> got;
-  for (const auto& line : r.json_lines()) {
-    std::string path = line.at("candidate");
-    got[path.substr(path.find_last_of('/') + 1)] = line;
-  }
+  auto got = r.lines_by_candidate();
   const auto& identity = got["identity.py"];
   ASSERT_EQ(identity.value("verdict", ""), "correct") << identity.dump();
   EXPECT_NE(identity.value("message", "").find("timed as CUDA graph replays"), std::string::npos) << identity.dump();

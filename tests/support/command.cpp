@@ -34,6 +34,15 @@ std::vector<nlohmann::json> CommandResult::json_lines() const {
   return lines;
 }
 
+std::map<std::string, nlohmann::json> CommandResult::lines_by_candidate() const {
+  std::map<std::string, nlohmann::json> by_file;
+  for (auto& line : json_lines()) {
+    const std::string path = line.at("candidate");
+    by_file[path.substr(path.find_last_of('/') + 1)] = std::move(line);
+  }
+  return by_file;
+}
+
 CommandResult run_command(const std::vector<std::string>& argv, const std::string& cwd) {
   TempDir capture;
   std::string out_path = capture.file("stdout"), err_path = capture.file("stderr");

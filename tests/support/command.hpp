@@ -1,5 +1,6 @@
 #pragma once
 // Runs the real kforge binary (or any command) for tests, capturing its output and exit status.
+#include <map>
 #include <string>
 #include <vector>
 
@@ -13,6 +14,8 @@ struct CommandResult {
   std::string err;
   // stdout split into lines and parsed as JSON (the --json mode); non-JSON lines are skipped.
   std::vector<nlohmann::json> json_lines() const;
+  // The JSON lines of `kforge eval --json` by their candidate's file name (its last path part).
+  std::map<std::string, nlohmann::json> lines_by_candidate() const;
 };
 
 CommandResult run_command(const std::vector<std::string>& argv, const std::string& cwd = "");

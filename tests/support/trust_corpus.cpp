@@ -58,11 +58,7 @@ std::vector<std::string> run_trust_corpus(const std::string& folder, const std::
       failures.push_back(problem + ": kforge exited with " + std::to_string(r.exit_code) + ": " + r.err);
       continue;
     }
-    std::map<std::string, nlohmann::json> got;
-    for (const auto& line : r.json_lines()) {
-      std::string path = line.at("candidate");
-      got[path.substr(path.find_last_of('/') + 1)] = line;
-    }
+    auto got = r.lines_by_candidate();
     for (const auto* c : group) {
       ++ran;
       auto it = got.find(c->file);
