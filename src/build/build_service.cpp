@@ -80,15 +80,6 @@ std::optional<Format> format_of(const std::filesystem::path& file) {
   return std::nullopt;
 }
 
-const char* to_string(Format f) {
-  switch (f) {
-    case Format::kernelbench: return "kernelbench";
-    case Format::cpp: return "cpp";
-    case Format::cuda: return "cuda";
-  }
-  return "?";
-}
-
 std::filesystem::path interface_include_dir() {
   if (const char* env = std::getenv("KFORGE_INCLUDE"); env && *env) return env;
   return KFORGE_SOURCE_DIR "/include";

@@ -14,11 +14,13 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/job_kinds.hpp"
+
 namespace kforge::build {
 
-enum class Format { kernelbench, cpp, cuda };
+using Format = CandidateFormat;
+using kforge::to_string;
 std::optional<Format> format_of(const std::filesystem::path& file);  // .py, .cpp, .cu
-const char* to_string(Format f);
 
 struct BuildRequest {
   Format format = Format::cpp;

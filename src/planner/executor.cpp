@@ -245,13 +245,15 @@ std::vector<EvaluationRecord> execute_plan(std::vector<PlannedEval>& plan, const
       protocol::EvalJob job;
       job.problem_path = e.problem.path.string();
       job.candidate_path = e.candidate.path.string();
-      job.candidate_format = build::to_string(e.format);
+      job.candidate_format = e.format;
       job.candidate_library = e.library.string();
-      job.device = config.cuda ? "cuda" : "cpu";
-      job.precision = settings.precision.empty() ? e.problem.default_precision() : settings.precision;
+      job.device = config.cuda ? DeviceKind::cuda : DeviceKind::cpu;
+      // Both checked where they enter: --precision by the command line, a problem's declaration when it loads.
+      const std::string precision = settings.precision.empty() ? e.problem.default_precision() : settings.precision;
+      job.precision = precision_from_string(precision).value_or(Precision::fp32);
       job.atol = settings.atol;
       job.rtol = settings.rtol;
-      job.fallback = settings.fallback;
+      job.fallback = census::policy_from_string(settings.fallback).value_or(census::FallbackPolicy::mixed);
       job.trial_seeds = fresh_seeds(settings.correctness_trials);
       job.timing = settings.timing;
 
@@ -275,7 +277,7 @@ std::vector<EvaluationRecord> execute_plan(std::vector<PlannedEval>& plan, const
       double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
       nlohmann::json stored_settings = key_settings;
       stored_settings["trial_seeds"] = job.trial_seeds;
-      stored_settings["precision"] = job.precision;  // as resolved for this problem
+      stored_settings["precision"] = to_string(job.precision);  // as resolved for this problem
       EvaluationRecord r = make_record(e, key, stored_settings, info, device_label, outcome, wall);
       const bool worker_died = outcome.failure == JobFailure::crashed;
       if (worker_died) r.message = "the reference process died twice, not the candidate's: " + r.message + " (not stored)";

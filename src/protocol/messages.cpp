@@ -1,5 +1,7 @@
 #include "protocol/messages.hpp"
 
+#include <stdexcept>
+
 namespace kforge::protocol {
 namespace {
 
@@ -12,6 +14,15 @@ template <class T>
 std::optional<T> get_optional(const nlohmann::json& j, const char* key) {
   if (!j.contains(key) || j.at(key).is_null()) return std::nullopt;
   return j.at(key).get<T>();
+}
+
+// An enum sent as its name; a name this build does not know is a malformed job, not a default.
+template <class Parse>
+auto parsed(const nlohmann::json& j, const char* key, const char* fallback, Parse parse) {
+  const std::string name = j.value(key, std::string(fallback));
+  auto value = parse(name);
+  if (!value) throw std::invalid_argument(std::string("job: unknown ") + key + " \"" + name + "\"");
+  return *value;
 }
 
 }  // namespace
@@ -53,10 +64,10 @@ void from_json(const nlohmann::json& j, TimingSettings& v) {
 
 void to_json(nlohmann::json& j, const EvalJob& v) {
   j = {{"problem_path", v.problem_path}, {"candidate_path", v.candidate_path},
-       {"candidate_format", v.candidate_format}, {"candidate_library", v.candidate_library},
-       {"device", v.device},             {"precision", v.precision},
+       {"candidate_format", to_string(v.candidate_format)}, {"candidate_library", v.candidate_library},
+       {"device", to_string(v.device)},  {"precision", to_string(v.precision)},
        {"trial_seeds", v.trial_seeds},   {"time_candidate", v.time_candidate},
-       {"fallback", v.fallback},
+       {"fallback", census::to_string(v.fallback)},
        {"timing", v.timing},
        {"host_memory_bytes", v.host_memory_bytes}, {"cpu_cores", v.cpu_cores}};
   put_optional(j, "atol", v.atol);
@@ -65,15 +76,15 @@ void to_json(nlohmann::json& j, const EvalJob& v) {
 void from_json(const nlohmann::json& j, EvalJob& v) {
   v.problem_path = j.at("problem_path").get<std::string>();
   v.candidate_path = j.at("candidate_path").get<std::string>();
-  v.candidate_format = j.value("candidate_format", "kernelbench");
+  v.candidate_format = parsed(j, "candidate_format", "kernelbench", candidate_format_from_string);
   v.candidate_library = j.value("candidate_library", "");
-  v.device = j.value("device", "cpu");
-  v.precision = j.value("precision", "fp32");
+  v.device = parsed(j, "device", "cpu", device_kind_from_string);
+  v.precision = parsed(j, "precision", "fp32", precision_from_string);
   v.atol = get_optional<double>(j, "atol");
   v.rtol = get_optional<double>(j, "rtol");
   v.trial_seeds = j.value("trial_seeds", std::vector<uint64_t>{});
   v.time_candidate = j.value("time_candidate", true);
-  v.fallback = j.value("fallback", "mixed");
+  v.fallback = parsed(j, "fallback", "mixed", census::policy_from_string);
   v.timing = j.value("timing", TimingSettings{});
   v.host_memory_bytes = j.value("host_memory_bytes", int64_t{0});
   v.cpu_cores = j.value("cpu_cores", 0.0);

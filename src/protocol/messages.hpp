@@ -12,7 +12,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/job_kinds.hpp"
 #include "core/verdict.hpp"
+#include "metrics/kernel_census.hpp"
 #include "protocol/frame.hpp"
 
 namespace kforge::protocol {
@@ -46,14 +48,14 @@ struct TimingSettings {
 struct EvalJob {
   std::string problem_path;
   std::string candidate_path;
-  std::string candidate_format = "kernelbench";  // kernelbench | cpp | cuda
-  std::string candidate_library;                 // cpp/cuda: the built shared library
-  std::string device = "cpu";        // "cpu" or "cuda" (the worker sees one GPU as cuda:0)
-  std::string precision = "fp32";    // fp32 | fp16 | bf16: the dtype floating tensors are cast to
+  CandidateFormat candidate_format = CandidateFormat::kernelbench;
+  std::string candidate_library;     // cpp/cuda: the built shared library
+  DeviceKind device = DeviceKind::cpu;
+  Precision precision = Precision::fp32;  // the dtype floating tensors are cast to
   std::optional<double> atol;        // overrides of the per-dtype tolerance
   std::optional<double> rtol;
   std::vector<uint64_t> trial_seeds; // one correctness trial per seed; the last also seeds timing
-  std::string fallback = "mixed";    // mixed | strict (metrics/kernel_census.hpp)
+  census::FallbackPolicy fallback = census::FallbackPolicy::mixed;
   bool time_candidate = true;
   TimingSettings timing;
   // What the candidate's process may take from the machine (kforge's --host-memory and

@@ -1,4 +1,5 @@
 #include "worker/candidate_host.hpp"
+#include "worker/cpu_pin.hpp"
 #include "core/rules.hpp"
 
 #include <ATen/ATen.h>
@@ -135,7 +136,14 @@ class CandidateHost {
   // An empty call timed the way a candidate's is: what the request, the flush, the hold and
   // the synchronisation cost by themselves, measured while this process is still kforge's alone.
   json calibrate(const json& request) {
-    Arguments args = arguments(request.value("args", json::array()));
+    Arguments args = prepare_call(request);
+    // A graph's timed call first copies its inputs into the graph's static buffers (GraphedForward.load),
+    // outside its timed window but inside the request: a copy of each here costs the same.
+    std::vector<at::Tensor> static_copies;
+    if (request.value("graph", false))
+      for (const auto& [view, own] : args.copies) static_copies.push_back(own.clone());
+    CollectorPaused paused;
+    PinnedThread pinned(cpu_of(request));
     Sample s = timer_->time([] {}, timer_->can_hold());
     if (!protocol::write_frame(fd_, {{"type", "timed"}, {"sample", sample_json(s)}}))
       throw Failure{Verdict::runtime_error, "the reference process went away", ""};
@@ -155,15 +163,19 @@ class CandidateHost {
     enter_sandbox_for(request);
     const std::string device_name = cuda_ ? "cuda:0" : "cpu";
     const at::Device device = cuda_ ? at::Device(at::kCUDA, 0) : at::Device(at::kCPU);
-    const at::ScalarType dtype = dtype_of(request.at("precision").get<std::string>());
-    format_ = request.at("format").get<std::string>();
+    // The reference process's words, sent from its enums: anything else is a broken request.
+    const auto precision = precision_from_string(request.value("precision", std::string()));
+    const auto format = candidate_format_from_string(request.value("format", std::string()));
+    if (!precision || !format) throw Failure{Verdict::runtime_error, "a load request without a known precision and format", ""};
+    const at::ScalarType dtype = dtype_of(*precision);
+    format_ = *format;
     fallback_ = census::policy_from_string(request.value("fallback", "mixed")).value_or(census::FallbackPolicy::mixed);
     py::module_ problem = guarded(Verdict::load_error, "problem " + request.at("problem").get<std::string>(),
                                   [&] { return import_file(request.at("problem").get<std::string>(), "kforge_problem_"); });
     if (!cuda_) apply_cpu_sizes(problem);
     py::list init_args = init_arguments(problem, device_name, device, dtype);
     watch_.emplace();  // the snapshot, before any of the candidate's code runs
-    if (format_ == "kernelbench") {
+    if (format_ == CandidateFormat::kernelbench) {
       py::module_ module = guarded(Verdict::load_error, "importing the candidate failed", [&] {
         return import_file(request.at("candidate").get<std::string>(), "kforge_candidate_");
       });
@@ -276,11 +288,20 @@ class CandidateHost {
     return out;
   }
 
+  // What every call does before its forward, the calibration's empty one included, so the
+  // calibrated cost of a request has all of it: the arguments copied out of the arena, and the
+  // same generator state the reference's forward on these inputs had (dropout, randn).
+  Arguments prepare_call(const json& request) {
+    Arguments out = arguments(request.value("args", json::array()));
+    if (request.contains("seed") && request["seed"].is_number_unsigned()) seed_everything(request["seed"].get<uint64_t>());
+    return out;
+  }
+
   json call(const json& request) {
     c10::AutoGradMode no_grad(false);  // as upstream: forward under torch.no_grad()
     if (model_.is_none()) throw Failure{Verdict::runtime_error, "no candidate is loaded", ""};
     const std::string what = request.value("what", std::string("a call"));
-    Arguments arguments_given = arguments(request.at("args"));
+    Arguments arguments_given = prepare_call(request);
     const py::tuple& args = arguments_given.args;
     if (py::isinstance<NativeCandidate>(model_)) model_.cast<NativeCandidate&>().set_poison_outputs(request.value("poison", false));
     if (cuda_ && request.value("poison", false)) poison_free_cuda_memory();
@@ -289,10 +310,9 @@ class CandidateHost {
     json reply = {{"type", "done"}};
     py::object result;
     const json timing = request.value("time", json());
-    // The same generator state the reference's forward on these inputs had (dropout, randn).
-    if (request.contains("seed") && request["seed"].is_number_unsigned()) seed_everything(request["seed"].get<uint64_t>());
     guarded(Verdict::runtime_error, "ModelNew.forward raised (" + what + ")", [&] {
       if (timing.is_object()) {
+        PinnedThread pinned(cpu_of(timing));
         Sample s = timed_call(args, timing.value("hold", false), timing.value("graph", false), &result);
         // At once: the reference process's clock around the request stops at this frame, so
         // what follows (the checks, copying the outputs out) is not counted against the call.
@@ -305,12 +325,17 @@ class CandidateHost {
       }
       return 0;
     });
-    if (!settled_ && format_ != "kernelbench") {
+    if (!settled_ && format_ != CandidateFormat::kernelbench) {
       // Native threads are watched for native candidates only, once torch's lazily started pools
       // exist: a Python candidate's own threads each get an OpenMP team of their own that
       // outlives them, and its threads are watched through Python's threading module.
       watch_->settle_native_threads();
       settled_ = true;
+    } else if (recorder && settled_) {
+      // CUPTI starts threads of its own while it records, which would be taken for the
+      // candidate's. The recorded call (the census) comes after the timing, where a thread of the
+      // candidate's started now can change no timed figure; its outputs are still compared.
+      watch_->settle_native_threads();
     }
     enforce(what);
     arguments_given.back();
@@ -327,7 +352,25 @@ class CandidateHost {
     return reply;
   }
 
+  // The CPU the reference process has this process time on (worker/cpu_pin.hpp).
+  static std::optional<int> cpu_of(const json& j) {
+    if (!j.contains("cpu") || !j["cpu"].is_number_integer()) return std::nullopt;
+    return j["cpu"].get<int>();
+  }
+
+  // Python's cyclic collector off during a timed call, as the reference process has it while it
+  // times (worker/paired_timing.cpp): a collection inside the call is noise on one side only.
+  struct CollectorPaused {
+    py::module_ gc = py::module_::import("gc");
+    bool was_enabled = gc.attr("isenabled")().cast<bool>();
+    CollectorPaused() { gc.attr("disable")(); }
+    ~CollectorPaused() {
+      if (was_enabled) gc.attr("enable")();
+    }
+  };
+
   Sample timed_call(const py::tuple& args, bool hold, bool graph, py::object* result) {
+    CollectorPaused paused;
     if (!graph) return timer_->time([&] { *result = model_(*args); }, hold);
     if (graphed_.is_none())
       graphed_ = guarded(Verdict::runtime_error, "--cuda-graph: ModelNew.forward could not be captured in a CUDA graph",
@@ -375,7 +418,7 @@ class CandidateHost {
   std::unique_ptr<Timer> timer_;
   std::unique_ptr<ExchangeArena> arena_;
   std::optional<IntegrityWatch> watch_;
-  std::string format_ = "kernelbench";
+  CandidateFormat format_ = CandidateFormat::kernelbench;
   census::FallbackPolicy fallback_ = census::FallbackPolicy::mixed;
   py::object model_ = py::none();
   py::object graphed_ = py::none();

@@ -1,4 +1,5 @@
 #include "worker/evaluate.hpp"
+#include "worker/cpu_pin.hpp"
 #include "core/rules.hpp"
 
 #include <ATen/ATen.h>
@@ -105,16 +106,18 @@ py::object as_result(const std::vector<at::Tensor>& ts) {
 //   load         problem, reference model, its FLOPs, and the candidate in a process of its own;
 //   correctness  one trial per secret seed and one per extra size;
 //   timing       reference and candidate in pairs (worker/paired_timing.hpp);
+//   census       (CUDA) one more trial, recording which kernels the candidate launches;
 //   summary      the verdict's message.
 class Evaluation {
  public:
   Evaluation(const protocol::EvalJob& job, WorkerContext& context)
       : job_(job),
         context_(context),
-        cuda_(job.device == "cuda"),
+        cuda_(job.device == DeviceKind::cuda),
         device_name_(cuda_ ? "cuda:0" : "cpu"),
         device_(cuda_ ? at::Device(at::kCUDA, 0) : at::Device(at::kCPU)),
-        dtype_(dtype_of(job.precision)) {
+        dtype_(dtype_of(job.precision)),
+        timing_cpus_(cuda_ ? timing_cpus() : std::nullopt) {
     res_.trials_total = static_cast<int>(job.trial_seeds.size());
   }
 
@@ -125,6 +128,7 @@ class Evaluation {
       phase(&res_.load_s, [&] { load(); });
       phase(&res_.correctness_s, [&] { correctness(); });
       phase(&res_.timing_s, [&] { timing(); });
+      phase(&res_.correctness_s, [&] { census(); });
       res_.verdict = Verdict::correct;
       res_.message = summary();
     } catch (const Failure& f) {
@@ -150,17 +154,17 @@ class Evaluation {
   }
 
  private:
-  // Runs one phase and charges its wall time to `seconds`, also when it ends the evaluation.
+  // Runs one phase and adds its wall time to `seconds`, also when it ends the evaluation.
   template <class Fn>
   void phase(double* seconds, Fn&& fn) {
     auto t0 = Clock::now();
     try {
       fn();
     } catch (...) {
-      *seconds = seconds_since(t0);
+      *seconds += seconds_since(t0);
       throw;
     }
-    *seconds = seconds_since(t0);
+    *seconds += seconds_since(t0);
   }
 
   // The watch killed the candidate's process (so the evaluation ended as if it crashed): say why.
@@ -199,7 +203,7 @@ class Evaluation {
     if (cuda_ && !job_.trial_seeds.empty()) count_flops();
     // A native candidate's outputs are allocated by kforge with the reference's shapes.
     std::vector<at::Tensor> reference_outputs;
-    if (job_.candidate_format != "kernelbench") {
+    if (job_.candidate_format != CandidateFormat::kernelbench) {
       uint64_t seed = job_.trial_seeds.empty() ? 1 : job_.trial_seeds.front();
       py::list probe = fresh_inputs(problem_, seed, device_name_, device_, dtype_);
       Outputs r = normalize_outputs(guarded(Verdict::runtime_error, "the reference Model.forward raised",
@@ -217,13 +221,14 @@ class Evaluation {
       // the timed calls will come.
       uint64_t seed = (job_.trial_seeds.empty() ? 3 : job_.trial_seeds.front() ^ 0x51afd7ed558ccd1dULL) & ((1ULL << 53) - 1);
       py::list inputs = fresh_inputs(problem_, seed, device_name_, device_, dtype_);
+      PinnedThread pinned(reference_cpu());
       cand_->calibrate(inputs, [&] {
         guarded(Verdict::runtime_error, "the reference Model.forward raised", [&] {
           ref_(*py::tuple(clone_arguments(inputs)));
           synchronize_device(cuda_);
           return 0;
         });
-      });
+      }, {candidate_cpu(), job_.timing.cuda_graph});
     }
     cand_->load(job_, reference_outputs);
   }
@@ -235,7 +240,7 @@ class Evaluation {
     static std::map<std::string, int64_t> flops_by_problem;
     std::ostringstream text;
     text << std::ifstream(job_.problem_path).rdbuf();
-    std::string key = job_.precision + '\n' + text.str();
+    std::string key = std::string(to_string(job_.precision)) + '\n' + text.str();
     if (auto known = flops_by_problem.find(key); known != flops_by_problem.end()) {
       res_.flops = known->second;
       return;
@@ -246,25 +251,36 @@ class Evaluation {
 
   void correctness() {
     for (size_t t = 0; t < job_.trial_seeds.size(); ++t) {
-      run_trial("trial " + std::to_string(t + 1) + "/" + std::to_string(job_.trial_seeds.size()), job_.trial_seeds[t], t == 0);
+      run_trial("trial " + std::to_string(t + 1) + "/" + std::to_string(job_.trial_seeds.size()), job_.trial_seeds[t], t == 0,
+                false);
       ++res_.trials_passed;
     }
     // Shape specialisation: one more trial at each other size the problem declares. (Native
     // candidates get outputs shaped once, at load, so they are judged at the benchmark size only.)
-    if (job_.candidate_format == "kernelbench") {
+    if (job_.candidate_format == CandidateFormat::kernelbench) {
       uint64_t extra_seed = job_.trial_seeds.empty() ? 7 : job_.trial_seeds.front() ^ 0xc2b2ae3d27d4eb4fULL;
       for (const auto& sizes : extra_sizes_) {
         SizesApplied applied(problem_, sizes);
-        run_trial("at the extra size " + applied.describe(), (extra_seed++) & ((1ULL << 53) - 1), false);
+        run_trial("at the extra size " + applied.describe(), (extra_seed++) & ((1ULL << 53) - 1), false, false);
       }
     }
   }
 
+  // The kernel census: which kernels the candidate launches, recorded (CUPTI) on one more trial
+  // after the timing. CUPTI leaves a cost on every later launch in the process that used it, even
+  // unsubscribed: recorded on the first trial, the candidate's launches were timed slower than the
+  // reference's (on the H200 an identity candidate's ResNet18 at 0.77, a stacked LSTM at 0.62).
+  void census() {
+    if (!cuda_) return;
+    const uint64_t seed = (job_.trial_seeds.empty() ? 11 : job_.trial_seeds.front() ^ 0x165667b19e3779f9ULL) & ((1ULL << 53) - 1);
+    run_trial("the kernel census call", seed, false, true);
+  }
+
   // One trial: fresh inputs from `seed`; the reference on a copy of its own, then the candidate in
   // its process on another; outputs compared, inputs checked for changes. The first trial also
-  // records the bytes one call must move, which kernels the candidate launched, and in an fp32
-  // evaluation measures both results against an fp64 reference.
-  void run_trial(const std::string& trial, uint64_t seed, bool first) {
+  // records the bytes one call must move and in an fp32 evaluation measures both results against
+  // an fp64 reference; `record`, which kernels the candidate launched.
+  void run_trial(const std::string& trial, uint64_t seed, bool first, bool record) {
     py::list inputs = fresh_inputs(problem_, seed, device_name_, device_, dtype_);
     py::list ref_in = clone_arguments(inputs);
     const uint64_t forward_seed = forward_seed_for(seed);
@@ -283,10 +299,10 @@ class Evaluation {
     options.what = trial;
     options.output_bytes = bytes_of(ref_out.tensors);
     options.poison = true;
-    options.record = first && cuda_;
+    options.record = record;
     options.forward_seed = forward_seed;
     RemoteCall call = cand_->call(inputs, options);
-    if (first && cuda_) kernels_note_ = call.kernels;
+    if (record) kernels_note_ = call.kernels;
 
     auto cand_mutation = find_mutation(inputs, call.inputs_after);
     auto ref_mutation = find_mutation(inputs, ref_in);
@@ -347,12 +363,14 @@ class Evaluation {
       options.output_bytes = output_bytes_;
       options.timed_hold = hold;
       options.graph = job_.timing.cuda_graph;
+      options.cpu = candidate_cpu();
       RemoteCall call = cand_->call(args, options);
       if (result) *result = as_result(call.outputs.tensors);
       return call.sample;
     };
     auto timer = cuda_ ? make_cuda_timer(context_.l2_bytes, context_.clock.get(), context_.hold.get(), context_.why_not_held)
                        : make_cpu_timer();
+    PinnedThread pinned(reference_cpu());
     TimingOutcome timed = time_pairs(ref_, cand, inputs_for, job_, timing_seed, device_, timing_batch(pair_bytes_, cuda_), *timer);
     // The candidate's reported times, or kforge's own clock around its calls where they fell short.
     const stats::BoundChoice bound = stats::choose_bound(timed.cand_host_ms, timed.cand_bound_ms);
@@ -397,6 +415,9 @@ class Evaluation {
   const std::string device_name_;
   const at::Device device_;
   const at::ScalarType dtype_;
+  const std::optional<TimingCpus> timing_cpus_;  // where each side of a pair times (CUDA: worker/cpu_pin.hpp)
+  std::optional<int> reference_cpu() const { return timing_cpus_ ? std::optional(timing_cpus_->reference) : std::nullopt; }
+  std::optional<int> candidate_cpu() const { return timing_cpus_ ? std::optional(timing_cpus_->candidate) : std::nullopt; }
   py::module_ problem_;
   py::object ref_;
   std::unique_ptr<RemoteCandidate> cand_;

@@ -54,9 +54,12 @@ py::dict checked_sizes(const py::module_& problem, const py::handle& sizes, cons
 
 }  // namespace
 
-at::ScalarType dtype_of(const std::string& precision) {
-  if (precision == "fp16") return at::kHalf;
-  if (precision == "bf16") return at::kBFloat16;
+at::ScalarType dtype_of(Precision precision) {
+  switch (precision) {
+    case Precision::fp16: return at::kHalf;
+    case Precision::bf16: return at::kBFloat16;
+    case Precision::fp32: return at::kFloat;
+  }
   return at::kFloat;
 }
 

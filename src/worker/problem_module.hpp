@@ -10,12 +10,14 @@
 #include <utility>
 #include <vector>
 
+#include "core/job_kinds.hpp"
+
 namespace kforge::worker {
 
 namespace py = pybind11;
 
 // fp32 | fp16 | bf16, the job's precision, as the dtype floating tensors are cast to.
-at::ScalarType dtype_of(const std::string& precision);
+at::ScalarType dtype_of(Precision precision);
 
 // cls(*init_args) right after seeding 42, on `device`, its fp32/fp64 parameters and buffers cast to `dtype`.
 py::object build_model(const py::object& cls, const py::list& init_args, const std::string& device,

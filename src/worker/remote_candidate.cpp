@@ -87,7 +87,8 @@ double RemoteCandidate::probe_ms() {
 #endif
 }
 
-void RemoteCandidate::calibrate(const py::list& inputs, const std::function<void()>& reference_call) {
+void RemoteCandidate::calibrate(const py::list& inputs, const std::function<void()>& reference_call,
+                                const CalibrationOptions& options) {
   ensure_arena(arena_input_bytes(inputs) + kSlotAlignment);
   if (cuda_) probe_ = at::zeros({1}, at::TensorOptions().device(at::kCUDA));
   // Each request as a timed call makes it: after reference work on the GPU (a reference call
@@ -104,7 +105,9 @@ void RemoteCandidate::calibrate(const py::list& inputs, const std::function<void
     json args = place_inputs(inputs, views, &end);
     double outer = 0;
     json timed;
-    process_->request({{"type", "calibrate"}, {"args", args}}, &outer, -1, &timed);
+    json message = {{"type", "calibrate"}, {"args", args}, {"seed", static_cast<uint64_t>(i)}, {"graph", options.graph}};
+    if (options.cpu) message["cpu"] = *options.cpu;
+    process_->request(message, &outer, -1, &timed);
     overhead.push_back(outer - finite_or(timed.value("sample", json()), "host_ms", 0));
     if (cuda_) probes.push_back(probe_ms());
   }
@@ -144,10 +147,10 @@ void RemoteCandidate::load(const protocol::EvalJob& job, const std::vector<at::T
   json reply = process_->request({{"type", "load"},
                                   {"problem", job.problem_path},
                                   {"candidate", job.candidate_path},
-                                  {"format", job.candidate_format},
+                                  {"format", to_string(job.candidate_format)},
                                   {"library", job.candidate_library},
-                                  {"precision", job.precision},
-                                  {"fallback", job.fallback},
+                                  {"precision", to_string(job.precision)},
+                                  {"fallback", census::to_string(job.fallback)},
                                   {"outputs", outputs}});
   if (reply.value("type", "") == "loaded") return;
   auto verdict = verdict_from_string(reply.value("verdict", std::string()));
@@ -201,7 +204,10 @@ RemoteCall RemoteCandidate::call(const py::list& inputs, const CallOptions& opti
                   {"out", {{"offset", out_offset}, {"capacity", output_capacity}}},
                   {"poison", options.poison},
                   {"record", options.record}};
-  if (options.timed_hold) message["time"] = {{"hold", *options.timed_hold}, {"graph", options.graph}};
+  if (options.timed_hold) {
+    message["time"] = {{"hold", *options.timed_hold}, {"graph", options.graph}};
+    if (options.cpu) message["time"]["cpu"] = *options.cpu;
+  }
   if (options.forward_seed) message["seed"] = *options.forward_seed;
 
   double outer_ms = 0;
@@ -278,6 +284,15 @@ RemoteCall RemoteCandidate::call(const py::list& inputs, const CallOptions& opti
         sample.throttled = reading->throttled;
       }
     out.sample = sample;
+    // KFORGE_WORKER_TIMING_TRACE=1: every timed call's parts in the worker log, to see why the
+    // bound replaced an honest candidate's times (docs/evaluation.md, "The candidate's side").
+    static const bool trace = std::getenv("KFORGE_WORKER_TIMING_TRACE") != nullptr;
+    if (trace)
+      std::fprintf(stderr,
+                   "kforge worker: timing trace: %s: request %.3f ms, calibrated cost %.3f, queued %.3f, bound %.3f; "
+                   "reported host %.3f, events %.3f; drained %.3f\n",
+                   options.what.c_str(), outer_ms, request_overhead_ms_, queued, sample.bound_ms, sample.host_ms,
+                   sample.event_ms, drained);
   }
   return out;
 }

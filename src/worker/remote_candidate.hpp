@@ -40,7 +40,11 @@ class RemoteCandidate {
   // Before the candidate is loaded: what a timed request with `inputs` and an empty forward costs
   // by kforge's clock (each after a call of `reference_call`, as a candidate's timed call comes
   // after the reference's), and how long the GPU takes to answer a probe while nothing else runs.
-  void calibrate(const py::list& inputs, const std::function<void()>& reference_call);
+  struct CalibrationOptions {
+    std::optional<int> cpu;  // the candidate times on this CPU (worker/cpu_pin.hpp)
+    bool graph = false;      // timed as CUDA graph replays, whose inputs are copied in once more
+  };
+  void calibrate(const py::list& inputs, const std::function<void()>& reference_call, const CalibrationOptions& options);
   // Imports and builds the candidate there. `reference_outputs` (native candidates) shapes its outputs.
   void load(const protocol::EvalJob& job, const std::vector<at::Tensor>& reference_outputs);
 
@@ -52,6 +56,7 @@ class RemoteCandidate {
     std::optional<bool> timed_hold;  // timed: with the stream held or not
     bool graph = false;            // timed as a CUDA graph replay
     std::optional<uint64_t> forward_seed;  // torch's generators seeded with it before the forward
+    std::optional<int> cpu;        // timed on this CPU, as the reference is (worker/cpu_pin.hpp)
   };
   RemoteCall call(const py::list& inputs, const CallOptions& options);
 

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <stdexcept>
 #include <thread>
 
 namespace kforge::protocol {
@@ -32,7 +33,10 @@ TEST(Frame, RoundTripsAJob) {
   EvalJob job;
   job.problem_path = "/p/level1/1_A.py";
   job.candidate_path = "/c/x.py";
-  job.device = "cuda";
+  job.device = DeviceKind::cuda;
+  job.candidate_format = CandidateFormat::cuda;
+  job.precision = Precision::bf16;
+  job.fallback = census::FallbackPolicy::strict;
   job.atol = 1e-3;
   job.trial_seeds = {1, 2, 3};
   job.timing.max_samples = 77;
@@ -41,11 +45,26 @@ TEST(Frame, RoundTripsAJob) {
   ASSERT_EQ(r.status, ReadStatus::ok);
   auto back = r.message.at("job").get<EvalJob>();
   EXPECT_EQ(back.problem_path, job.problem_path);
-  EXPECT_EQ(back.device, "cuda");
+  EXPECT_EQ(back.device, DeviceKind::cuda);
+  EXPECT_EQ(back.candidate_format, CandidateFormat::cuda);
+  EXPECT_EQ(back.precision, Precision::bf16);
+  EXPECT_EQ(back.fallback, census::FallbackPolicy::strict);
   EXPECT_EQ(back.atol, 1e-3);
   EXPECT_FALSE(back.rtol.has_value());
   EXPECT_EQ(back.trial_seeds, job.trial_seeds);
   EXPECT_EQ(back.timing.max_samples, 77);
+}
+
+// A job naming a precision (or format, device, policy) this build does not know is refused whole,
+// never run with a default in its place.
+TEST(Frame, AJobWithAnUnknownKindIsRefused) {
+  nlohmann::json j = EvalJob{};
+  j["precision"] = "fp8";
+  EXPECT_THROW(j.get<EvalJob>(), std::invalid_argument);
+  j["precision"] = "bf16";
+  EXPECT_EQ(j.get<EvalJob>().precision, Precision::bf16);
+  j["fallback"] = "lenient";
+  EXPECT_THROW(j.get<EvalJob>(), std::invalid_argument);
 }
 
 TEST(Frame, RoundTripsAResult) {
