@@ -1,7 +1,9 @@
 #include "build/cuda_split.hpp"
 
 #include <cctype>
+#include <map>
 #include <regex>
+#include <set>
 #include <vector>
 
 #include "build/source_text.hpp"
@@ -77,43 +79,6 @@ std::string host_declaration(std::string head) {
   return head + ";\n";
 }
 
-// Rewrites each `name<<<config>>>(args)` of a host item (`text`, and `mask`, its code_mask) into a
-// call of kforge_split::launch.
-std::string rewrite_launches(const std::string& text, const std::string& mask) {
-  std::string out = text;
-  // Right to left, so earlier offsets stay valid while later text changes length.
-  std::vector<size_t> launches;
-  for (size_t at = mask.find("<<<"); at != std::string::npos; at = mask.find("<<<", at + 3)) launches.push_back(at);
-  for (auto it = launches.rbegin(); it != launches.rend(); ++it) {
-    size_t open = *it;
-    size_t name_end = open;
-    while (name_end > 0 && std::isspace(static_cast<unsigned char>(mask[name_end - 1]))) --name_end;
-    if (name_end > 0 && mask[name_end - 1] == '>') throw GiveUp{"a launch of a template kernel"};
-    size_t name_start = name_end;
-    while (name_start > 0 && (ident_char(mask[name_start - 1]) || mask[name_start - 1] == ':')) --name_start;
-    if (name_start == name_end) throw GiveUp{"a launch whose kernel it cannot name"};
-    int depth = 0;
-    size_t close = std::string::npos;
-    for (size_t i = open + 3; i + 2 < mask.size(); ++i) {
-      char c = mask[i];
-      if (c == '(' || c == '[' || c == '{') ++depth;
-      if (c == ')' || c == ']' || c == '}') --depth;
-      if (depth == 0 && mask.compare(i, 3, ">>>") == 0) {
-        close = i;
-        break;
-      }
-    }
-    if (close == std::string::npos) throw GiveUp{"a launch configuration without >>>"};
-    size_t args_open = close + 3;
-    while (args_open < mask.size() && std::isspace(static_cast<unsigned char>(mask[args_open]))) ++args_open;
-    if (args_open >= mask.size() || mask[args_open] != '(') throw GiveUp{"a launch without an argument list"};
-    std::string name = text.substr(name_start, name_end - name_start);
-    std::string config = text.substr(open + 3, close - open - 3);
-    out.replace(name_start, args_open - name_start, "::kforge_split::launch(" + name + ", " + config + ")");
-  }
-  return out;
-}
-
 constexpr const char* kLauncher = R"(
 // kforge: what `kernel<<<grid, block, smem, stream>>>(args)` does, without nvcc: the arguments
 // converted to the kernel's parameter types, then cudaLaunchKernel on the kernel's host stub.
@@ -142,17 +107,64 @@ Launch<Params...> launch(void (*kernel)(Params...), dim3 grid, dim3 block, size_
 }  // namespace kforge_split
 )";
 
+// The types each AT_DISPATCH macro runs its lambda with (scalar_t), as ATen defines them; those
+// whose types are torch's own (Half, BFloat16, complex) would need torch's headers on the device side.
+const std::map<std::string, std::vector<std::string>>& dispatch_types() {
+  static const std::map<std::string, std::vector<std::string>> types{
+      {"AT_DISPATCH_FLOATING_TYPES", {"double", "float"}},
+      {"AT_DISPATCH_INTEGRAL_TYPES", {"uint8_t", "int8_t", "int16_t", "int32_t", "int64_t"}},
+      {"AT_DISPATCH_ALL_TYPES", {"uint8_t", "int8_t", "int16_t", "int32_t", "int64_t", "double", "float"}},
+  };
+  return types;
+}
+
+std::string trimmed(const std::string& text) {
+  size_t a = text.find_first_not_of(" \t\n");
+  size_t b = text.find_last_not_of(" \t\n");
+  return a == std::string::npos ? "" : text.substr(a, b - a + 1);
+}
+
+// `text` with every whole word `word` replaced by `by`.
+std::string replace_word(const std::string& text, const std::string& word, const std::string& by) {
+  return std::regex_replace(text, std::regex("\\b" + word + "\\b"), by);
+}
+
+// A template kernel: nvcc gives the host stub of each instance internal linkage, so the host part
+// cannot name it. The device part defines, per instance the host part launches, a specialisation
+// of `kforge_split_address_<name>` that returns the stub's address; the host part declares the
+// template and launches through it.
+struct TemplateKernel {
+  std::string parameters;              // "typename scalar_t, int BLOCK"
+  std::vector<std::string> namespaces;  // the openers of the namespaces it is declared in
+  std::set<std::string> instances;      // template argument lists the host part launches
+};
+
 class Splitter {
  public:
   explicit Splitter(const std::string& source) : s_(source), m_(code_mask(source)) {}
 
   std::vector<Item> run() {
     parse(0, s_.size());
+    add_instances();
     return std::move(items_);
   }
 
  private:
   void add(Place place, std::string text) { items_.push_back({place, std::move(text)}); }
+
+  // The device part's specialisations of every kforge_split_address_<kernel>, in its namespaces.
+  void add_instances() {
+    for (const auto& [name, kernel] : template_kernels_) {
+      if (kernel.instances.empty()) continue;
+      std::string text = "// kforge: the instances of " + name + " the host part launches\n";
+      for (const auto& open : kernel.namespaces) text += open;
+      for (const auto& args : kernel.instances)
+        text += "template <> void* kforge_split_address_" + name + "<" + args + ">() { return (void*)&" + name + "<" +
+                args + ">; }\n";
+      for (size_t i = 0; i < kernel.namespaces.size(); ++i) text += "}\n";
+      add(Place::device, text);
+    }
+  }
 
   // Top-level items of [begin, end): preprocessor lines, namespaces, declarations, definitions.
   void parse(size_t begin, size_t end) {
@@ -169,8 +181,17 @@ class Splitter {
         i = eol;
         continue;
       }
-      if (m_.compare(i, 6, "extern") == 0 && s_.find('"', i) < m_.find_first_of(";{", i))
-        throw GiveUp{"an extern \"C\" block or declaration"};
+      if (m_.compare(i, 6, "extern") == 0 && s_.find('"', i) < m_.find_first_of(";{", i) &&
+          m_[m_.find_first_of(";{(", i)] == '{') {
+        // extern "C" { ... }: its items, on both sides inside the same block.
+        size_t brace = m_.find('{', i);
+        size_t close = matching(m_, brace, end);
+        add(Place::both, s_.substr(i, brace - i) + "{\n");
+        parse(brace + 1, close);
+        add(Place::both, "}\n");
+        i = close + 1;
+        continue;
+      }
       if (m_.compare(i, 9, "namespace") == 0 && !ident_char(m_[i + 9])) {
         size_t brace = m_.find_first_of("{;=", i);
         if (brace == std::string::npos || brace >= end) throw GiveUp{"a namespace it cannot read"};
@@ -179,11 +200,19 @@ class Splitter {
           continue;
         }
         std::string head = s_.substr(i, brace - i);
-        if (head.find_first_not_of(" \t\n", 9) == std::string::npos) throw GiveUp{"an anonymous namespace"};
+        // An anonymous namespace gets a name of its own and a using-directive after it: its
+        // kernels' host stubs must be reachable from the host part, and unqualified names in
+        // the code after it still find its members.
+        const bool anonymous = head.find_first_not_of(" \t\n", 9) == std::string::npos;
+        std::string named = anonymous ? "kforge_split_anon_" + std::to_string(++anonymous_count_) : "";
+        if (anonymous) head = "namespace " + named + " ";
         size_t close = matching(m_, brace, end);
         add(Place::both, head + "{\n");
+        namespaces_.push_back(head + "{\n");
         parse(brace + 1, close);
+        namespaces_.pop_back();
         add(Place::both, "}\n");
+        if (anonymous) add(Place::both, "using namespace " + named + ";\n");
         i = close + 1;
         continue;
       }
@@ -231,10 +260,15 @@ class Splitter {
   void classify(const std::string& text, const std::string& head, const std::string& head_mask,
                 const std::string& code, bool function) {
     if (has_word(head_mask, "__global__")) {
-      if (has_word(head_mask, "template")) throw GiveUp{"a template kernel"};
-      if (has_word(head_mask, "static")) throw GiveUp{"a static kernel"};
-      add(Place::device, text);
-      add(Place::host, host_declaration(head));
+      std::string kernel = text, declared = head;
+      if (has_word(head_mask, "static")) {
+        // Internal linkage would hide its host stub from the host part; nothing else sees it.
+        declared = replace_word(head, "static", "");
+        kernel = declared + text.substr(head.size());
+      }
+      add(Place::device, kernel);
+      add(Place::host, host_declaration(declared));
+      if (has_word(head_mask, "template")) add_template_kernel(head, head_mask);
       return;
     }
     bool device = has_word(head_mask, "__device__") || has_word(head_mask, "__constant__") ||
@@ -244,7 +278,7 @@ class Splitter {
       return;
     }
     if (code.find("<<<") != std::string::npos) {
-      add(Place::host, rewrite_launches(text, code));
+      add(Place::host, rewrite_launches(text, code, has_word(head_mask, "template")));
       return;
     }
     if (mentions_torch(code)) {
@@ -260,9 +294,125 @@ class Splitter {
     add(Place::both, text);  // types, aliases, constants
   }
 
+  // `template <PARAMS> __global__ void NAME(...)`: remembered, with the address template both
+  // parts declare.
+  void add_template_kernel(const std::string& head, const std::string& head_mask) {
+    size_t open = head_mask.find('<', head_mask.find("template"));
+    if (open == std::string::npos) throw GiveUp{"a template kernel it cannot read"};
+    size_t close = open;
+    for (int depth = 0; close < head_mask.size(); ++close) {
+      if (head_mask[close] == '<') ++depth;
+      if (head_mask[close] == '>' && --depth == 0) break;
+    }
+    if (close >= head_mask.size()) throw GiveUp{"a template kernel it cannot read"};
+    std::string name;
+    static const std::regex call(R"(\b([A-Za-z_]\w*)\s*\()");
+    for (std::sregex_iterator it(head_mask.begin() + static_cast<long>(close), head_mask.end(), call), stop; it != stop; ++it) {
+      std::string word = (*it)[1];
+      if (word != "__launch_bounds__" && word != "__maxnreg__" && word != "__cluster_dims__" && word != "__align__")
+        name = word;
+    }
+    if (name.empty()) throw GiveUp{"a template kernel it cannot name"};
+    if (template_kernels_.count(name) && template_kernels_[name].parameters != head.substr(open + 1, close - open - 1))
+      throw GiveUp{"two template kernels named " + name};
+    TemplateKernel& k = template_kernels_[name];
+    k.parameters = head.substr(open + 1, close - open - 1);
+    k.namespaces = namespaces_;
+    add(Place::both, "template <" + k.parameters + "> void* kforge_split_address_" + name + "();\n");
+  }
+
+  // The template arguments `args` of a launch at `at` in a host item whose mask is `mask`, as
+  // the concrete lists the device part must instantiate: scalar_t is each type of the
+  // AT_DISPATCH macro around the launch.
+  std::vector<std::string> concrete_arguments(const std::string& args, const std::string& mask, size_t at) {
+    if (!has_word(args, "scalar_t")) return {trimmed(args)};
+    static const std::regex macro(R"(\b(AT_DISPATCH_\w+)\s*\()");
+    std::string innermost;
+    for (std::sregex_iterator it(mask.begin(), mask.end(), macro), stop; it != stop; ++it) {
+      size_t open = static_cast<size_t>(it->position(0) + it->length(0) - 1);
+      size_t close = matching(mask, open, mask.size());
+      if (open < at && at < close) innermost = (*it)[1];
+    }
+    if (innermost.empty()) throw GiveUp{"a template kernel launched with scalar_t outside an AT_DISPATCH macro"};
+    auto types = dispatch_types().find(innermost);
+    if (types == dispatch_types().end())
+      throw GiveUp{innermost + " (its types need torch's headers on the device side)"};
+    std::vector<std::string> out;
+    for (const auto& type : types->second) out.push_back(trimmed(replace_word(args, "scalar_t", type)));
+    return out;
+  }
+
+  // Rewrites each `name<<<config>>>(args)` of a host item (`text`, and `mask`, its code_mask) into
+  // a call of kforge_split::launch. `in_template`: the item is itself a template, whose own
+  // parameters a launch's template arguments could name.
+  std::string rewrite_launches(const std::string& text, const std::string& mask, bool in_template) {
+    std::string out = text;
+    // Right to left, so earlier offsets stay valid while later text changes length.
+    std::vector<size_t> launches;
+    for (size_t at = mask.find("<<<"); at != std::string::npos; at = mask.find("<<<", at + 3)) launches.push_back(at);
+    for (auto it = launches.rbegin(); it != launches.rend(); ++it) {
+      size_t open = *it;
+      size_t name_end = open;
+      while (name_end > 0 && std::isspace(static_cast<unsigned char>(mask[name_end - 1]))) --name_end;
+      std::string template_args;
+      bool explicit_arguments = false;
+      if (name_end > 0 && mask[name_end - 1] == '>') {
+        explicit_arguments = true;
+        size_t lt = name_end - 1;
+        for (int depth = 0;; --lt) {
+          if (mask[lt] == '>') ++depth;
+          if (mask[lt] == '<' && --depth == 0) break;
+          if (lt == 0) throw GiveUp{"a launch of a template kernel it cannot read"};
+        }
+        template_args = text.substr(lt + 1, name_end - 1 - lt - 1);
+        name_end = lt;
+        while (name_end > 0 && std::isspace(static_cast<unsigned char>(mask[name_end - 1]))) --name_end;
+      }
+      size_t name_start = name_end;
+      while (name_start > 0 && (ident_char(mask[name_start - 1]) || mask[name_start - 1] == ':')) --name_start;
+      if (name_start == name_end) throw GiveUp{"a launch whose kernel it cannot name"};
+      int depth = 0;
+      size_t close = std::string::npos;
+      for (size_t i = open + 3; i + 2 < mask.size(); ++i) {
+        char c = mask[i];
+        if (c == '(' || c == '[' || c == '{') ++depth;
+        if (c == ')' || c == ']' || c == '}') --depth;
+        if (depth == 0 && mask.compare(i, 3, ">>>") == 0) {
+          close = i;
+          break;
+        }
+      }
+      if (close == std::string::npos) throw GiveUp{"a launch configuration without >>>"};
+      size_t args_open = close + 3;
+      while (args_open < mask.size() && std::isspace(static_cast<unsigned char>(mask[args_open]))) ++args_open;
+      if (args_open >= mask.size() || mask[args_open] != '(') throw GiveUp{"a launch without an argument list"};
+      std::string name = text.substr(name_start, name_end - name_start);
+      std::string config = text.substr(open + 3, close - open - 3);
+      const size_t last_colon = name.rfind("::");
+      const std::string unqualified = last_colon == std::string::npos ? name : name.substr(last_colon + 2);
+      const std::string qualifier = last_colon == std::string::npos ? "" : name.substr(0, last_colon + 2);
+      auto known = template_kernels_.find(unqualified);
+      std::string kernel = name;
+      if (known != template_kernels_.end()) {
+        if (!explicit_arguments) throw GiveUp{"a template kernel launched with its arguments deduced"};
+        if (in_template) throw GiveUp{"a template kernel launched from a template function"};
+        for (auto& concrete : concrete_arguments(template_args, mask, open)) known->second.instances.insert(concrete);
+        kernel = "reinterpret_cast<decltype(&" + name + "<" + template_args + ">)>(" + qualifier + "kforge_split_address_" +
+                 unqualified + "<" + template_args + ">())";
+      } else if (explicit_arguments) {
+        throw GiveUp{"a launch of a template kernel it did not see defined"};
+      }
+      out.replace(name_start, args_open - name_start, "::kforge_split::launch(" + kernel + ", " + config + ")");
+    }
+    return out;
+  }
+
   const std::string& s_;
   std::string m_;
   std::vector<Item> items_;
+  std::vector<std::string> namespaces_;  // openers of the namespaces being parsed
+  std::map<std::string, TemplateKernel> template_kernels_;
+  int anonymous_count_ = 0;
 };
 
 }  // namespace

@@ -7,9 +7,18 @@
 // and torch's headers are over 300k lines; the kernels themselves are a few hundred. Split, the
 // device pass costs what a plain CUDA file costs (docs/notes/load-inline-build-cost.md).
 //
-// The split is conservative: anything it does not recognise (template kernels, extern "C",
-// kernels in an anonymous namespace, launches it cannot parse) makes it give up, and the caller
-// builds the source as torch would, whole. A split that compiles links to the same kernels the
+// Template kernels split too: nvcc gives each instance's host stub internal linkage, so the device
+// part defines, for every instance the host part launches, a function returning the stub's
+// address (`kforge_split_address_<kernel><args>`), and the host part launches through it. The
+// instances are the launches' template arguments, with scalar_t replaced by each type of the
+// AT_DISPATCH macro around the launch (FLOATING, INTEGRAL and ALL_TYPES; the Half and BFloat16
+// variants need torch's types on the device side). Anonymous namespaces get a name and a
+// using-directive, static kernels lose `static`, extern "C" blocks are kept on both sides.
+//
+// The split is conservative: anything it does not recognise (a template kernel launched with
+// deduced arguments or from a template function, dispatch macros it does not know, launches it
+// cannot parse, raw strings) makes it give up, and the caller builds the source as torch would,
+// whole, and logs why. A split that compiles links to the same kernels the
 // whole build would run: each `kernel<<<grid, block, smem, stream>>>(args)` becomes a call to
 // cudaLaunchKernel on the kernel's host stub with the arguments converted to the kernel's
 // parameter types, which is what nvcc's own launch code does.

@@ -93,6 +93,33 @@ TEST(CpuInlineBuild, CudaExtensionIsSplitAndCached) {
   EXPECT_FALSE(entries[0]["kernels"].empty()) << "ptxas resources of the kernel are kept";
 }
 
+// What models write most: a template kernel launched from AT_DISPATCH_FLOATING_TYPES, in an
+// anonymous namespace, beside a static template kernel. It takes the split path, and the library
+// resolves every kernel the host part launches within itself (an instance nvcc kept internal would
+// be left undefined here, and fail only at import on a GPU machine).
+TEST(CpuInlineBuild, DispatchedTemplateKernelsSplitAndLink) {
+  if (!std::filesystem::exists("/usr/local/cuda/bin/nvcc") && !std::getenv("CUDA_HOME"))
+    GTEST_SKIP() << "no CUDA toolkit";
+  TempDir dir;
+  use_fresh_cache(dir);
+  dir.write("run/level1/1_Tiny_Add_ReLU/dispatch.py", read_file(source_path("tests/candidates/cuda_dispatch_template.py")));
+  auto r = run_kforge({"build", "--arch", "sm_90a", "--json", dir.file("run")});
+  ::unsetenv("XDG_CACHE_HOME");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto lines = r.json_lines();
+  ASSERT_EQ(lines.size(), 1u) << r.out;
+  EXPECT_EQ(lines[0]["status"], "built") << lines[0].dump();
+  EXPECT_NE(lines[0]["detail"].get<std::string>().find(": split"), std::string::npos) << lines[0].dump();
+  std::filesystem::path library;
+  for (const auto& e : std::filesystem::directory_iterator(dir.file("cache") + "/kforge/build/objects"))
+    if (std::filesystem::exists(e.path() / "candidate.so")) library = e.path() / "candidate.so";
+  ASSERT_FALSE(library.empty()) << "no built library in the cache";
+  auto undefined = run_command({"/usr/bin/nm", "-D", "--undefined-only", "-C", library.string()});
+  ASSERT_EQ(undefined.exit_code, 0) << undefined.err;
+  for (const char* kernel : {"add_relu_kernel", "zero_tail_kernel", "kforge_split_address"})
+    EXPECT_EQ(undefined.out.find(kernel), std::string::npos) << kernel << " is left undefined:\n" << undefined.out;
+}
+
 // A load_inline build that fails is compile_error, with the error at the candidate's own .py
 // line (and the line within its source string), not at a line of torch's generated main.cpp.
 TEST(CpuInlineBuild, CppCompileErrorPointsIntoThePyFile) {

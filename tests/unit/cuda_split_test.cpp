@@ -96,18 +96,113 @@ TEST(CudaSplit, HostOnlyCudaSourceHasNoDevicePart) {
   EXPECT_TRUE(contains(attempt.split->host_cpp, "torch::addmm(x, x, x)"));
 }
 
+// What models write most (KernelBench generations): a template kernel launched once per type of
+// an AT_DISPATCH macro. The device part instantiates each type through an address function the
+// host part launches through (nvcc keeps template kernels' host stubs internal).
+TEST(CudaSplit, TemplateKernelsUnderAtDispatchAreInstantiatedForEachType) {
+  auto attempt = split_cuda_source(with_header(R"(
+template <typename scalar_t>
+__global__ void scale_kernel(const scalar_t* __restrict__ x, scalar_t* __restrict__ y, int64_t n) {
+  int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x;
+  if (i < n) y[i] = x[i] * scalar_t(2);
+}
+torch::Tensor scale(torch::Tensor x) {
+  auto y = torch::empty_like(x);
+  const int64_t n = x.numel();
+  AT_DISPATCH_FLOATING_TYPES(x.scalar_type(), "scale", ([&] {
+    scale_kernel<scalar_t><<<(n + 255) / 256, 256>>>(x.data_ptr<scalar_t>(), y.data_ptr<scalar_t>(), n);
+  }));
+  return y;
+}
+)"));
+  ASSERT_TRUE(attempt.split) << attempt.why_not;
+  const auto& device = attempt.split->device_cu;
+  const auto& host = attempt.split->host_cpp;
+  EXPECT_FALSE(contains(device, "torch")) << device;
+  for (const char* type : {"float", "double"})
+    EXPECT_TRUE(contains(device, std::string("template <> void* kforge_split_address_scale_kernel<") + type +
+                                     ">() { return (void*)&scale_kernel<" + type + ">; }"))
+        << device;
+  EXPECT_TRUE(contains(host, "template <typename scalar_t> void* kforge_split_address_scale_kernel();")) << host;
+  EXPECT_TRUE(contains(host, "template <typename scalar_t> void scale_kernel(const scalar_t* __restrict__ x,")) << host;
+  EXPECT_TRUE(contains(host, "::kforge_split::launch(reinterpret_cast<decltype(&scale_kernel<scalar_t>)>("
+                             "kforge_split_address_scale_kernel<scalar_t>()), (n + 255) / 256, 256)("))
+      << host;
+}
+
+// Template arguments written out (a block size, a type) are instantiated as written; the
+// constants they name are in the device part too.
+TEST(CudaSplit, TemplateKernelsWithWrittenArgumentsInANamespace) {
+  auto attempt = split_cuda_source(with_header(R"(
+#define BLOCK 256
+namespace ops {
+template <int B, typename T>
+__global__ void __launch_bounds__(B) fill(T* y, int n) { int i = blockIdx.x * B + threadIdx.x; if (i < n) y[i] = T(1); }
+}
+torch::Tensor run(torch::Tensor y) {
+  ops::fill<BLOCK, float><<<1, BLOCK>>>(y.data_ptr<float>(), 8);
+  ops::fill<128, float><<<1, 128>>>(y.data_ptr<float>(), 8);
+  return y;
+}
+)"));
+  ASSERT_TRUE(attempt.split) << attempt.why_not;
+  const auto& device = attempt.split->device_cu;
+  const auto& host = attempt.split->host_cpp;
+  EXPECT_TRUE(contains(device, "namespace ops {\ntemplate <> void* kforge_split_address_fill<128, float>()")) << device;
+  EXPECT_TRUE(contains(device, "template <> void* kforge_split_address_fill<BLOCK, float>() { return (void*)&fill<BLOCK, float>; }"))
+      << device;
+  EXPECT_TRUE(contains(host, "reinterpret_cast<decltype(&ops::fill<BLOCK, float>)>(ops::kforge_split_address_fill<BLOCK, float>())"))
+      << host;
+}
+
+// Shapes that hide a kernel's host stub from another translation unit, made visible: an
+// anonymous namespace gets a name (and a using-directive), a static kernel loses `static`, and an
+// extern "C" block is kept around its items on both sides.
+TEST(CudaSplit, HiddenKernelsAreMadeVisibleToTheHostPart) {
+  auto attempt = split_cuda_source(with_header(R"(
+namespace {
+__global__ void hidden(float* y) { y[0] = 1.f; }
+}
+static __global__ void local_kernel(float* y) { y[1] = 2.f; }
+extern "C" {
+__global__ void c_kernel(float* y) { y[2] = 3.f; }
+}
+torch::Tensor run(torch::Tensor y) {
+  hidden<<<1, 1>>>(y.data_ptr<float>());
+  local_kernel<<<1, 1>>>(y.data_ptr<float>());
+  c_kernel<<<1, 1>>>(y.data_ptr<float>());
+  return y;
+}
+)"));
+  ASSERT_TRUE(attempt.split) << attempt.why_not;
+  const auto& device = attempt.split->device_cu;
+  const auto& host = attempt.split->host_cpp;
+  EXPECT_TRUE(contains(device, "namespace kforge_split_anon_1 {\n__global__ void hidden")) << device;
+  EXPECT_TRUE(contains(host, "namespace kforge_split_anon_1 {\nvoid hidden(float* y);\n}\nusing namespace kforge_split_anon_1;"))
+      << host;
+  EXPECT_FALSE(contains(device, "static __global__")) << device;
+  EXPECT_TRUE(contains(host, "void local_kernel(float* y);")) << host;
+  EXPECT_TRUE(contains(host, "extern \"C\" {\nvoid c_kernel(float* y);\n}")) << host;
+  EXPECT_TRUE(contains(host, "::kforge_split::launch(hidden, 1, 1)")) << host;
+}
+
 TEST(CudaSplit, RefusesWhatItCannotSplitSafely) {
   struct Case {
     const char* why;
     const char* body;
   };
   const Case cases[] = {
-      {"a template kernel", "template <typename T> __global__ void k(T* y) {}\n"},
-      {"a launch of a template kernel",
+      {"a launch of a template kernel it did not see defined",
        "__global__ void k(float* y) {}\nvoid f(float* y) { k<float><<<1, 1>>>(y); }\n"},
-      {"an extern \"C\" block", "extern \"C\" {\n__global__ void k(float* y) {}\n}\n"},
-      {"an anonymous namespace", "namespace {\n__global__ void k(float* y) {}\n}\n"},
-      {"a static kernel", "static __global__ void k(float* y) {}\n"},
+      {"a template kernel launched with its arguments deduced",
+       "template <typename T> __global__ void k(T* y) {}\nvoid f(float* y) { k<<<1, 1>>>(y); }\n"},
+      {"a template kernel launched from a template function",
+       "template <typename T> __global__ void k(T* y) {}\ntemplate <typename T> void f(T* y) { k<T><<<1, 1>>>(y); }\n"},
+      {"AT_DISPATCH_FLOATING_TYPES_AND_HALF (its types need torch's headers on the device side)",
+       "template <typename T> __global__ void k(T* y) {}\nvoid f(torch::Tensor y) {\n"
+       "  AT_DISPATCH_FLOATING_TYPES_AND_HALF(y.scalar_type(), \"f\", ([&] { k<scalar_t><<<1, 1>>>(y.data_ptr<scalar_t>()); }));\n}\n"},
+      {"scalar_t outside an AT_DISPATCH macro",
+       "template <typename T> __global__ void k(T* y) {}\nvoid f(float* y) { using scalar_t = float; k<scalar_t><<<1, 1>>>(y); }\n"},
       {"device code but no kernel", "__device__ int f() { return 1; }\n"},
       {"unbalanced brackets", "__global__ void k(float* y) {\n"},
   };
