@@ -313,9 +313,13 @@ BuildOutcome BuildService::cached_build(const std::string& key, const std::strin
   return out;
 }
 
-std::vector<BuildOutcome> BuildService::build_all(const std::vector<BuildRequest>& requests) {
+std::vector<BuildOutcome> BuildService::build_all(const std::vector<BuildRequest>& requests,
+                                                  const std::function<void(size_t, const BuildOutcome&)>& on_built) {
   std::vector<BuildOutcome> outcomes(requests.size());
-  parallel_for(requests.size(), settings_.jobs, [&](size_t i) { outcomes[i] = build(requests[i]); });
+  parallel_for(requests.size(), settings_.jobs, [&](size_t i) {
+    outcomes[i] = build(requests[i]);
+    if (on_built) on_built(i, outcomes[i]);
+  });
   return outcomes;
 }
 

@@ -73,7 +73,9 @@ class BuildService {
 
   BuildOutcome build(const BuildRequest& request);
   // Many at once on `settings.jobs` threads; outcomes in request order.
-  std::vector<BuildOutcome> build_all(const std::vector<BuildRequest>& requests);
+  // `on_built(i, outcome)`, when given, is called on a build thread as soon as request i's is in.
+  std::vector<BuildOutcome> build_all(const std::vector<BuildRequest>& requests,
+                                      const std::function<void(size_t, const BuildOutcome&)>& on_built = {});
 
   // What a request's key covers, exposed for tests: same inputs, same key.
   std::string key_of(const BuildRequest& request);

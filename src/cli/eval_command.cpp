@@ -3,9 +3,13 @@
 //   kforge eval DIR                              every candidate found in DIR, matched by path
 #include <algorithm>
 #include <cstdlib>
+#include <chrono>
 #include <filesystem>
+#include <functional>
 #include <iostream>
+#include <mutex>
 #include <regex>
+#include <thread>
 
 #include <unistd.h>
 
@@ -112,19 +116,38 @@ std::vector<PlannedEval> plan_for_dir(const EvalOptions& o, const SuiteLoad& sui
   return plan;
 }
 
-// load_inline candidates of a GPU run are built before the first job, in parallel (see
-// planner/inline_prebuild.hpp); a build that fails here fails again in the worker, which judges it.
-// With no more of them than workers, each worker builds its own as fast, and a prebuild would only
-// add a Python start (seconds) before the first job.
-void prebuild_kernelbench_extensions(const std::vector<PlannedEval>& plan, const std::string& arch, size_t workers) {
+bool builds_load_inline(const PlannedEval& e) {
+  return e.format == build::Format::kernelbench && e.load_failure.empty() && builds_with_load_inline(e.candidate.source);
+}
+
+// load_inline candidates of a GPU run are built ahead of their jobs, in parallel (see
+// planner/inline_prebuild.hpp), in plan order; each job runs once its own build is done, while the
+// GPU evaluates those already built. A build that fails here fails again in the worker, which
+// judges it. With no more of them than workers, each worker builds its own as fast, and a
+// prebuild would only add a Python start (seconds) before the first job.
+bool prebuilds_load_inline(const std::vector<PlannedEval>& plan, bool cuda, size_t workers) {
+  return cuda && static_cast<size_t>(std::count_if(plan.begin(), plan.end(), builds_load_inline)) > workers;
+}
+
+// The build processes: every core but two per worker, which time (worker/cpu_pin.hpp).
+int build_jobs(size_t workers) {
+  const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  return std::max(1, cores - 2 * static_cast<int>(workers));
+}
+
+void prebuild_kernelbench_extensions(const std::vector<PlannedEval>& plan, const std::string& arch, size_t workers,
+                                     const std::function<void(size_t)>& ready) {
   std::vector<std::string> files;
-  for (const auto& e : plan)
-    if (e.format == build::Format::kernelbench && e.load_failure.empty() && builds_with_load_inline(e.candidate.source))
-      files.push_back(e.candidate.path.string());
-  if (files.size() <= workers) return;
-  Progress progress;
-  progress.show("building " + std::to_string(files.size()) + " load_inline extension(s) in parallel ...");
-  prebuild_load_inline(files, arch, 0, std::chrono::seconds(600));
+  std::vector<size_t> index;
+  for (size_t i = 0; i < plan.size(); ++i)
+    if (builds_load_inline(plan[i])) {
+      files.push_back(plan[i].candidate.path.string());
+      index.push_back(i);
+    }
+  std::cerr << "kforge: building " << files.size() << " load_inline extension(s), " << build_jobs(workers)
+            << " at a time; each candidate is evaluated once its own is built\n";
+  prebuild_load_inline(files, arch, build_jobs(workers), std::chrono::seconds(600),
+                       [&](size_t k) { ready(index[k]); });
 }
 
 // The workers of a `kforge serve`: one lease per worker it has. Their bounds are the server's.
@@ -198,36 +221,48 @@ int run_eval(const EvalOptions& o, const GlobalOptions& global) {
   // Before any thread starts: the workers and the load_inline builds inherit it.
   if (gpu_builds) export_torch_arch_list(arch);
 
-  // Builds run while the workers start (importing torch and creating a CUDA context takes seconds).
-  auto prepare = [&] {
-    Progress progress;
-    size_t natives = 0;
-    for (const auto& e : plan) natives += e.format != build::Format::kernelbench && e.load_failure.empty();
-    if (natives) progress.show("building " + std::to_string(natives) + " native candidate(s) ...");
-    build_native_candidates(plan, arch, &store);
-    size_t cached = 0, failed = 0;
-    for (const auto& e : plan) {
-      cached += e.build_cached;
-      failed += e.build_failure.has_value();
+  // Builds run while the workers start (importing torch and creating a CUDA context takes seconds)
+  // and while they evaluate: a job waits for its own build only.
+  const bool prebuild = prebuilds_load_inline(plan, workers.cuda, workers.worker_devices.size());
+  auto is_native = [](const PlannedEval& e) { return e.format != build::Format::kernelbench && e.load_failure.empty(); };
+  Prepare prepare;
+  prepare.waits = [&](const PlannedEval& e) { return is_native(e) || (prebuild && builds_load_inline(e)); };
+  prepare.run = [&](const std::function<void(size_t)>& ready, std::mutex& store_mutex) {
+    const size_t natives = static_cast<size_t>(std::count_if(plan.begin(), plan.end(), is_native));
+    if (natives) {
+      build_native_candidates(plan, arch, &store, 0, ready, &store_mutex);
+      size_t cached = 0, failed = 0;
+      for (const auto& e : plan) {
+        cached += e.build_cached;
+        failed += e.build_failure.has_value();
+      }
+      std::cerr << "kforge: native builds: " << natives - cached << " compiled now, " << cached << " from the cache; "
+                << failed << " failed\n";
     }
-    progress.clear();
-    if (natives)
-      std::cerr << "kforge: native builds: " << natives - cached << " compiled now, " << cached
-                << " from the cache; " << failed << " failed\n";
-    if (workers.cuda) prebuild_kernelbench_extensions(plan, arch, workers.worker_devices.size());
+    if (prebuild) prebuild_kernelbench_extensions(plan, arch, workers.worker_devices.size(), ready);
   };
 
   Progress progress;
   auto on_started = [&](const PlannedEval& e, size_t index, size_t total) {
     progress.show(fmt::format("[{}/{}] {} :: {} ...", index + 1, total, e.problem_name, e.candidate_name));
   };
+  const auto started = std::chrono::steady_clock::now();
   auto on_finished = [&](const EvaluationRecord& r, size_t done, size_t total) {
     if (o.json) {
       progress.clear();
       std::cout << report::evaluation_json(r).dump() << std::endl;
     }
-    progress.show(fmt::format("[{}/{}] {} :: {} -> {} {}", done, total, r.problem_name, r.candidate_name,
-                              to_string(r.verdict), report::format_speedup(r.speedup, std::nullopt)));
+    const std::string line = fmt::format("[{}/{}] {} :: {} -> {} {}", done, total, r.problem_name, r.candidate_name,
+                                         to_string(r.verdict), report::format_speedup(r.speedup, std::nullopt));
+    if (progress.enabled()) {
+      progress.show(line);
+      return;
+    }
+    // Not a terminal (a log, a batch job): a line per finished candidate, so a long run is never
+    // silent, with the time so far and what the rate so far leaves.
+    const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    const double left = done ? elapsed / static_cast<double>(done) * static_cast<double>(total - done) : 0;
+    std::cerr << "kforge: " << line << fmt::format(" ({:.0f} s so far, about {:.0f} s left)", elapsed, left) << std::endl;
   };
   auto records = execute_plan(plan, o.settings, workers, store, run_id, prepare, on_started, on_finished);
   progress.clear();

@@ -2,6 +2,7 @@
 #include "core/rules.hpp"
 
 #include <atomic>
+#include <optional>
 #include <cstdio>
 #include <chrono>
 #include <condition_variable>
@@ -147,18 +148,35 @@ std::vector<EvaluationRecord> execute_plan(std::vector<PlannedEval>& plan, const
                                            const OnFinished& on_finished) {
   std::vector<EvaluationRecord> records(plan.size());
   if (plan.empty()) return records;
-  // Jobs wait for `prepare`; `prepared_ok` false means it threw and the workers only shut down.
-  std::mutex prepare_mutex;
-  std::condition_variable prepare_done;
-  bool prepared = !prepare, prepared_ok = true;
-  auto wait_prepared = [&] {
-    std::unique_lock lock(prepare_mutex);
-    prepare_done.wait(lock, [&] { return prepared; });
-    return prepared_ok;
+  // Which jobs may run: those that wait for no build, and those whose build is done. A worker
+  // takes the earliest ready job not yet taken. `prepared_ok` false: the builds threw, and the
+  // workers only shut down.
+  std::mutex queue_mutex;
+  std::condition_variable became_ready;
+  std::vector<char> ready(plan.size()), taken(plan.size());
+  for (size_t i = 0; i < plan.size(); ++i) ready[i] = !(prepare.run && prepare.waits && prepare.waits(plan[i]));
+  bool prepared_ok = true;
+  size_t untaken = plan.size();
+  auto take = [&]() -> std::optional<size_t> {
+    std::unique_lock lock(queue_mutex);
+    for (;;) {
+      if (!prepared_ok || untaken == 0) return std::nullopt;
+      for (size_t i = 0; i < plan.size(); ++i)
+        if (ready[i] && !taken[i]) {
+          taken[i] = 1;
+          --untaken;
+          return i;
+        }
+      became_ready.wait(lock);
+    }
+  };
+  auto mark_ready = [&](size_t i) {
+    std::lock_guard lock(queue_mutex);
+    ready[i] = 1;
+    became_ready.notify_all();
   };
   const nlohmann::json key_settings = settings_json(settings);
   std::mutex mutex;  // guards the store, `records`, `done` and the callbacks
-  std::atomic<size_t> next{0};
   size_t done = 0;
   std::string fatal;
   size_t failed_workers = 0;
@@ -183,7 +201,6 @@ std::vector<EvaluationRecord> execute_plan(std::vector<PlannedEval>& plan, const
       ++failed_workers;
       return;
     }
-    if (!wait_prepared()) return;
     // Every path ends here: stored (when it has a key worth keeping), added to the run, reported.
     // Call with the mutex held.
     auto finish = [&](size_t i, EvaluationRecord r, bool store_it) {
@@ -202,7 +219,8 @@ std::vector<EvaluationRecord> execute_plan(std::vector<PlannedEval>& plan, const
       return outcome;
     };
 
-    for (size_t i = next++; i < plan.size(); i = next++) {
+    while (auto taken_index = take()) {
+      const size_t i = *taken_index;
       const PlannedEval& e = plan[i];
       if (!e.load_failure.empty()) {  // unreadable: no content to key a stored result by
         EvaluationRecord r = make_record(e, "unreadable:" + e.candidate_name, key_settings, info, device_label,
@@ -289,16 +307,16 @@ std::vector<EvaluationRecord> execute_plan(std::vector<PlannedEval>& plan, const
   std::vector<std::thread> threads;
   for (size_t w = 0; w < config.worker_devices.size(); ++w) threads.emplace_back(serve, w);
   std::exception_ptr prepare_error;
-  if (prepare) {
+  if (prepare.run) {
     try {
-      prepare();
+      prepare.run(mark_ready, mutex);
     } catch (...) {
       prepare_error = std::current_exception();
     }
-    std::lock_guard lock(prepare_mutex);
-    prepared = true;
+    std::lock_guard lock(queue_mutex);
     prepared_ok = !prepare_error;
-    prepare_done.notify_all();
+    std::fill(ready.begin(), ready.end(), 1);
+    became_ready.notify_all();
   }
   for (auto& t : threads) t.join();
   if (prepare_error) std::rethrow_exception(prepare_error);

@@ -2,6 +2,7 @@
 // Runs a plan: one long-lived worker per device, each pulling jobs from a shared queue; results
 // are stored one by one as they finish (so a killed run keeps everything already done).
 #include <functional>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -28,12 +29,19 @@ using OnFinished = std::function<void(const EvaluationRecord&, size_t done, size
 // Called when a job starts (for the progress line).
 using OnStarted = std::function<void(const PlannedEval&, size_t index, size_t total)>;
 
-// Runs before the first job, on the calling thread, while the workers start (a worker takes
-// seconds to import torch and create its CUDA context; builds overlap with that). It may fill in
-// the plan's build results.
-using Prepare = std::function<void()>;
+// The builds, run on the calling thread while the workers start and evaluate (a worker takes
+// seconds to import torch and create its CUDA context). `waits(e)`: the job of `e` waits for its
+// build; `run(ready)` builds, fills in the plan's build results, and calls ready(i) as soon as
+// plan[i]'s build is done, so the workers take it while later builds go on. Every job is ready
+// once `run` returns.
+// `store_mutex` guards the store, which running jobs use meanwhile.
+struct Prepare {
+  std::function<bool(const PlannedEval&)> waits;
+  std::function<void(const std::function<void(size_t)>& ready, std::mutex& store_mutex)> run;
+};
 
-// Evaluates `plan`; returns the records in plan order. Throws kforge::Error when no worker can
+// Evaluates `plan`, each job as soon as a worker is free and its build is done, the earliest in
+// plan order first; returns the records in plan order. Throws kforge::Error when no worker can
 // start at all, and rethrows what `prepare` throws (after stopping the workers).
 std::vector<EvaluationRecord> execute_plan(std::vector<PlannedEval>& plan, const EvalSettings& settings,
                                            const ExecutorConfig& config, Store& store, int64_t run_id,

@@ -39,7 +39,8 @@ void export_torch_arch_list(const std::string& arch) {
 }
 
 std::vector<build::ProcessResult> prebuild_load_inline(const std::vector<std::string>& files, const std::string& arch,
-                                                       int jobs, std::chrono::seconds timeout) {
+                                                       int jobs, std::chrono::seconds timeout,
+                                                       const std::function<void(size_t)>& on_done) {
   std::vector<build::ProcessResult> results(files.size());
   if (files.empty()) return results;
   export_torch_arch_list(arch);
@@ -47,6 +48,7 @@ std::vector<build::ProcessResult> prebuild_load_inline(const std::vector<std::st
   std::string module_dir = worker_module_dir().string();
   parallel_for(files.size(), jobs, [&](size_t i) {
     results[i] = build::run_process({python, "-c", kImportScript, files[i], module_dir}, timeout);
+    if (on_done) on_done(i);
   });
   return results;
 }

@@ -4,6 +4,7 @@
 // once, filling kforge's build cache. A worker then loads the built module instead of compiling
 // while the GPU waits, one candidate after another.
 #include <chrono>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -24,10 +25,12 @@ std::string torch_arch_list_for(const std::string& arch);
 // any thread starts: setenv races with a fork that copies the environment.
 void export_torch_arch_list(const std::string& arch);
 
-// Imports each file in its own process, `jobs` at a time (0: one per core), with
-// TORCH_CUDA_ARCH_LIST set and no GPU visible (a build needs none). Results in input order.
+// Imports each file in its own process, `jobs` at a time (0: one per core), in order, with
+// TORCH_CUDA_ARCH_LIST set and no GPU visible (a build needs none). Results in input order;
+// `on_done(i)` as soon as file i's process ended (from a build thread).
 std::vector<build::ProcessResult> prebuild_load_inline(const std::vector<std::string>& files, const std::string& arch,
-                                                       int jobs, std::chrono::seconds timeout);
+                                                       int jobs, std::chrono::seconds timeout,
+                                                       const std::function<void(size_t)>& on_done = {});
 
 // The load_inline builds one prebuild process reported (python/kforge_inline.py): per call, ok,
 // cached, seconds, strategy ("split", "whole", "host") and why it was not split.

@@ -14,7 +14,8 @@ std::string resolve_arch(const std::string& arch, bool needed) {
   return found;
 }
 
-void build_native_candidates(std::vector<PlannedEval>& plan, const std::string& arch, Store* store, int jobs) {
+void build_native_candidates(std::vector<PlannedEval>& plan, const std::string& arch, Store* store, int jobs,
+                             const std::function<void(size_t)>& on_built, std::mutex* store_mutex) {
   std::vector<size_t> index;
   std::vector<build::BuildRequest> requests;
   bool any_cuda = false;
@@ -31,19 +32,22 @@ void build_native_candidates(std::vector<PlannedEval>& plan, const std::string& 
   auto settings = build::default_build_settings();
   settings.jobs = jobs;
   build::BuildService service(settings);
-  auto outcomes = service.build_all(requests);
-  for (size_t k = 0; k < index.size(); ++k) {
+  service.build_all(requests, [&](size_t k, const build::BuildOutcome& out) {
+    // Its own plan entry only: the jobs of other entries may be running.
     PlannedEval& e = plan[index[k]];
-    const auto& out = outcomes[k];
     e.build_key = out.key;
     e.build_cached = out.cached;
     e.build_seconds = out.seconds;
     if (out.ok) e.library = out.library;
     else e.build_failure = out.diagnostics.empty() ? "the build failed" : out.diagnostics;
-    if (store)
+    if (store) {
+      std::unique_lock<std::mutex> lock;
+      if (store_mutex) lock = std::unique_lock(*store_mutex);
       store->put_build(out.key, build::to_string(e.format), e.candidate.hash, out.ok, out.seconds, out.diagnostics,
                        out.log, out.kernels.dump());
-  }
+    }
+    if (on_built) on_built(index[k]);
+  });
 }
 
 }  // namespace kforge

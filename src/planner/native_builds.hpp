@@ -1,6 +1,8 @@
 #pragma once
-// Builds the native candidates of a plan before any job runs, all at once on the build pool, so
-// workers spend their time running, never compiling.
+// Builds the native candidates of a plan on the build pool, all at once, so workers spend their
+// time running, never compiling; each candidate's job may run as soon as its own build is done.
+#include <functional>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -14,7 +16,9 @@ namespace kforge {
 std::string resolve_arch(const std::string& arch, bool needed);
 
 // Sets build_key and library (or build_failure) on every cpp/cuda entry of `plan`; records each
-// build in `store` when given.
-void build_native_candidates(std::vector<PlannedEval>& plan, const std::string& arch, Store* store, int jobs = 0);
+// build in `store` when given (holding `store_mutex` when given: jobs may be using the store);
+// calls `on_built(i)` once plan[i]'s entry is set, from a build thread.
+void build_native_candidates(std::vector<PlannedEval>& plan, const std::string& arch, Store* store, int jobs = 0,
+                             const std::function<void(size_t)>& on_built = {}, std::mutex* store_mutex = nullptr);
 
 }  // namespace kforge

@@ -66,6 +66,10 @@ TEST_F(CpuWorkflow, FolderReuseForceReportExport) {
     EXPECT_EQ(l["reused"], false);
   }
   EXPECT_NE(first.err.find("notes/stray.py matches no problem layout"), std::string::npos) << first.err;
+  // stderr is a file here, not a terminal: one line per finished candidate, with the time so far
+  // and an estimate of what is left, so a long batch is never silent.
+  for (const char* part : {"kforge: [1/2] level1/", "kforge: [2/2] level1/", "s so far, about ", "s left)"})
+    EXPECT_NE(first.err.find(part), std::string::npos) << part << "\n" << first.err;
 
   // Same inputs and settings: reused from the store, not run again.
   auto second = run_kforge(eval_args(db_, {"--suite", suite_, "--json", run_dir_.string()}));
