@@ -39,7 +39,7 @@ want unit && step test-unit ctest --preset release -L unit
 # GpuLint is the lint step's (the whole suite: a device call of its own). GPU_TESTS: a ctest -R
 # regex to run fewer of the gpu tests in one call.
 want gpu && step test-gpu ctest --preset release -L gpu -E GpuLint -R "${GPU_TESTS:-.}" --output-on-failure
-want cpu && [[ "${GPU_CHECK_CPU:-0}" == 1 ]] && step test-cpu ctest --preset release -L cpu
+want cpu && [[ "${GPU_CHECK_CPU:-0}" == 1 ]] && KFORGE_HEAVY_TESTS=1 step test-cpu ctest --preset release -L cpu
 want demo && step make-demo make demo DEMO_DB="$logs/demo.db"
 want wall && step bench-wall bench/eval_wall_time.sh "$logs"
 want ident && step bench-ident bench/identity.sh "$logs"

@@ -324,7 +324,14 @@ class Splitter {
   // The template arguments `args` of a launch at `at` in a host item whose mask is `mask`, as
   // the concrete lists the device part must instantiate: scalar_t is each type of the
   // AT_DISPATCH macro around the launch.
-  std::vector<std::string> concrete_arguments(const std::string& args, const std::string& mask, size_t at) {
+  std::vector<std::string> concrete_arguments(std::string args, const std::string& text, const std::string& mask,
+                                              size_t at) {
+    // A constant local to the host function (`constexpr int kBlock = 256;` then `k<kBlock>`) is
+    // not in the device part: its value stands in (to a depth of three, for one made of others).
+    static const std::regex local(R"(\b(?:constexpr|const)\s+[A-Za-z_][\w:]*\s+([A-Za-z_]\w*)\s*=\s*([^;{}]+);)");
+    for (int depth = 0; depth < 3; ++depth)
+      for (std::sregex_iterator it(text.begin(), text.end(), local), stop; it != stop; ++it)
+        if (has_word(args, (*it)[1])) args = replace_word(args, (*it)[1], "(" + trimmed((*it)[2]) + ")");
     if (!has_word(args, "scalar_t")) return {trimmed(args)};
     static const std::regex macro(R"(\b(AT_DISPATCH_\w+)\s*\()");
     std::string innermost;
@@ -396,7 +403,7 @@ class Splitter {
       if (known != template_kernels_.end()) {
         if (!explicit_arguments) throw GiveUp{"a template kernel launched with its arguments deduced"};
         if (in_template) throw GiveUp{"a template kernel launched from a template function"};
-        for (auto& concrete : concrete_arguments(template_args, mask, open)) known->second.instances.insert(concrete);
+        for (auto& concrete : concrete_arguments(template_args, text, mask, open)) known->second.instances.insert(concrete);
         kernel = "reinterpret_cast<decltype(&" + name + "<" + template_args + ">)>(" + qualifier + "kforge_split_address_" +
                  unqualified + "<" + template_args + ">())";
       } else if (explicit_arguments) {

@@ -26,6 +26,13 @@ TEST(GpuTrust, EveryHonestCandidatePasses) {
   expect_trust_corpus("tests/legit", "cuda:0", 25, /*honest=*/true);
 }
 
+// tests/realworld/ whole (its CUDA and Triton candidates, and those that run anywhere): what
+// models write, each with the verdict it deserves. Builds happen inside the jobs here.
+TEST(GpuRealworld, EveryCandidateGetsItsVerdict) {
+  REQUIRE_GPU();
+  expect_trust_corpus("tests/realworld", "cuda:0", 50, /*honest=*/false, /*ci_only=*/false, 600);
+}
+
 // Under the default policy (mixed) a correct candidate's message says whose kernels ran: a
 // load_inline kernel is the candidate's own, torch operators are PyTorch's library kernels.
 TEST(GpuTrust, MixedPolicyReportsWhoseKernelsRan) {

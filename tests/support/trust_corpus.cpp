@@ -30,19 +30,21 @@ std::vector<TrustCase> load_trust_corpus(const std::string& folder) {
     c.faster = e.value("faster", false);
     c.message = e.value("message", std::string());
     c.message_on_gpu = e.value("message_on_gpu", std::string());
+    c.ci = e.value("ci", false);
     out.push_back(std::move(c));
   }
   return out;
 }
 
 std::vector<std::string> run_trust_corpus(const std::string& folder, const std::string& device, const std::string& db,
-                                          size_t& ran, bool honest) {
+                                          size_t& ran, bool honest, bool ci_only, int timeout_s) {
   // One kforge run per problem and set of extra options.
   std::map<std::pair<std::string, std::vector<std::string>>, std::vector<const TrustCase*>> by_problem;
   auto cases = load_trust_corpus(folder);
   for (const auto& c : cases)
     // .cpp candidates are host code (the native CPU format); .cu and gpu_only ones need a GPU.
-    if (device == "cpu" ? !c.gpu_only : !c.file.ends_with(".cpp")) by_problem[{c.problem, c.args}].push_back(&c);
+    if ((device == "cpu" ? !c.gpu_only : !c.file.ends_with(".cpp")) && (!ci_only || c.ci))
+      by_problem[{c.problem, c.args}].push_back(&c);
   std::vector<std::string> failures;
   ran = 0;
   for (const auto& [run, group] : by_problem) {
@@ -50,7 +52,7 @@ std::vector<std::string> run_trust_corpus(const std::string& folder, const std::
     // On the GPU the speedups are asserted (faster, max_speedup) and want samples; on the CPU only
     // verdicts are, and the hacks that turn after 12 calls meet their 6th timed pair well within 1 s.
     std::vector<std::string> args{"--db", db, "eval", "--device", device, "--json", "--max-time",
-                                  device == "cpu" ? "1" : "3", "--timeout", "90", "--problem", source_path(problem)};
+                                  device == "cpu" ? "1" : "3", "--timeout", std::to_string(timeout_s), "--problem", source_path(problem)};
     args.insert(args.end(), extra.begin(), extra.end());
     for (const auto* c : group) args.push_back(source_path(folder + "/" + c->file));
     auto r = run_kforge(args);
@@ -108,10 +110,11 @@ std::string joined(const std::vector<std::string>& lines) {
   return out;
 }
 
-void expect_trust_corpus(const std::string& folder, const std::string& device, size_t min_cases, bool honest) {
+void expect_trust_corpus(const std::string& folder, const std::string& device, size_t min_cases, bool honest,
+                         bool ci_only, int timeout_s) {
   TempDir dir;
   size_t ran = 0;
-  auto failures = run_trust_corpus(folder, device, dir.file("k.db"), ran, honest);
+  auto failures = run_trust_corpus(folder, device, dir.file("k.db"), ran, honest, ci_only, timeout_s);
   EXPECT_GE(ran, min_cases) << folder;
   EXPECT_TRUE(failures.empty()) << joined(failures);
 }

@@ -1,6 +1,7 @@
 #pragma once
 // The trust corpora: tests/adversarial/ (hacks, each with the verdict and rule that must catch
-// it) and tests/legit/ (honest candidates that must pass), described by each folder's
+// it), tests/legit/ (honest candidates that must pass) and tests/realworld/ (candidates written
+// as models write them, with the verdicts they deserve), described by each folder's
 // expected.json. Runs a folder through the real binary and returns every disagreement.
 #include <optional>
 #include <string>
@@ -19,6 +20,7 @@ struct TrustCase {
   bool faster = false;                // an honest candidate whose speedup interval must lie above 1
   std::string message;                // a text the verdict's message must contain (empty: any)
   std::string message_on_gpu;         // the same, on a GPU only
+  bool ci = false;                    // in the sample every CI run takes (tests/realworld/)
 };
 
 std::vector<TrustCase> load_trust_corpus(const std::string& folder);
@@ -27,8 +29,10 @@ std::vector<TrustCase> load_trust_corpus(const std::string& folder);
 // per problem, with `db` as the store. Returns one line per case that got another verdict, rule
 // or speedup than expected, and the number of cases run in `ran`. `honest` (the legit corpus): on
 // a GPU a correct case must also have been timed with the stream held, unless it says otherwise.
+// `ci_only`: only the cases marked `ci`. `timeout_s`: each job's deadline (--timeout; a
+// candidate's load_inline build on the CPU happens inside its job).
 std::vector<std::string> run_trust_corpus(const std::string& folder, const std::string& device, const std::string& db,
-                                          size_t& ran, bool honest = false);
+                                          size_t& ran, bool honest = false, bool ci_only = false, int timeout_s = 90);
 
 // The failures, one per line, for a test's message.
 std::string joined(const std::vector<std::string>& lines);
@@ -36,6 +40,6 @@ std::string joined(const std::vector<std::string>& lines);
 // A gtest body: runs `folder` on `device` in a fresh store; at least `min_cases` must run, and
 // every one must get what expected.json says.
 void expect_trust_corpus(const std::string& folder, const std::string& device, size_t min_cases,
-                         bool honest = false);
+                         bool honest = false, bool ci_only = false, int timeout_s = 90);
 
 }  // namespace kforge::testing

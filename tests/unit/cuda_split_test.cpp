@@ -155,6 +155,28 @@ torch::Tensor run(torch::Tensor y) {
       << host;
 }
 
+// A block size held in a constant local to the host function, as models write it: the device part
+// has no such name, so its value is instantiated (the host part keeps the name).
+TEST(CudaSplit, LocalConstantsInTemplateArgumentsAreReplacedByTheirValues) {
+  auto attempt = split_cuda_source(with_header(R"(
+template <int BLOCK>
+__global__ void k(float* y) { y[threadIdx.x] = BLOCK; }
+torch::Tensor run(torch::Tensor y) {
+  constexpr int kBlock = 256;
+  const int kTwice = kBlock * 2;
+  k<kBlock><<<1, kBlock>>>(y.data_ptr<float>());
+  k<kTwice><<<1, kBlock>>>(y.data_ptr<float>());
+  return y;
+}
+)"));
+  ASSERT_TRUE(attempt.split) << attempt.why_not;
+  const auto& device = attempt.split->device_cu;
+  EXPECT_TRUE(contains(device, "kforge_split_address_k<(256)>() { return (void*)&k<(256)>; }")) << device;
+  EXPECT_TRUE(contains(device, "kforge_split_address_k<((256) * 2)>()")) << device;
+  EXPECT_FALSE(contains(device, "kBlock")) << device;
+  EXPECT_TRUE(contains(attempt.split->host_cpp, "kforge_split_address_k<kBlock>()")) << attempt.split->host_cpp;
+}
+
 // Shapes that hide a kernel's host stub from another translation unit, made visible: an
 // anonymous namespace gets a name (and a using-directive), a static kernel loses `static`, and an
 // extern "C" block is kept around its items on both sides.
