@@ -107,15 +107,36 @@ Launch<Params...> launch(void (*kernel)(Params...), dim3 grid, dim3 block, size_
 }  // namespace kforge_split
 )";
 
-// The types each AT_DISPATCH macro runs its lambda with (scalar_t), as ATen defines them; those
-// whose types are torch's own (Half, BFloat16, complex) would need torch's headers on the device side.
+// The types each AT_DISPATCH macro runs its lambda with (scalar_t), as ATen defines them. The
+// _AND variants add the types their first arguments name; Half and BFloat16 are c10's, whose
+// headers the device part then includes (nvcc has torch's include paths; these two headers are
+// small). Complex types are not handled.
 const std::map<std::string, std::vector<std::string>>& dispatch_types() {
   static const std::map<std::string, std::vector<std::string>> types{
       {"AT_DISPATCH_FLOATING_TYPES", {"double", "float"}},
+      {"AT_DISPATCH_FLOATING_TYPES_AND_HALF", {"double", "float", "c10::Half"}},
+      {"AT_DISPATCH_FLOATING_TYPES_AND", {"double", "float"}},
+      {"AT_DISPATCH_FLOATING_TYPES_AND2", {"double", "float"}},
+      {"AT_DISPATCH_REDUCED_FLOATING_TYPES", {"c10::Half", "c10::BFloat16"}},
       {"AT_DISPATCH_INTEGRAL_TYPES", {"uint8_t", "int8_t", "int16_t", "int32_t", "int64_t"}},
       {"AT_DISPATCH_ALL_TYPES", {"uint8_t", "int8_t", "int16_t", "int32_t", "int64_t", "double", "float"}},
   };
   return types;
+}
+
+// How many leading arguments of an AT_DISPATCH macro name extra scalar types.
+int extra_type_arguments(const std::string& macro) {
+  if (macro.ends_with("_AND2")) return 2;
+  if (macro.ends_with("_AND")) return 1;
+  return 0;
+}
+
+// The C++ type an extra dispatch argument (`at::ScalarType::Half`, `at::kBFloat16`, `torch::kHalf`)
+// names; empty when it is not one the device part can have.
+std::string c10_type_named(const std::string& argument) {
+  if (argument.find("BFloat16") != std::string::npos) return "c10::BFloat16";
+  if (argument.find("Half") != std::string::npos) return "c10::Half";
+  return "";
 }
 
 std::string trimmed(const std::string& text) {
@@ -147,6 +168,14 @@ class Splitter {
     parse(0, s_.size());
     add_instances();
     return std::move(items_);
+  }
+
+  // The c10 headers the device part's instances need, to put before its code.
+  std::string device_includes() const {
+    std::string out;
+    if (needs_half_) out += "#include <c10/util/Half.h>\n";
+    if (needs_bfloat16_) out += "#include <c10/util/BFloat16.h>\n";
+    return out;
   }
 
  private:
@@ -335,17 +364,39 @@ class Splitter {
     if (!has_word(args, "scalar_t")) return {trimmed(args)};
     static const std::regex macro(R"(\b(AT_DISPATCH_\w+)\s*\()");
     std::string innermost;
+    size_t innermost_open = 0;
     for (std::sregex_iterator it(mask.begin(), mask.end(), macro), stop; it != stop; ++it) {
       size_t open = static_cast<size_t>(it->position(0) + it->length(0) - 1);
       size_t close = matching(mask, open, mask.size());
-      if (open < at && at < close) innermost = (*it)[1];
+      if (open < at && at < close) {
+        innermost = (*it)[1];
+        innermost_open = open;
+      }
     }
     if (innermost.empty()) throw GiveUp{"a template kernel launched with scalar_t outside an AT_DISPATCH macro"};
-    auto types = dispatch_types().find(innermost);
-    if (types == dispatch_types().end())
-      throw GiveUp{innermost + " (its types need torch's headers on the device side)"};
+    auto known = dispatch_types().find(innermost);
+    if (known == dispatch_types().end()) throw GiveUp{innermost + " (a dispatch macro it does not know)"};
+    std::vector<std::string> types = known->second;
+    // The extra types of an _AND macro: its first arguments, up to their top-level commas.
+    size_t from = innermost_open + 1;
+    for (int k = 0; k < extra_type_arguments(innermost); ++k) {
+      size_t comma = from;
+      for (int depth = 0; comma < mask.size(); ++comma) {
+        if (mask[comma] == '(' || mask[comma] == '<') ++depth;
+        if (mask[comma] == ')' || mask[comma] == '>') --depth;
+        if (depth == 0 && mask[comma] == ',') break;
+      }
+      std::string type = c10_type_named(text.substr(from, comma - from));
+      if (type.empty()) throw GiveUp{innermost + " with a type other than Half or BFloat16"};
+      types.push_back(type);
+      from = comma + 1;
+    }
     std::vector<std::string> out;
-    for (const auto& type : types->second) out.push_back(trimmed(replace_word(args, "scalar_t", type)));
+    for (const auto& type : types) {
+      if (type == "c10::Half") needs_half_ = true;
+      if (type == "c10::BFloat16") needs_bfloat16_ = true;
+      out.push_back(trimmed(replace_word(args, "scalar_t", type)));
+    }
     return out;
   }
 
@@ -420,6 +471,7 @@ class Splitter {
   std::vector<std::string> namespaces_;  // openers of the namespaces being parsed
   std::map<std::string, TemplateKernel> template_kernels_;
   int anonymous_count_ = 0;
+  bool needs_half_ = false, needs_bfloat16_ = false;
 };
 
 }  // namespace
@@ -427,7 +479,8 @@ class Splitter {
 SplitAttempt split_cuda_source(const std::string& cuda_source) {
   SplitAttempt attempt;
   try {
-    std::vector<Item> items = Splitter(cuda_source).run();
+    Splitter splitter(cuda_source);
+    std::vector<Item> items = splitter.run();
     SplitSource split;
     split.host_cpp =
         "#include <torch/extension.h>\n#include <cuda_runtime.h>\n#include <tuple>\n#include <type_traits>\n"
@@ -442,6 +495,7 @@ SplitAttempt split_cuda_source(const std::string& cuda_source) {
     }
     if (any_device_code && !any_kernel) throw GiveUp{"device code but no kernel"};
     if (!any_kernel) split.device_cu.clear();  // host code only: nothing for nvcc
+    else split.device_cu = splitter.device_includes() + split.device_cu;
     attempt.split = std::move(split);
   } catch (const GiveUp& g) {
     attempt.why_not = g.why;

@@ -11,8 +11,8 @@
 // part defines, for every instance the host part launches, a function returning the stub's
 // address (`kforge_split_address_<kernel><args>`), and the host part launches through it. The
 // instances are the launches' template arguments, with scalar_t replaced by each type of the
-// AT_DISPATCH macro around the launch (FLOATING, INTEGRAL and ALL_TYPES; the Half and BFloat16
-// variants need torch's types on the device side). Anonymous namespaces get a name and a
+// AT_DISPATCH macro around the launch (FLOATING, INTEGRAL, ALL, and the Half and BFloat16
+// variants, for which the device part includes c10's two small headers). Anonymous namespaces get a name and a
 // using-directive, static kernels lose `static`, extern "C" blocks are kept on both sides.
 //
 // The split is conservative: anything it does not recognise (a template kernel launched with

@@ -130,6 +130,25 @@ torch::Tensor scale(torch::Tensor x) {
       << host;
 }
 
+// The half-precision dispatch macros: c10's Half and BFloat16 instances, whose (small) headers
+// the device part includes first.
+TEST(CudaSplit, HalfPrecisionDispatchIncludesC10sTypesOnTheDeviceSide) {
+  auto attempt = split_cuda_source(with_header(R"(
+template <typename scalar_t> __global__ void k(scalar_t* y) { y[0] = scalar_t(1); }
+void f(torch::Tensor y) {
+  AT_DISPATCH_FLOATING_TYPES_AND2(at::ScalarType::Half, at::ScalarType::BFloat16, y.scalar_type(), "f", ([&] {
+    k<scalar_t><<<1, 1>>>(y.data_ptr<scalar_t>());
+  }));
+  AT_DISPATCH_FLOATING_TYPES_AND_HALF(y.scalar_type(), "g", ([&] { k<scalar_t><<<1, 1>>>(y.data_ptr<scalar_t>()); }));
+}
+)"));
+  ASSERT_TRUE(attempt.split) << attempt.why_not;
+  const auto& device = attempt.split->device_cu;
+  EXPECT_EQ(device.rfind("#include <c10/util/Half.h>\n#include <c10/util/BFloat16.h>\n", 0), 0u) << device;
+  for (const char* type : {"float", "double", "c10::Half", "c10::BFloat16"})
+    EXPECT_TRUE(contains(device, std::string("kforge_split_address_k<") + type + ">()")) << type << "\n" << device;
+}
+
 // Template arguments written out (a block size, a type) are instantiated as written; the
 // constants they name are in the device part too.
 TEST(CudaSplit, TemplateKernelsWithWrittenArgumentsInANamespace) {
@@ -220,9 +239,12 @@ TEST(CudaSplit, RefusesWhatItCannotSplitSafely) {
        "template <typename T> __global__ void k(T* y) {}\nvoid f(float* y) { k<<<1, 1>>>(y); }\n"},
       {"a template kernel launched from a template function",
        "template <typename T> __global__ void k(T* y) {}\ntemplate <typename T> void f(T* y) { k<T><<<1, 1>>>(y); }\n"},
-      {"AT_DISPATCH_FLOATING_TYPES_AND_HALF (its types need torch's headers on the device side)",
+      {"AT_DISPATCH_COMPLEX_TYPES (a dispatch macro it does not know)",
        "template <typename T> __global__ void k(T* y) {}\nvoid f(torch::Tensor y) {\n"
-       "  AT_DISPATCH_FLOATING_TYPES_AND_HALF(y.scalar_type(), \"f\", ([&] { k<scalar_t><<<1, 1>>>(y.data_ptr<scalar_t>()); }));\n}\n"},
+       "  AT_DISPATCH_COMPLEX_TYPES(y.scalar_type(), \"f\", ([&] { k<scalar_t><<<1, 1>>>(y.data_ptr<scalar_t>()); }));\n}\n"},
+      {"AT_DISPATCH_FLOATING_TYPES_AND with a type other than Half or BFloat16",
+       "template <typename T> __global__ void k(T* y) {}\nvoid f(torch::Tensor y) {\n"
+       "  AT_DISPATCH_FLOATING_TYPES_AND(at::ScalarType::Bool, y.scalar_type(), \"f\", ([&] { k<scalar_t><<<1, 1>>>(y.data_ptr<scalar_t>()); }));\n}\n"},
       {"scalar_t outside an AT_DISPATCH macro",
        "template <typename T> __global__ void k(T* y) {}\nvoid f(float* y) { using scalar_t = float; k<scalar_t><<<1, 1>>>(y); }\n"},
       {"device code but no kernel", "__device__ int f() { return 1; }\n"},
