@@ -24,7 +24,7 @@ torch::Tensor hardsigmoid_forward(torch::Tensor x) {
 activation_cpp = load_inline(
     name="activation_cpp",
     cpp_sources=cpp_source,
-    functions=["hardsigmoid_forward"],
+    functions={"hardsigmoid_forward": "HardSigmoid, clamp(x / 6 + 1 / 2, 0, 1), one pass over the input"},
     verbose=False,
     extra_cflags=["-O3"],
 )
