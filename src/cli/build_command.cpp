@@ -32,6 +32,12 @@ int run_build(const BuildOptions& o) {
   std::error_code ec;
   if (!std::filesystem::is_directory(dir, ec)) throw UsageError("no such folder: " + o.dir);
   Discovery found = discover_candidates(dir);
+  // As `kforge eval DIR` says it: a file outside the layout is named, never silently passed over.
+  for (const auto& u : found.unmatched)
+    std::cerr << "kforge: note: " << u << " matches no problem layout (" << kCandidateLayouts << "); skipped\n";
+  if (found.candidates.empty())
+    std::cerr << "kforge: note: no candidate under " << o.dir << " to build (a candidate sits in "
+              << "level<L>/<id>_<Name>/, as `kforge eval DIR` takes it)\n";
   std::vector<PlannedEval> natives;
   std::vector<std::string> inline_builds;
   for (const auto& f : found.candidates) {

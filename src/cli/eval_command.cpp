@@ -104,8 +104,7 @@ std::vector<PlannedEval> plan_for_dir(const EvalOptions& o, const SuiteLoad& sui
     plan.push_back(std::move(e));
   }
   for (const auto& u : found.unmatched)
-    std::cerr << "kforge: note: " << u << " matches no problem layout (level<L>/<id>_<Name>/<file>.py or "
-              << "level_<L>_problem_<P>_sample_<S>_kernel.py); skipped\n";
+    std::cerr << "kforge: note: " << u << " matches no problem layout (" << kCandidateLayouts << "); skipped\n";
   for (const auto& u : no_problem) std::cerr << "kforge: note: " << u << ": the suite has no such problem; skipped\n";
   if (needs_gpu)
     std::cerr << "kforge: note: " << needs_gpu << " candidate(s) need a GPU (CUDA or Triton) and were left out of "

@@ -47,6 +47,10 @@ struct Discovery {
   std::vector<std::string> unmatched;      // .py files under DIR that match no layout
 };
 
+// The layouts a candidate's path must follow, for the note on a file that follows none.
+inline constexpr const char* kCandidateLayouts =
+    "level<L>/<id>_<Name>/<file>.py or level_<L>_problem_<P>_sample_<S>_kernel.py";
+
 Discovery discover_candidates(const std::filesystem::path& dir);
 
 }  // namespace kforge

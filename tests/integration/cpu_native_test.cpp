@@ -58,6 +58,17 @@ TEST(CpuNative, DiagnosticsPointIntoTheCandidate) {
   EXPECT_NE(lines[1]["message"].get<std::string>().find("interface version 7"), std::string::npos);
 }
 
+// A folder outside the layout builds nothing, and says why instead of exiting silently.
+TEST(CpuNative, BuildAheadNamesFilesOutsideTheLayout) {
+  TempDir dir;
+  dir.write("flat/relu.py", read_file(source_path("tests/candidates/identity.py")));
+  auto r = run_kforge({"build", "--arch", "sm_90a", "--json", dir.file("flat")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(r.json_lines().empty()) << r.out;
+  EXPECT_NE(r.err.find("relu.py matches no problem layout (level<L>/<id>_<Name>/<file>.py"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("no candidate under"), std::string::npos) << r.err;
+}
+
 TEST(CpuNative, BuildAheadWithoutAGpu) {
   TempDir dir;
   ::setenv("XDG_CACHE_HOME", dir.file("cache").c_str(), 1);
