@@ -213,8 +213,7 @@ int run_eval(const EvalOptions& o, const GlobalOptions& global) {
   // The nvcc target, resolved once and only when something is compiled for the GPU: `auto` asks
   // the driver, which costs a CUDA initialisation in this process.
   const bool gpu_builds = workers.cuda && std::any_of(plan.begin(), plan.end(), [](const PlannedEval& e) {
-    return e.load_failure.empty() && (e.format == build::Format::cuda ||
-                                      (e.format == build::Format::kernelbench && builds_with_load_inline(e.candidate.source)));
+    return (builds_natively(e) && e.format == build::Format::cuda) || builds_load_inline(e);
   });
   const std::string arch = resolve_arch(o.settings.arch, gpu_builds);
   // Before any thread starts: the workers and the load_inline builds inherit it.
@@ -223,11 +222,10 @@ int run_eval(const EvalOptions& o, const GlobalOptions& global) {
   // Builds run while the workers start (importing torch and creating a CUDA context takes seconds)
   // and while they evaluate: a job waits for its own build only.
   const bool prebuild = prebuilds_load_inline(plan, workers.cuda, workers.worker_devices.size());
-  auto is_native = [](const PlannedEval& e) { return e.format != build::Format::kernelbench && e.load_failure.empty(); };
   Prepare prepare;
-  prepare.waits = [&](const PlannedEval& e) { return is_native(e) || (prebuild && builds_load_inline(e)); };
+  prepare.waits = [&](const PlannedEval& e) { return builds_natively(e) || (prebuild && builds_load_inline(e)); };
   prepare.run = [&](const std::function<void(size_t)>& ready, std::mutex& store_mutex) {
-    const size_t natives = static_cast<size_t>(std::count_if(plan.begin(), plan.end(), is_native));
+    const size_t natives = static_cast<size_t>(std::count_if(plan.begin(), plan.end(), builds_natively));
     if (natives) {
       build_native_candidates(plan, arch, &store, 0, ready, &store_mutex);
       size_t cached = 0, failed = 0;

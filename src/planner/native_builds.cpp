@@ -14,6 +14,8 @@ std::string resolve_arch(const std::string& arch, bool needed) {
   return found;
 }
 
+bool builds_natively(const PlannedEval& e) { return e.format != build::Format::kernelbench && e.load_failure.empty(); }
+
 void build_native_candidates(std::vector<PlannedEval>& plan, const std::string& arch, Store* store, int jobs,
                              const std::function<void(size_t)>& on_built, std::mutex* store_mutex) {
   std::vector<size_t> index;
@@ -21,7 +23,7 @@ void build_native_candidates(std::vector<PlannedEval>& plan, const std::string& 
   bool any_cuda = false;
   for (size_t i = 0; i < plan.size(); ++i) {
     const auto& e = plan[i];
-    if (e.format == build::Format::kernelbench || !e.load_failure.empty()) continue;
+    if (!builds_natively(e)) continue;
     any_cuda |= e.format == build::Format::cuda;
     index.push_back(i);
     requests.push_back({e.format, e.candidate.source, e.candidate_name, ""});

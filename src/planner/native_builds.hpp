@@ -15,6 +15,9 @@ namespace kforge {
 // Resolves it for plans that hold cuda candidates; throws kforge::Error when auto cannot.
 std::string resolve_arch(const std::string& arch, bool needed);
 
+// A readable cpp or cuda candidate: one build_native_candidates builds.
+bool builds_natively(const PlannedEval& e);
+
 // Sets build_key and library (or build_failure) on every cpp/cuda entry of `plan`; records each
 // build in `store` when given (holding `store_mutex` when given: jobs may be using the store);
 // calls `on_built(i)` once plan[i]'s entry is set, from a build thread.

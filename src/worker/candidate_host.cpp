@@ -358,17 +358,6 @@ class CandidateHost {
     return j["cpu"].get<int>();
   }
 
-  // Python's cyclic collector off during a timed call, as the reference process has it while it
-  // times (worker/paired_timing.cpp): a collection inside the call is noise on one side only.
-  struct CollectorPaused {
-    py::module_ gc = py::module_::import("gc");
-    bool was_enabled = gc.attr("isenabled")().cast<bool>();
-    CollectorPaused() { gc.attr("disable")(); }
-    ~CollectorPaused() {
-      if (was_enabled) gc.attr("enable")();
-    }
-  };
-
   Sample timed_call(const py::tuple& args, bool hold, bool graph, py::object* result) {
     CollectorPaused paused;
     if (!graph) return timer_->time([&] { *result = model_(*args); }, hold);

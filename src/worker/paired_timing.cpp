@@ -122,18 +122,7 @@ TimingOutcome time_pairs(const py::object& ref, const CandidateCall& cand, const
                          Timer& timer) {
   const protocol::TimingSettings& settings = job.timing;
   TimingOutcome out;
-  // Python's cyclic collector runs when allocations pile up; a collection inside a timed call is
-  // noise, so it stays off while timing.
-  py::module_ gc = py::module_::import("gc");
-  const bool gc_was_enabled = gc.attr("isenabled")().cast<bool>();
-  gc.attr("disable")();
-  struct GcRestore {
-    py::module_& gc;
-    bool enable;
-    ~GcRestore() {
-      if (enable) gc.attr("enable")();
-    }
-  } restore{gc, gc_was_enabled};
+  CollectorPaused paused;  // for the whole timing
 
   // Each side as timed: its forward called eagerly, or (--cuda-graph) a captured graph of it
   // replayed, its inputs loaded before the timed window and its output copied after.

@@ -30,6 +30,15 @@ py::module_ import_file(const std::string& path, const std::string& module_prefi
 // torch.manual_seed's imports and checks cost 0.15 ms.
 void seed_everything(uint64_t seed) { at::manual_seed(seed); }
 
+CollectorPaused::CollectorPaused()
+    : gc_(py::module_::import("gc")), was_enabled_(gc_.attr("isenabled")().cast<bool>()) {
+  gc_.attr("disable")();
+}
+
+CollectorPaused::~CollectorPaused() {
+  if (was_enabled_) gc_.attr("enable")();
+}
+
 py::object call_on_device(const py::object& fn, const py::tuple& args, const std::string& device) {
   py::object context = py::module_::import("torch").attr("device")(device);
   context.attr("__enter__")();

@@ -16,6 +16,21 @@ py::module_ import_file(const std::string& path, const std::string& module_prefi
 // torch.manual_seed(seed): seeds the CPU and every CUDA generator.
 void seed_everything(uint64_t seed);
 
+// Python's cyclic collector off while it lives, as it was before after: a collection runs when
+// allocations pile up, and one inside a timed call is noise on that side only. Both sides of a
+// pair time under it (the reference process for its whole timing, a candidate's process per call).
+class CollectorPaused {
+ public:
+  CollectorPaused();
+  ~CollectorPaused();
+  CollectorPaused(const CollectorPaused&) = delete;
+  CollectorPaused& operator=(const CollectorPaused&) = delete;
+
+ private:
+  py::module_ gc_;
+  bool was_enabled_;
+};
+
 // Calls fn(*args) with `with torch.device(device):` around it, so factory functions inside
 // (torch.randn in get_inputs, parameters in __init__) create tensors on that device directly.
 py::object call_on_device(const py::object& fn, const py::tuple& args, const std::string& device);
