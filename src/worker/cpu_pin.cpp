@@ -6,10 +6,31 @@
 
 namespace kforge::worker {
 
+namespace {
+
+// KFORGE_WORKER_TIMING_CPUS=REF,CAND: the operator's choice (cores kept free with isolcpus, say),
+// taken when both are CPUs this process may use.
+std::optional<TimingCpus> chosen_cpus(const cpu_set_t& allowed) {
+  const char* text = std::getenv("KFORGE_WORKER_TIMING_CPUS");
+  if (!text || !*text) return std::nullopt;
+  char* end = nullptr;
+  long reference = std::strtol(text, &end, 10);
+  if (end == text || *end != ',') return std::nullopt;
+  const char* second = end + 1;
+  long candidate = std::strtol(second, &end, 10);
+  if (end == second || *end != '\0') return std::nullopt;
+  auto usable = [&](long cpu) { return cpu >= 0 && cpu < CPU_SETSIZE && CPU_ISSET(cpu, &allowed); };
+  if (!usable(reference) || !usable(candidate)) return std::nullopt;
+  return TimingCpus{static_cast<int>(reference), static_cast<int>(candidate)};
+}
+
+}  // namespace
+
 std::optional<TimingCpus> timing_cpus() {
   cpu_set_t set;
   CPU_ZERO(&set);
   if (::sched_getaffinity(0, sizeof set, &set) != 0) return std::nullopt;
+  if (auto chosen = chosen_cpus(set)) return chosen;
   std::vector<int> allowed;
   for (int cpu = 1; cpu < CPU_SETSIZE; ++cpu)
     if (CPU_ISSET(cpu, &set)) allowed.push_back(cpu);

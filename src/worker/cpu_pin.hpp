@@ -15,6 +15,7 @@ namespace kforge::worker {
 // The two CPUs a worker times on (the reference process's, the candidate process's): two of those
 // it may use, chosen by its GPU (CUDA_VISIBLE_DEVICES) so the workers of several GPUs time on
 // different cores; CPU 0, where interrupts tend to land, last. nullopt with fewer than two.
+// KFORGE_WORKER_TIMING_CPUS=REF,CAND names them instead, when both may be used.
 struct TimingCpus {
   int reference;
   int candidate;
