@@ -3,9 +3,10 @@
 Issue 18's identity test puts the reference and the candidate in processes of their own. For a
 few level-3 problems (the LSTM, the MoE) the identity speedup landed up to 35% from 1.00, on
 either side, from run to run, with a tight interval inside each run. This starts PROCESSES fresh
-Python processes per problem, each timing the plain forward (no kforge: CUDA events around each
-call, synchronised, after a warm-up) and printing its median, so a spread between processes shows
-whether torch itself runs the problem at different speeds in different processes.
+Python processes per problem, each timing two instances of the plain model in turn (no kforge:
+CUDA events around each call, synchronised, after a warm-up) and printing their medians, so a
+spread between processes shows whether torch itself runs the problem at different speeds in
+different processes, and a spread between the two instances whether it is the memory they got.
 
 Usage: python3 bench/process_modes.py PROBLEM.py... [--processes 6] [--calls 40]
 """
@@ -21,20 +22,23 @@ spec = importlib.util.spec_from_file_location("problem", sys.argv[1])
 problem = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(problem)
 torch.manual_seed(0)
-model = problem.Model(*problem.get_init_inputs()).cuda().eval()
+# Two instances, made one after the other and timed call by call in turn: a spread between them
+# inside one process points at where their memory lies, a spread between processes at the process.
+models = [problem.Model(*problem.get_init_inputs()).cuda().eval() for _ in range(2)]
 inputs = [t.cuda() if isinstance(t, torch.Tensor) else t for t in problem.get_inputs()]
-times = []
+times = [[], []]
 with torch.no_grad():
     for i in range(5 + int(sys.argv[2])):
-        start, stop = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        torch.cuda.synchronize()
-        start.record()
-        model(*inputs)
-        stop.record()
-        torch.cuda.synchronize()
-        if i >= 5:
-            times.append(start.elapsed_time(stop))
-print(json.dumps({"median_ms": statistics.median(times), "min_ms": min(times), "max_ms": max(times)}))
+        for which, model in enumerate(models):
+            start, stop = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+            torch.cuda.synchronize()
+            start.record()
+            model(*inputs)
+            stop.record()
+            torch.cuda.synchronize()
+            if i >= 5:
+                times[which].append(start.elapsed_time(stop))
+print(json.dumps({"medians_ms": [statistics.median(t) for t in times]}))
 """
 
 
@@ -45,7 +49,7 @@ def main():
     parser.add_argument("--calls", type=int, default=40)
     args = parser.parse_args()
     print(f"forward time per fresh process (median of {args.calls} calls, CUDA events, synchronised)")
-    print(f"{'problem':<40} {'process medians, ms':<60} {'max/min':>8}")
+    print(f"{'problem':<40} {'per process: instance 1 / instance 2, ms':<72} {'max/min':>8}")
     for path in args.problems:
         medians = []
         for _ in range(args.processes):
@@ -53,11 +57,12 @@ def main():
             if out.returncode != 0:
                 print(f"{path}: a process failed: {out.stderr.strip()[-300:]}")
                 break
-            medians.append(json.loads(out.stdout.strip().splitlines()[-1])["median_ms"])
+            medians.append(json.loads(out.stdout.strip().splitlines()[-1])["medians_ms"])
         if medians:
             name = "/".join(path.split("/")[-2:])[:40]
-            shown = " ".join(f"{m:.3f}" for m in medians)
-            print(f"{name:<40} {shown:<60} {max(medians) / min(medians):>8.3f}")
+            shown = " ".join(f"{a:.2f}/{b:.2f}" for a, b in medians)
+            every = [m for pair in medians for m in pair]
+            print(f"{name:<40} {shown:<72} {max(every) / min(every):>8.3f}")
 
 
 if __name__ == "__main__":
