@@ -20,6 +20,7 @@ inline constexpr std::string_view kThreadInjection = "thread-injection";
 inline constexpr std::string_view kProcessInjection = "process-injection";
 inline constexpr std::string_view kForgedResult = "forged-result";
 inline constexpr std::string_view kUndrainedWork = "undrained-work";
+inline constexpr std::string_view kUnjoinedStream = "unjoined-stream";
 
 struct Rule {
   std::string_view name;
@@ -40,6 +41,7 @@ inline constexpr Rule kAll[] = {
     {kProcessInjection, "a child process still running after forward returned"},
     {kForgedResult, "something kforge never sends on a result channel"},
     {kUndrainedWork, "GPU work left running more than 100 ms after a call"},
+    {kUnjoinedStream, "GPU work on a stream the caller's stream does not wait for when forward returns"},
 };
 
 constexpr bool known(std::string_view name) {

@@ -67,6 +67,20 @@ void reject_late_launches(const RecordedForward& rec) {
                 std::string(rules::kThreadInjection)};
 }
 
+// Work the forward left running on a stream the caller's stream does not wait for: its outputs
+// are not ready on the caller's stream when forward returns (a race any real caller would hit,
+// though kforge itself reads them after a full synchronize, so its values and times are honest).
+void reject_unjoined_streams(const RecordedForward& rec) {
+  if (rec.unjoined.empty()) return;
+  const auto& first = rec.unjoined.front();
+  throw Failure{Verdict::rejected,
+                "kernel " + demangled(first.launch.kernel) + " (CUDA stream " + std::to_string(first.stream) +
+                    ") was still running after forward returned, on a stream the caller's stream does not wait for (" +
+                    std::to_string(rec.unjoined.size()) +
+                    " such kernel(s)); make the current stream wait for it (wait_stream, or an event) before returning",
+                std::string(rules::kUnjoinedStream)};
+}
+
 // What the first trial's launches say under the fallback policy: under --fallback strict a
 // forward without a kernel of its own is a PyTorch fallback. Otherwise, the census for the message.
 std::string judge_census(const RecordedForward& rec, census::FallbackPolicy policy) {
@@ -347,6 +361,7 @@ class CandidateHost {
       std::this_thread::sleep_for(std::chrono::milliseconds(5));
       RecordedForward recorded = recorder->stop();
       reject_late_launches(recorded);
+      reject_unjoined_streams(recorded);
       reply["kernels"] = judge_census(recorded, fallback_);
     }
     return reply;

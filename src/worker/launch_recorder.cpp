@@ -1,6 +1,7 @@
 #include "worker/launch_recorder.hpp"
 
 #if KFORGE_WITH_CUDA
+#include <ATen/ATen.h>
 #include <c10/cuda/CUDAFunctions.h>
 #include <cuda_runtime_api.h>
 #include <cupti.h>
@@ -17,6 +18,7 @@
 #include <mutex>
 #include <type_traits>
 #include <unordered_map>
+#include <unordered_set>
 #endif
 
 #include <cxxabi.h>
@@ -97,6 +99,7 @@ struct LaunchCall {
 struct KernelRecord {
   uint32_t correlation = 0;
   uint64_t start_ns = 0, end_ns = 0;
+  uint32_t stream = 0;
   std::string name;
 };
 
@@ -106,6 +109,8 @@ struct Gathered {
   std::unordered_map<uint32_t, LaunchCall> calls;
   std::vector<KernelRecord> kernels;
   std::atomic<bool> returned{false};
+  std::atomic<bool> marking{false};                // the caller is queueing the sentinel
+  std::unordered_set<uint32_t> sentinel_calls;  // its launch's correlation ids (runtime and driver)
   pid_t caller = 0;
 };
 
@@ -272,6 +277,7 @@ void note_call(Gathered* g, uint32_t correlation, std::string object) {
   if (tracing()) std::fprintf(stderr, "kforge census: launch %u from %s\n", correlation, object.c_str());
   LaunchCall call{std::move(object), g->returned.load(), this_thread() != g->caller};
   std::lock_guard lock(g->mutex);
+  if (g->marking.load() && !call.other_thread) g->sentinel_calls.insert(correlation);
   g->calls[correlation] = std::move(call);
 }
 
@@ -317,7 +323,7 @@ void CUPTIAPI on_buffer_completed(CUcontext, uint32_t, uint8_t* buffer, size_t, 
   while (cupti().next_record(buffer, valid, &record) == CUPTI_SUCCESS) {
     if (record->kind != CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL && record->kind != CUPTI_ACTIVITY_KIND_KERNEL) continue;
     const auto* k = reinterpret_cast<const CUpti_ActivityKernel10*>(record);
-    kernels.push_back({k->correlationId, k->start, k->end, k->name ? k->name : ""});
+    kernels.push_back({k->correlationId, k->start, k->end, k->streamId, k->name ? k->name : ""});
   }
   std::free(buffer);
   std::lock_guard lock(g_mutex);
@@ -335,6 +341,7 @@ std::string file_name(const std::string& path) {
 
 struct LaunchRecorder::State {
   Gathered gathered;
+  at::Tensor sentinel;  // the fill forward_returned() queued, kept until the recording ends
   CUpti_SubscriberHandle subscriber = nullptr;
   bool active = false;
   std::string unavailable;
@@ -377,7 +384,17 @@ void LaunchRecorder::start() {
   state_->active = true;
 }
 
-void LaunchRecorder::forward_returned() { state_->gathered.returned = true; }
+void LaunchRecorder::forward_returned() {
+  Gathered& g = state_->gathered;
+  g.returned = true;
+  if (!state_->active) return;
+  g.marking = true;
+  try {  // after the forward's own CUDA error this throws; the error is the forward's to report
+    state_->sentinel = at::empty({1}, at::TensorOptions().dtype(at::kFloat).device(at::kCUDA)).fill_(0);
+  } catch (const std::exception&) {
+  }
+  g.marking = false;
+}
 
 RecordedForward LaunchRecorder::stop() {
   RecordedForward out;
@@ -404,13 +421,21 @@ RecordedForward LaunchRecorder::stop() {
   }
   Gathered& g = state_->gathered;
   out.recorded = true;
+  // When the sentinel started on the caller's stream: every kernel ordered before that stream's
+  // end had finished by then.
+  uint64_t sentinel_start = UINT64_MAX;
+  for (const auto& k : g.kernels)
+    if (g.sentinel_calls.count(k.correlation)) sentinel_start = std::min(sentinel_start, k.start_ns);
+  out.sentinel_seen = sentinel_start != UINT64_MAX;
   for (const auto& k : g.kernels) {
     auto call = g.calls.find(k.correlation);
     if (call == g.calls.end()) continue;  // launched before recording began
     census::Launch launch{k.name, file_name(call->second.object), census::classify(call->second.object, k.name),
                           (k.end_ns - k.start_ns) / 1e6};
-    if (!call->second.after_return)
+    if (!call->second.after_return) {
+      if (k.end_ns > sentinel_start) out.unjoined.push_back({launch, k.stream});
       out.during.push_back(std::move(launch));
+    }
     else if (call->second.other_thread)
       out.late_from_other_threads.push_back(std::move(launch));
   }
@@ -424,7 +449,11 @@ LaunchRecorder::LaunchRecorder() : state_(std::make_unique<State>()) {}
 LaunchRecorder::~LaunchRecorder() = default;
 void LaunchRecorder::start() {}
 void LaunchRecorder::forward_returned() {}
-RecordedForward LaunchRecorder::stop() { return {false, "this torch has no CUDA", {}, {}}; }
+RecordedForward LaunchRecorder::stop() {
+  RecordedForward out;
+  out.unavailable = "this torch has no CUDA";
+  return out;
+}
 
 #endif
 

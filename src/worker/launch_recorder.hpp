@@ -7,6 +7,7 @@
 // one CUPTI in the process; where it is missing, or another subscriber holds it (a candidate
 // running torch.profiler), the recorder says so and records nothing. It is switched on for one
 // forward only (the first correctness trial): never while timing.
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -22,6 +23,15 @@ struct RecordedForward {
   // Launched after forward returned by another thread than the one that called it: work a
   // thread the candidate left running does behind the caller's back.
   std::vector<census::Launch> late_from_other_threads;
+  // Launched during the forward and still running on the GPU when a kernel kforge queued on the
+  // caller's stream as forward returned had started: work on a stream the caller's stream does not
+  // wait for, so a caller reading the outputs on its stream would race it.
+  struct Unjoined {
+    census::Launch launch;
+    uint32_t stream = 0;  // CUPTI's stream id
+  };
+  std::vector<Unjoined> unjoined;
+  bool sentinel_seen = false;  // whether that kernel of kforge's was recorded (unjoined is empty otherwise)
 };
 
 // A kernel's name as written in its source (the records carry the mangled C++ name).
@@ -37,6 +47,8 @@ class LaunchRecorder {
   // Begin recording; the calling thread is the one about to call forward.
   void start();
   // forward has returned: later launches by the calling thread are kforge's or the reference's.
+  // Queues a one-element fill on the current stream (the sentinel): whatever the forward launched
+  // that is still running when it starts is not ordered before the caller's stream.
   void forward_returned();
   // Synchronises the device, stops recording and returns what was recorded.
   RecordedForward stop();

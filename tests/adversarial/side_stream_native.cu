@@ -1,8 +1,9 @@
 // hack: side stream
 // GPU only. Launches its work on a stream it made itself (cudaStreamCreateWithFlags, non-blocking)
 // and returns with no event wait, so ctx->stream never waits for it and the events kforge records
-// there see almost nothing. kforge falls back to the host clock around a full device synchronize
-// for both sides: correct, and no fake speedup (two unfused passes, like the reference).
+// there see almost nothing, and a caller reading the output on ctx->stream races it. kforge's
+// sentinel on ctx->stream starts while the side stream's kernels still run: rejected, rule
+// unjoined-stream. (Timing every stream, kforge would give it no fake speedup.)
 #include <kforge/candidate.h>
 
 #include <cuda_runtime.h>
