@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Why the bound replaces an honest candidate's times (docs/evaluation.md, "The candidate's side"):
+# the identity candidate of the hack target's Add+ReLU, evaluated eagerly and under --cuda-graph
+# with KFORGE_WORKER_TIMING_TRACE=1, and each timed call's parts from the worker log: the request
+# as kforge's clock saw it, the calibrated cost, the queueing, the bound and the reported host
+# time. The table gives their medians and the excess (bound - reported) per mode.
+# Usage: bench/timing_trace.sh [OUT_DIR]   TRACE_PROBLEM / TRACE_CANDIDATE to trace another pair.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+out="${1:-build/bench}"
+mkdir -p "$out"
+problem="${TRACE_PROBLEM:-tests/problems/hack_target/level1/1_Add_ReLU.py}"
+candidate="${TRACE_CANDIDATE:-tests/candidates/identity.py}"
+logs="${XDG_CACHE_HOME:-$HOME/.cache}/kforge/logs"
+for mode in eager graph; do
+  flag=()
+  [[ "$mode" == graph ]] && flag=(--cuda-graph)
+  rm -f "$logs"/worker-*.log
+  db="build/bench-trace-$mode.db"
+  rm -f "$db" "$db"-*
+  KFORGE_WORKER_TIMING_TRACE=1 build/release/kforge --db "$db" eval --device cuda --json --max-time 1 "${flag[@]}" \
+    --problem "$problem" "$candidate" >"$out/timing-trace-$mode.json" 2>"$out/timing-trace-$mode.err" || true
+  grep -h "timing trace" "$logs"/worker-*.log >"$out/timing-trace-$mode.txt" 2>/dev/null || true
+done
+python3 - "$out" <<'PY' | tee "$out/timing-trace.txt"
+import json, re, statistics, sys
+out = sys.argv[1]
+pattern = re.compile(r"request ([\d.]+) ms, calibrated cost ([\d.]+), queued ([\d.]+), bound ([\d.]+); "
+                     r"reported host ([\d.]+), events ([\d.]+)")
+print("timed calls' parts, medians in ms (KFORGE_WORKER_TIMING_TRACE); excess = bound - reported host")
+print(f"{'mode':<6} {'calls':>5} {'request':>8} {'cost':>7} {'queued':>7} {'bound':>7} {'host':>7} {'events':>7} {'excess':>7}  verdict, speedup")
+for mode in ("eager", "graph"):
+    rows = [tuple(map(float, m.groups())) for m in map(pattern.search, open(f"{out}/timing-trace-{mode}.txt")) if m]
+    try:
+        result = json.loads(open(f"{out}/timing-trace-{mode}.json").read().splitlines()[0])
+        said = f"{result['verdict']}, {result['speedup']}"
+    except Exception:
+        said = "no result (see timing-trace-%s.err)" % mode
+    if not rows:
+        print(f"{mode:<6} no trace lines; {said}")
+        continue
+    med = [statistics.median(col) for col in zip(*rows)]
+    excess = statistics.median(r[3] - r[4] for r in rows)
+    print(f"{mode:<6} {len(rows):>5} " + " ".join(f"{m:>7.3f}" for m in med) + f" {excess:>7.3f}  {said}")
+PY
