@@ -1,8 +1,10 @@
 #include "worker/launch_recorder.hpp"
+#include "worker/stream_hold.hpp"
 
 #if KFORGE_WITH_CUDA
 #include <ATen/ATen.h>
 #include <c10/cuda/CUDAFunctions.h>
+#include <c10/cuda/CUDAStream.h>
 #include <cuda_runtime_api.h>
 #include <cupti.h>
 #include <dlfcn.h>
@@ -281,6 +283,13 @@ void note_call(Gathered* g, uint32_t correlation, std::string object) {
   g->calls[correlation] = std::move(call);
 }
 
+// Who asked for a launch: the stack walk, except for kforge's own sentinel, which must be queued
+// at once (a walk costs tens of microseconds, time a short side-stream kernel would finish in).
+std::string launcher(Gathered* g) {
+  if (g->marking.load() && this_thread() == g->caller) return {};
+  return first_caller_outside_cuda();
+}
+
 void CUPTIAPI on_api_call(void* userdata, CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const void* raw) {
   auto* g = static_cast<Gathered*>(userdata);
   const auto* data = static_cast<const CUpti_CallbackData*>(raw);
@@ -297,7 +306,7 @@ void CUPTIAPI on_api_call(void* userdata, CUpti_CallbackDomain domain, CUpti_Cal
       // The stub names the kernel's object when it is a host function; a launch by handle
       // (cudaKernel_t, or a stub dladdr cannot place) is attributed to its caller instead.
       t_runtime_object = stub ? object_of(stub) : std::string();
-      if (t_runtime_object.empty()) t_runtime_object = first_caller_outside_cuda();
+      if (t_runtime_object.empty()) t_runtime_object = launcher(g);
       ++t_runtime_depth;
       note_call(g, data->correlationId, t_runtime_object);
     } else if (t_runtime_depth > 0) {
@@ -305,7 +314,7 @@ void CUPTIAPI on_api_call(void* userdata, CUpti_CallbackDomain domain, CUpti_Cal
     }
   } else if (domain == CUPTI_CB_DOMAIN_DRIVER_API && driver_launch(cbid) && data->callbackSite == CUPTI_API_ENTER) {
     // A driver launch inside a runtime launch is the same launch, already attributed.
-    note_call(g, data->correlationId, t_runtime_depth > 0 ? t_runtime_object : first_caller_outside_cuda());
+    note_call(g, data->correlationId, t_runtime_depth > 0 ? t_runtime_object : launcher(g));
   }
 }
 
@@ -342,6 +351,7 @@ std::string file_name(const std::string& path) {
 struct LaunchRecorder::State {
   Gathered gathered;
   at::Tensor sentinel;  // the fill forward_returned() queued, kept until the recording ends
+  StreamHold* hold = nullptr;  // holding the caller's stream until the sentinel is queued
   CUpti_SubscriberHandle subscriber = nullptr;
   bool active = false;
   std::string unavailable;
@@ -353,7 +363,7 @@ LaunchRecorder::~LaunchRecorder() {
   if (state_->active) stop();
 }
 
-void LaunchRecorder::start() {
+void LaunchRecorder::start(StreamHold* hold) {
   const Cupti& api = cupti();
   if (!api.missing.empty()) {
     state_->unavailable = api.missing;
@@ -382,6 +392,15 @@ void LaunchRecorder::start() {
   if (CUptiResult rc = api.activity_enable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL); rc != CUPTI_SUCCESS)
     state_->unavailable = "cuptiActivityEnable: " + api.error(rc);
   state_->active = true;
+  if (hold) {
+    hold->hold(c10::cuda::getCurrentCUDAStream().stream());
+    state_->hold = hold;
+  }
+}
+
+void LaunchRecorder::release_hold() {
+  if (state_->hold) state_->hold->release();  // false when its watchdog let the stream go: nothing to undo
+  state_->hold = nullptr;
 }
 
 void LaunchRecorder::forward_returned() {
@@ -390,14 +409,16 @@ void LaunchRecorder::forward_returned() {
   if (!state_->active) return;
   g.marking = true;
   try {  // after the forward's own CUDA error this throws; the error is the forward's to report
-    state_->sentinel = at::empty({1}, at::TensorOptions().dtype(at::kFloat).device(at::kCUDA)).fill_(0);
+    state_->sentinel = at::empty({1}, at::TensorOptions().dtype(at::kFloat).device(at::kCUDA)).fill_(1);
   } catch (const std::exception&) {
   }
   g.marking = false;
+  release_hold();
 }
 
 RecordedForward LaunchRecorder::stop() {
   RecordedForward out;
+  release_hold();  // a forward that raised never got to forward_returned()
   if (!state_->active) {
     out.unavailable = state_->unavailable.empty() ? "not started" : state_->unavailable;
     return out;
@@ -427,6 +448,14 @@ RecordedForward LaunchRecorder::stop() {
   for (const auto& k : g.kernels)
     if (g.sentinel_calls.count(k.correlation)) sentinel_start = std::min(sentinel_start, k.start_ns);
   out.sentinel_seen = sentinel_start != UINT64_MAX;
+  if (tracing()) {
+    std::fprintf(stderr, "kforge census: sentinel %s\n", out.sentinel_seen ? "recorded" : "not recorded");
+    for (const auto& k : g.kernels)
+      if (out.sentinel_seen)
+        std::fprintf(stderr, "kforge census: kernel %u on stream %u: %+.1f to %+.1f us from the sentinel's start%s\n",
+                     k.correlation, k.stream, (double(k.start_ns) - double(sentinel_start)) / 1e3,
+                     (double(k.end_ns) - double(sentinel_start)) / 1e3, g.sentinel_calls.count(k.correlation) ? " (sentinel)" : "");
+  }
   for (const auto& k : g.kernels) {
     auto call = g.calls.find(k.correlation);
     if (call == g.calls.end()) continue;  // launched before recording began
@@ -447,7 +476,8 @@ RecordedForward LaunchRecorder::stop() {
 struct LaunchRecorder::State {};
 LaunchRecorder::LaunchRecorder() : state_(std::make_unique<State>()) {}
 LaunchRecorder::~LaunchRecorder() = default;
-void LaunchRecorder::start() {}
+void LaunchRecorder::start(StreamHold*) {}
+void LaunchRecorder::release_hold() {}
 void LaunchRecorder::forward_returned() {}
 RecordedForward LaunchRecorder::stop() {
   RecordedForward out;

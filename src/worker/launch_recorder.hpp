@@ -34,6 +34,8 @@ struct RecordedForward {
   bool sentinel_seen = false;  // whether that kernel of kforge's was recorded (unjoined is empty otherwise)
 };
 
+class StreamHold;  // worker/stream_hold.hpp
+
 // A kernel's name as written in its source (the records carry the mangled C++ name).
 std::string demangled(const std::string& kernel);
 
@@ -44,8 +46,12 @@ class LaunchRecorder {
   LaunchRecorder(const LaunchRecorder&) = delete;
   LaunchRecorder& operator=(const LaunchRecorder&) = delete;
 
-  // Begin recording; the calling thread is the one about to call forward.
-  void start();
+  // Begin recording; the calling thread is the one about to call forward. With `hold`, the
+  // current stream is held until forward_returned() has queued the sentinel, so the forward's
+  // work on every stream starts together with it and a side stream's kernels cannot finish
+  // unseen before the caller's stream ends (a forward that waits on the GPU meets the hold's
+  // watchdog, as in timing).
+  void start(StreamHold* hold = nullptr);
   // forward has returned: later launches by the calling thread are kforge's or the reference's.
   // Queues a one-element fill on the current stream (the sentinel): whatever the forward launched
   // that is still running when it starts is not ordered before the caller's stream.
@@ -54,6 +60,7 @@ class LaunchRecorder {
   RecordedForward stop();
 
  private:
+  void release_hold();
   struct State;
   std::unique_ptr<State> state_;
 };
