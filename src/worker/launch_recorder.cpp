@@ -134,10 +134,10 @@ const std::string& own_module() {  // this worker module: its frames are kforge'
   return path;
 }
 
-// KFORGE_CENSUS_TRACE=1 writes every launch callback and stack walk to the worker log.
+// KFORGE_WORKER_CENSUS_TRACE=1 writes every launch callback and stack walk to the worker log.
 bool tracing() {
   static const bool on = [] {
-    const char* v = std::getenv("KFORGE_CENSUS_TRACE");
+    const char* v = std::getenv("KFORGE_WORKER_CENSUS_TRACE");
     return v && *v && *v != '0';
   }();
   return on;
