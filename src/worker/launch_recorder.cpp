@@ -393,13 +393,18 @@ void LaunchRecorder::start(StreamHold* hold) {
     state_->unavailable = "cuptiActivityEnable: " + api.error(rc);
   state_->active = true;
   if (hold) {
-    hold->hold(c10::cuda::getCurrentCUDAStream().stream());
+    const bool queued = hold->hold(c10::cuda::getCurrentCUDAStream().stream());
+    if (tracing())
+      std::fprintf(stderr, "kforge census: caller's stream %p %s\n", static_cast<void*>(c10::cuda::getCurrentCUDAStream().stream()),
+                   queued ? "held" : "not held: the driver refused the wait");
     state_->hold = hold;
   }
 }
 
 void LaunchRecorder::release_hold() {
-  if (state_->hold) state_->hold->release();  // false when its watchdog let the stream go: nothing to undo
+  if (!state_->hold) return;
+  const bool in_time = state_->hold->release();  // false when its watchdog let the stream go: nothing to undo
+  if (tracing()) std::fprintf(stderr, "kforge census: hold released %s\n", in_time ? "by kforge" : "earlier, by its watchdog");
   state_->hold = nullptr;
 }
 

@@ -88,18 +88,19 @@ StreamHold::~StreamHold() {
 
 void StreamHold::set_flag(uint32_t value) { __atomic_store_n(host_flag_, value, __ATOMIC_SEQ_CST); }
 
-void StreamHold::hold(void* stream) {
+bool StreamHold::hold(void* stream) {
   std::lock_guard lock(mutex_);
   ++generation_;
   fired_ = false;
   if (wait_value_(stream, device_flag_, generation_, kWaitGeq) != 0) {
     set_flag(generation_);  // nothing to wait on; leave the stream free
-    return;
+    return false;
   }
   armed_ = true;
   fired_ = false;
   deadline_ = std::chrono::steady_clock::now() + watchdog_;
   wake_.notify_all();
+  return true;
 }
 
 bool StreamHold::release() {
@@ -131,7 +132,7 @@ std::unique_ptr<StreamHold> StreamHold::create(std::chrono::milliseconds, std::s
   return nullptr;
 }
 StreamHold::~StreamHold() = default;
-void StreamHold::hold(void*) {}
+bool StreamHold::hold(void*) { return false; }
 bool StreamHold::release() { return true; }
 void StreamHold::watch() {}
 void StreamHold::set_flag(uint32_t) {}
