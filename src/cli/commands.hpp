@@ -27,5 +27,6 @@ Runner add_serve_command(CLI::App& app, const GlobalOptions& global);
 Runner add_prompt_command(CLI::App& app, const GlobalOptions& global);
 Runner add_generate_command(CLI::App& app, const GlobalOptions& global);
 Runner add_run_command(CLI::App& app, const GlobalOptions& global);
+Runner add_agent_command(CLI::App& app, const GlobalOptions& global);  // with model providers only
 
 }  // namespace kforge::cli

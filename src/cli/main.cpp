@@ -57,6 +57,9 @@ int main(int argc, char** argv) {
   add(kforge::cli::add_prompt_command);
   add(kforge::cli::add_generate_command);
   add(kforge::cli::add_run_command);
+#if KFORGE_WITH_LLM
+  add(kforge::cli::add_agent_command);
+#endif
   add(kforge::cli::add_report_command);
   add(kforge::cli::add_export_command);
 

@@ -224,7 +224,43 @@ ALTER TABLE device_peaks ADD COLUMN properties TEXT;
 UPDATE meta SET value = '8' WHERE key = 'schema_version';
 )sql");
   }
-  // Later migrations go here: `if (version < 9) { ...; UPDATE meta ... }`.
+  if (version < 9) {
+    // kforge agent: a run's options (to resume it), and every attempt as a node of its search tree.
+    db.exec(R"sql(
+CREATE TABLE agent_runs (
+  run_id  INTEGER PRIMARY KEY REFERENCES runs(id),
+  options TEXT NOT NULL                  -- JSON: problems, policy, models, format, budgets
+);
+CREATE TABLE agent_nodes (
+  id             INTEGER PRIMARY KEY,
+  run_id         INTEGER NOT NULL REFERENCES runs(id),
+  problem_hash   TEXT NOT NULL REFERENCES problems(hash),
+  parent_id      INTEGER REFERENCES agent_nodes(id),
+  round          INTEGER NOT NULL,
+  role           TEXT NOT NULL,          -- coder | refiner | debugger
+  direction      TEXT NOT NULL,          -- what the policy asked for
+  model          TEXT NOT NULL,          -- kforge.toml's name
+  prompt         TEXT NOT NULL,          -- JSON: {"system", "user"}
+  answer         TEXT NOT NULL,
+  outcome        TEXT NOT NULL,          -- ok | no_code | wrong_format | a call's error kind
+  candidate_hash TEXT REFERENCES candidates(hash),
+  candidate_path TEXT,
+  evaluation_id  INTEGER REFERENCES evaluations(id),  -- NULL until evaluated
+  verdict        TEXT,                   -- the evaluation's, or the outcome's when nothing ran
+  speedup        REAL,
+  kernel_win     INTEGER NOT NULL DEFAULT 0,  -- correct, and most GPU time in its own kernels
+  digest         TEXT,                   -- the feedback the next prompt quotes
+  input_tokens   INTEGER NOT NULL,
+  output_tokens  INTEGER NOT NULL,
+  cost_usd       REAL NOT NULL,
+  latency_s      REAL NOT NULL,
+  created_at     TEXT NOT NULL
+);
+CREATE INDEX agent_nodes_run ON agent_nodes(run_id, problem_hash);
+UPDATE meta SET value = '9' WHERE key = 'schema_version';
+)sql");
+  }
+  // Later migrations go here: `if (version < 10) { ...; UPDATE meta ... }`.
   tx.commit();
 }
 

@@ -105,6 +105,74 @@ std::optional<DevicePeaks> Store::find_device_peaks(const std::string& device_na
   return p;
 }
 
+void Store::put_agent_run(int64_t run_id, const std::string& options_json) {
+  db_.prepare("INSERT OR REPLACE INTO agent_runs(run_id, options) VALUES (?1, ?2)").bind(1, run_id).bind(2, options_json).run();
+}
+
+std::optional<std::string> Store::agent_run_options(int64_t run_id) {
+  auto s = db_.prepare("SELECT options FROM agent_runs WHERE run_id = ?1");
+  s.bind(1, run_id);
+  if (!s.step()) return std::nullopt;
+  return s.text_at(0);
+}
+
+int64_t Store::insert_agent_node(const AgentNode& n) {
+  db_.prepare(
+         "INSERT INTO agent_nodes(run_id, problem_hash, parent_id, round, role, direction, model, prompt, answer, outcome, "
+         "candidate_hash, candidate_path, verdict, input_tokens, output_tokens, cost_usd, latency_s, created_at) VALUES "
+         "(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)")
+      .bind(1, n.run_id).bind(2, n.problem_hash).bind(3, n.parent_id).bind(4, n.round).bind(5, n.role)
+      .bind(6, n.direction).bind(7, n.model).bind(8, n.prompt_json).bind(9, n.answer).bind(10, n.outcome)
+      .bind(11, n.candidate_hash).bind(12, n.candidate_path).bind(13, n.verdict).bind(14, n.input_tokens)
+      .bind(15, n.output_tokens).bind(16, n.cost_usd).bind(17, n.latency_s).bind(18, now_utc())
+      .run();
+  return db_.last_insert_rowid();
+}
+
+void Store::finish_agent_node(const AgentNode& n) {
+  db_.prepare("UPDATE agent_nodes SET evaluation_id = ?2, verdict = ?3, speedup = ?4, kernel_win = ?5, digest = ?6 "
+              "WHERE id = ?1")
+      .bind(1, n.id).bind(2, n.evaluation_id).bind(3, n.verdict).bind(4, n.speedup).bind(5, n.kernel_win ? 1 : 0)
+      .bind(6, n.digest)
+      .run();
+}
+
+std::vector<AgentNode> Store::agent_nodes(int64_t run_id) {
+  auto s = db_.prepare(
+      "SELECT id, run_id, problem_hash, parent_id, round, role, direction, model, prompt, answer, outcome, "
+      "candidate_hash, candidate_path, evaluation_id, verdict, speedup, kernel_win, digest, input_tokens, "
+      "output_tokens, cost_usd, latency_s FROM agent_nodes WHERE run_id = ?1 ORDER BY id");
+  s.bind(1, run_id);
+  std::vector<AgentNode> out;
+  while (s.step()) {
+    AgentNode n;
+    n.id = s.int_at(0);
+    n.run_id = s.int_at(1);
+    n.problem_hash = s.text_at(2);
+    if (!s.is_null(3)) n.parent_id = s.int_at(3);
+    n.round = static_cast<int>(s.int_at(4));
+    n.role = s.text_at(5);
+    n.direction = s.text_at(6);
+    n.model = s.text_at(7);
+    n.prompt_json = s.text_at(8);
+    n.answer = s.text_at(9);
+    n.outcome = s.text_at(10);
+    if (!s.is_null(11)) n.candidate_hash = s.text_at(11);
+    if (!s.is_null(12)) n.candidate_path = s.text_at(12);
+    if (!s.is_null(13)) n.evaluation_id = s.int_at(13);
+    if (!s.is_null(14)) n.verdict = s.text_at(14);
+    if (!s.is_null(15)) n.speedup = s.real_at(15);
+    n.kernel_win = s.int_at(16) != 0;
+    if (!s.is_null(17)) n.digest = s.text_at(17);
+    n.input_tokens = s.int_at(18);
+    n.output_tokens = s.int_at(19);
+    n.cost_usd = s.real_at(20);
+    n.latency_s = s.real_at(21);
+    out.push_back(std::move(n));
+  }
+  return out;
+}
+
 void Store::insert_model_call(const ModelCall& c) {
   db_.prepare(
          "INSERT INTO model_calls(model, provider_model, problem_hash, format, sample, prompt_hash, prompt, answer, "

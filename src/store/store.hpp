@@ -59,6 +59,24 @@ struct ModelCall {
   std::optional<std::string> candidate_hash, candidate_path;
 };
 
+// One attempt of kforge agent (table agent_nodes): a model's answer in a search tree, and what
+// its evaluation said.
+struct AgentNode {
+  int64_t id = 0, run_id = 0;
+  std::string problem_hash;
+  std::optional<int64_t> parent_id;
+  int round = 0;
+  std::string role, direction, model, prompt_json, answer, outcome;
+  std::optional<std::string> candidate_hash, candidate_path;
+  std::optional<int64_t> evaluation_id;  // unset until evaluated (or when there was nothing to evaluate)
+  std::optional<std::string> verdict;
+  std::optional<double> speedup;
+  bool kernel_win = false;
+  std::string digest;
+  int64_t input_tokens = 0, output_tokens = 0;
+  double cost_usd = 0, latency_s = 0;
+};
+
 struct RunInfo {
   int64_t id = 0;
   std::string started_at;
@@ -87,6 +105,13 @@ class Store {
   std::vector<EvaluationRecord> run_evaluations(int64_t run_id);
 
   int schema_version();
+  // kforge agent's runs: the options a run was started with, and its nodes.
+  void put_agent_run(int64_t run_id, const std::string& options_json);
+  std::optional<std::string> agent_run_options(int64_t run_id);
+  int64_t insert_agent_node(const AgentNode& node);  // returns its id
+  // The node's evaluation and what was made of it.
+  void finish_agent_node(const AgentNode& node);
+  std::vector<AgentNode> agent_nodes(int64_t run_id);  // in the order they were made
 
   // A native build's outcome, keyed by its build key (the cache's); the newest wins.
   void put_build(const std::string& build_key, const std::string& format, const std::string& candidate_hash,
@@ -124,7 +149,7 @@ class Store {
 };
 
 // The schema this build writes, and the migrations that bring an older file to it.
-inline constexpr int kSchemaVersion = 8;
+inline constexpr int kSchemaVersion = 9;
 void migrate(sqlite::Database& db);
 
 }  // namespace kforge

@@ -1,0 +1,365 @@
+#include "agent/agent_run.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <fstream>
+#include <mutex>
+#include <random>
+#include <regex>
+#include <thread>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "agent/agent_prompts.hpp"
+#include "agent/feedback.hpp"
+#include "common/errors.hpp"
+#include "common/sha256.hpp"
+#include "generate/code_extraction.hpp"
+#include "llm/provider.hpp"
+#include "planner/inline_prebuild.hpp"
+#include "planner/native_builds.hpp"
+#include "suite/static_checks.hpp"
+
+namespace kforge::agent {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+std::string extension_of(const std::string& format) {
+  if (format == "cuda") return ".cu";
+  if (format == "cpp") return ".cpp";
+  return ".py";
+}
+
+// A proposal of this round, with what its model call made of it.
+struct Attempt {
+  size_t search = 0;  // index into searches
+  Proposal proposal;
+  size_t model = 0;   // index into options.models
+  int k = 0;          // its number in the round
+  AgentNode node;     // filled by the call, stored at once
+};
+
+std::string read_text(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+// The model call of one attempt: the prompt, the answer, the candidate file. Runs on a pool thread.
+void make_attempt(Attempt& a, const ProblemSearch& search, const AgentOptions& o, int round,
+                  const std::atomic<bool>& cancel) {
+  const AgentModel& model = o.models[a.model];
+  std::string parent_source, digest;
+  AgentNode& n = a.node;
+  if (a.proposal.parent) {
+    const AgentNode& parent = search.nodes[*a.proposal.parent];
+    n.parent_id = parent.id;
+    if (parent.candidate_path) parent_source = read_text(*parent.candidate_path);
+    digest = parent.digest;
+  }
+  n.problem_hash = search.problem.hash;
+  n.round = round;
+  n.role = std::string(to_string(a.proposal.role));
+  n.direction = a.proposal.direction;
+  n.model = model.config.name;
+  generate::Prompt prompt =
+      attempt_prompt(search.problem, o.prompt, a.proposal.role, a.proposal.direction, parent_source, digest);
+  n.prompt_json = nlohmann::json{{"system", prompt.system}, {"user", prompt.user}}.dump();
+  llm::ModelConfig config = model.config;
+  if (a.proposal.role == Role::debugger) config.temperature = o.debugger_temperature;
+  llm::CallOptions call;
+  call.cancel = &cancel;
+  llm::Completion c = llm::complete(config, model.key, {prompt.system, prompt.user}, call);
+  n.answer = c.text;
+  n.input_tokens = c.input_tokens;
+  n.output_tokens = c.output_tokens;
+  n.cost_usd = c.cost_usd;
+  n.latency_s = c.latency_s;
+  if (!c.ok()) {
+    n.outcome = c.error_kind;
+    n.verdict = c.error_kind == "cancelled" ? std::nullopt : std::optional<std::string>("call_failed");
+    n.digest = answer_feedback(c.error_kind, c.error).digest;
+    return;
+  }
+  generate::Extraction e = generate::extract_code(c.text, o.prompt.format);
+  n.outcome = e.outcome;
+  if (!e.code) {
+    n.verdict = e.outcome;
+    n.digest = answer_feedback(e.outcome, e.message).digest;
+    return;
+  }
+  const auto path = attempt_path(o.out_dir, search.problem, round, a.k, model.config.name, o.prompt.format);
+  std::filesystem::create_directories(path.parent_path());
+  std::ofstream(path, std::ios::binary) << *e.code;
+  n.candidate_path = path.string();
+  n.candidate_hash = sha256_hex(*e.code);
+}
+
+// Runs every attempt's model call, as many at once as the models' concurrency allows in total.
+void call_models(std::vector<Attempt>& attempts, const std::vector<ProblemSearch>& searches, const AgentOptions& o,
+                 int round, const std::atomic<bool>& cancel) {
+  size_t threads = 0;
+  for (const auto& m : o.models) threads += static_cast<size_t>(std::max(1, m.config.concurrency));
+  threads = std::min(threads, attempts.size());
+  std::atomic<size_t> next{0};
+  std::vector<std::thread> pool;
+  for (size_t t = 0; t < threads; ++t)
+    pool.emplace_back([&] {
+      for (size_t i = next++; i < attempts.size(); i = next++) {
+        try {
+          make_attempt(attempts[i], searches[attempts[i].search], o, round, cancel);
+        } catch (const std::exception& e) {
+          attempts[i].node.outcome = "error";
+          attempts[i].node.verdict = "call_failed";
+          attempts[i].node.digest = answer_feedback("error", e.what()).digest;
+        }
+      }
+    });
+  for (auto& t : pool) t.join();
+}
+
+std::optional<double> sol_share_of(const AgentNode& n) {
+  static const std::regex sol(R"((\d+(?:\.\d+)?)% of the memory speed of light reached)");
+  std::smatch m;
+  if (!std::regex_search(n.digest, m, sol)) return std::nullopt;
+  return std::stod(m[1].str()) / 100.0;
+}
+
+PlannedEval plan_node(const ProblemSearch& search, const AgentNode& n, const std::filesystem::path& out_dir) {
+  PlannedEval e;
+  e.problem = search.problem;
+  e.problem_name = search.problem.display_name();
+  std::error_code ec;
+  e.candidate_name = std::filesystem::relative(*n.candidate_path, out_dir, ec).string();
+  if (ec || e.candidate_name.empty()) e.candidate_name = *n.candidate_path;
+  try {
+    e.candidate = load_candidate_file(*n.candidate_path, e.candidate_name);
+    e.static_finding = check_candidate_source(e.candidate.source, e.candidate_name.ends_with(".py"));
+  } catch (const Error& err) {
+    e.load_failure = err.what();
+  }
+  e.format = build::format_of(e.candidate_name).value_or(build::Format::kernelbench);
+  return e;
+}
+
+// Builds and evaluates `plan` on the run's workers; the records in plan order.
+std::vector<EvaluationRecord> evaluate(std::vector<PlannedEval>& plan, const EvalSettings& settings,
+                                      const AgentOptions& o, Store& store, int64_t run_id, const std::string& arch) {
+  for (const auto& e : plan) {
+    store.put_problem(e.problem);
+    if (e.load_failure.empty()) store.put_candidate(e.candidate);
+  }
+  Prepare prepare;
+  prepare.waits = [](const PlannedEval& e) { return builds_natively(e); };
+  prepare.run = [&](const std::function<void(size_t)>& ready, std::mutex& store_mutex) {
+    if (std::any_of(plan.begin(), plan.end(), builds_natively))
+      build_native_candidates(plan, arch, &store, 0, ready, &store_mutex);
+  };
+  return execute_plan(plan, settings, o.workers, store, run_id, prepare, {}, {});
+}
+
+std::string verdict_text(const AgentNode& n) {
+  if (!n.verdict) return "not evaluated";
+  if (n.speedup && *n.verdict == "correct")
+    return fmt::format("correct {:.3f}x{}", *n.speedup, n.kernel_win ? "" : " (library kernels)");
+  return *n.verdict;
+}
+
+}  // namespace
+
+void finish_searches(const std::vector<ProblemSearch>& searches, const AgentOptions& o, Store& store, int64_t run_id,
+                     const std::function<void(const std::string&)>& on_line) {
+  std::vector<PlannedEval> plan;
+  std::vector<const AgentNode*> bests;
+  std::vector<const ProblemSearch*> owners;
+  for (const auto& s : searches)
+    if (auto best = s.best()) {
+      plan.push_back(plan_node(s, s.nodes[*best], o.out_dir));
+      bests.push_back(&s.nodes[*best]);
+      owners.push_back(&s);
+    }
+  if (plan.empty()) return;
+  std::vector<EvaluationRecord> again;
+  if (o.reverify) {
+    EvalSettings fresh = o.eval;
+    fresh.force = true;  // new secret seeds: a candidate tuned to the inputs it was shown fails here
+    const std::string arch = resolve_arch(o.eval.arch, o.workers.cuda && o.prompt.format == "cuda");
+    again = evaluate(plan, fresh, o, store, run_id, arch);
+  }
+  for (size_t k = 0; k < plan.size(); ++k) {
+    const AgentNode& n = *bests[k];
+    std::string held = "not re-verified";
+    if (k < again.size()) {
+      const EvaluationRecord& r = again[k];
+      if (r.verdict != Verdict::correct) {
+        on_line(fmt::format("{}: best attempt #{} did not hold on fresh inputs: {} ({})", owners[k]->problem.display_name(),
+                            n.id, to_string(r.verdict), r.message.substr(0, 200)));
+        continue;
+      }
+      held = r.speedup ? fmt::format("re-verified at {:.3f}x", *r.speedup) : "re-verified";
+    }
+    const auto to = o.out_dir / "best" / owners[k]->problem.display_name() /
+                    ("best" + std::filesystem::path(*n.candidate_path).extension().string());
+    std::filesystem::create_directories(to.parent_path());
+    std::filesystem::copy_file(*n.candidate_path, to, std::filesystem::copy_options::overwrite_existing);
+    on_line(fmt::format("{}: best attempt #{} {}, {}; written to {}", owners[k]->problem.display_name(), n.id,
+                        verdict_text(n), held, to.string()));
+  }
+}
+
+std::filesystem::path attempt_path(const std::filesystem::path& out_dir, const Problem& problem, int round, int k,
+                                   const std::string& model, const std::string& format) {
+  return out_dir / problem.display_name() / fmt::format("attempt{}_{}_{}{}", round, k, model, extension_of(format));
+}
+
+AgentSummary run_agent(std::vector<ProblemSearch>& searches, const AgentOptions& o, Store& store, int64_t run_id,
+                       const std::atomic<bool>& cancel, const std::function<void(const std::string&)>& on_line) {
+  if (o.models.empty()) throw UsageError("kforge agent needs at least one model");
+  AgentSummary summary;
+  auto policy = make_policy(o.policy, o.policy_options);
+  std::mt19937_64 rng(o.seed);
+  const auto started = Clock::now();
+  const bool cuda = o.workers.cuda;
+  const std::string arch = resolve_arch(o.eval.arch, cuda && o.prompt.format == "cuda");
+  if (cuda && (o.prompt.format == "cuda" || o.prompt.format == "kernelbench")) export_torch_arch_list(arch);
+
+  // What the run spent before (a resumed run's), for the dollar budget.
+  double spent = 0;
+  int round = 0;
+  for (const auto& s : searches)
+    for (const auto& n : s.nodes) {
+      spent += n.cost_usd;
+      round = std::max(round, n.round);
+    }
+  size_t model_turn = 0;
+  for (const auto& s : searches) model_turn += s.nodes.size();
+
+  auto stop_problem = [&](ProblemSearch& s, const std::string& why) {
+    if (s.finished) return;
+    s.finished = true;
+    s.stop_reason = why;
+    auto best = s.best();
+    on_line(fmt::format("{}: stopped ({}); best {}", s.problem.display_name(), why,
+                        best ? fmt::format("attempt #{} {}", s.nodes[*best].id, verdict_text(s.nodes[*best])) : "none"));
+  };
+  auto check_stops = [&](ProblemSearch& s) {
+    if (static_cast<int>(s.nodes.size()) >= o.budgets.attempts) return stop_problem(s, fmt::format("{} attempts", s.nodes.size()));
+    auto best = s.best();
+    if (o.budgets.plateau > 0 && best && s.attempts_since_best() >= o.budgets.plateau)
+      return stop_problem(s, fmt::format("no better attempt in the last {}", o.budgets.plateau));
+    if (o.budgets.sol_share > 0 && best)
+      if (auto share = sol_share_of(s.nodes[*best]); share && *share >= o.budgets.sol_share)
+        return stop_problem(s, fmt::format("{:.0f}% of the memory speed of light", *share * 100));
+  };
+
+  // Nodes a killed run answered but never evaluated: evaluated first.
+  std::vector<std::pair<size_t, size_t>> pending;  // (search, node)
+  for (size_t i = 0; i < searches.size(); ++i) {
+    for (size_t j = 0; j < searches[i].nodes.size(); ++j)
+      if (!searches[i].nodes[j].verdict && searches[i].nodes[j].candidate_path) pending.emplace_back(i, j);
+    check_stops(searches[i]);
+  }
+
+  while (!cancel) {
+    std::vector<Attempt> attempts;
+    if (pending.empty()) {
+      if (o.budgets.wall_s > 0 && std::chrono::duration<double>(Clock::now() - started).count() >= o.budgets.wall_s) {
+        summary.out_of_time = true;
+        for (auto& s : searches) stop_problem(s, "the run's wall-time budget");
+        break;
+      }
+      if (o.budgets.usd > 0 && spent >= o.budgets.usd) {
+        summary.budget_exhausted = true;
+        for (auto& s : searches) stop_problem(s, "the run's dollar budget");
+        break;
+      }
+      ++round;
+      for (size_t i = 0; i < searches.size(); ++i) {
+        ProblemSearch& s = searches[i];
+        if (s.finished) continue;
+        auto proposals = policy->propose(s, rng);
+        const size_t room = static_cast<size_t>(std::max(0, o.budgets.attempts - static_cast<int>(s.nodes.size())));
+        if (proposals.size() > room) proposals.resize(room);
+        if (proposals.empty()) {
+          stop_problem(s, "the policy has nothing more to try");
+          continue;
+        }
+        for (auto& p : proposals) {
+          Attempt a;
+          a.search = i;
+          a.proposal = std::move(p);
+          a.model = model_turn++ % o.models.size();
+          a.k = static_cast<int>(attempts.size()) + 1;
+          attempts.push_back(std::move(a));
+        }
+      }
+      if (attempts.empty()) break;
+      call_models(attempts, searches, o, round, cancel);
+      for (auto& a : attempts) {
+        if (a.node.outcome == "cancelled") continue;  // nothing answered: not an attempt
+        a.node.run_id = run_id;
+        if (a.node.candidate_hash) {
+          Candidate c = load_candidate_file(*a.node.candidate_path);
+          store.put_problem(searches[a.search].problem);
+          store.put_candidate(c);
+        } else {
+          store.put_problem(searches[a.search].problem);
+        }
+        a.node.id = store.insert_agent_node(a.node);
+        summary.attempts++;
+        summary.input_tokens += a.node.input_tokens;
+        summary.output_tokens += a.node.output_tokens;
+        summary.cost_usd += a.node.cost_usd;
+        spent += a.node.cost_usd;
+        searches[a.search].nodes.push_back(a.node);
+        const size_t j = searches[a.search].nodes.size() - 1;
+        if (a.node.candidate_path)
+          pending.emplace_back(a.search, j);
+        else
+          store.finish_agent_node(a.node);  // its verdict is its outcome; nothing to evaluate
+      }
+      if (cancel) break;
+    }
+
+    // The round's candidates, built and evaluated together.
+    std::vector<PlannedEval> plan;
+    for (auto [i, j] : pending) plan.push_back(plan_node(searches[i], searches[i].nodes[j], o.out_dir));
+    std::vector<EvaluationRecord> records;
+    if (!plan.empty()) records = evaluate(plan, o.eval, o, store, run_id, arch);
+    for (size_t k = 0; k < pending.size() && k < records.size(); ++k) {
+      auto [i, j] = pending[k];
+      AgentNode& n = searches[i].nodes[j];
+      const EvaluationRecord& r = records[k];
+      std::optional<double> compile_ms;
+      const std::string device = r.device == "cpu" ? "cpu" : r.device_name;
+      if (auto b = store.find_baseline(r.problem_hash, "compile", device, r.torch_version); b && b->median_ms && !b->error)
+        compile_ms = b->median_ms;
+      Feedback f = evaluation_feedback(r, compile_ms);
+      n.evaluation_id = r.id;
+      n.verdict = std::string(to_string(r.verdict));
+      n.speedup = r.verdict == Verdict::correct ? r.speedup : std::nullopt;
+      n.kernel_win = f.kernel_win;
+      n.digest = f.digest;
+      store.finish_agent_node(n);
+    }
+    for (auto [i, j] : pending) {
+      const AgentNode& n = searches[i].nodes[j];
+      std::string parent;
+      if (n.parent_id) parent = fmt::format(", parent #{}", *n.parent_id);
+      on_line(fmt::format("round {} {} attempt #{} ({}{}, {}): {}", n.round, searches[i].problem.display_name(), n.id,
+                          n.role, parent, n.model, verdict_text(n)));
+    }
+    for (auto& a : attempts)
+      if (!a.node.candidate_path && a.node.outcome != "cancelled")
+        on_line(fmt::format("round {} {} attempt #{} ({}, {}): {}", a.node.round, searches[a.search].problem.display_name(),
+                            a.node.id, a.node.role, a.node.model, a.node.outcome));
+    pending.clear();
+    for (auto& s : searches) check_stops(s);
+    if (std::all_of(searches.begin(), searches.end(), [](const ProblemSearch& s) { return s.finished; })) break;
+  }
+  summary.cancelled = cancel;
+  return summary;
+}
+
+}  // namespace kforge::agent

@@ -1,0 +1,70 @@
+#include "agent/feedback.hpp"
+
+#include <regex>
+
+#include <fmt/format.h>
+
+namespace kforge::agent {
+namespace {
+
+std::optional<double> percent_after(const std::string& text, const std::regex& pattern) {
+  std::smatch m;
+  if (!std::regex_search(text, m, pattern)) return std::nullopt;
+  return std::stod(m[1].str()) / 100.0;
+}
+
+std::string capped(const std::string& text) {
+  if (text.size() <= kDigestMessageChars) return text;
+  return text.substr(0, kDigestMessageChars) + fmt::format("\n[... {} more characters cut]", text.size() - kDigestMessageChars);
+}
+
+// The "kernels: ..." clause of the judge's message (worker/candidate_host.cpp writes it).
+std::string kernels_clause(const std::string& message) {
+  auto at = message.find("kernels: ");
+  if (at == std::string::npos) return "";
+  auto end = message.find("; SM clock", at);
+  if (end == std::string::npos) end = message.find("; ", message.find("of GPU time", at));
+  return message.substr(at, end == std::string::npos ? std::string::npos : end - at);
+}
+
+}  // namespace
+
+Feedback evaluation_feedback(const EvaluationRecord& r, std::optional<double> compile_ms) {
+  static const std::regex own(R"(own (\d+(?:\.\d+)?)% of GPU time)");
+  static const std::regex sol(R"(\((\d+(?:\.\d+)?)% of it reached\))");
+  Feedback f;
+  f.own_share = percent_after(r.message, own);
+  f.sol_share = percent_after(r.message, sol);
+  const bool correct = r.verdict == Verdict::correct && r.speedup;
+  if (!correct) {
+    f.digest = fmt::format("verdict: {}{}\n{}", to_string(r.verdict), r.rule.empty() ? "" : " (rule " + r.rule + ")",
+                           capped(r.message));
+    return f;
+  }
+  f.kernel_win = !f.own_share || *f.own_share >= 0.5;
+  std::string d = fmt::format("verdict: correct ({}/{} trials)\n", r.trials_passed, r.trials_total);
+  d += fmt::format("speedup over PyTorch eager: {:.3f}x", *r.speedup);
+  if (r.speedup_ci) d += fmt::format(" [95% interval {:.3f}, {:.3f}]", r.speedup_ci->low, r.speedup_ci->high);
+  if (r.ref_ms && r.cand_ms) d += fmt::format(" (reference {:.4f} ms, yours {:.4f} ms)", *r.ref_ms, *r.cand_ms);
+  d += "\n";
+  if (compile_ms && r.cand_ms && *r.cand_ms > 0)
+    d += fmt::format("speedup over torch.compile: {:.3f}x (its time {:.4f} ms)\n", *compile_ms / *r.cand_ms, *compile_ms);
+  if (auto k = kernels_clause(r.message); !k.empty()) d += k + "\n";
+  if (f.own_share && !f.kernel_win)
+    d += "most of the GPU time is in library kernels, not yours: this does not count as a kernel of your own\n";
+  if (f.sol_share)
+    d += fmt::format("{:.0f}% of the memory speed of light reached: {}\n", *f.sol_share * 100,
+                     *f.sol_share >= 0.6 ? "bandwidth-bound, little left from memory traffic alone"
+                                         : "well below the bandwidth the device has");
+  d += "the judge's full message: " + capped(r.message);
+  f.digest = d;
+  return f;
+}
+
+Feedback answer_feedback(const std::string& outcome, const std::string& message) {
+  Feedback f;
+  f.digest = fmt::format("verdict: {} (nothing was evaluated)\n{}", outcome, capped(message));
+  return f;
+}
+
+}  // namespace kforge::agent

@@ -1,0 +1,148 @@
+// kforge agent end to end on the CPU: scripted models on loopback answer each attempt, real
+// builds and a real CPU worker judge them, and the store keeps the tree. Native cpp candidates
+// (tests/candidates/native/), on the test suite's Tiny_Add_ReLU.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <fstream>
+#include <iterator>
+
+#include "support/command.hpp"
+#include "support/fake_model_server.hpp"
+#include "support/temp_dir.hpp"
+
+namespace kforge::testing {
+namespace {
+
+std::string file_text(const std::string& path) {
+  std::ifstream in(path);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+std::string cpp_answer(const std::string& candidate) {
+  return "Here is the kernel:\n```cpp\n" + file_text(source_path("tests/candidates/native/" + candidate)) + "```\n";
+}
+
+void write_models(const TempDir& dir, const FakeModelServer& server, const std::string& names = "scripted") {
+  std::ofstream toml(dir.file("kforge.toml"));
+  size_t at = 0;
+  while (at <= names.size()) {
+    size_t comma = names.find(',', at);
+    std::string name = names.substr(at, comma == std::string::npos ? std::string::npos : comma - at);
+    toml << "[models." << name << "]\napi = \"openai\"\nendpoint = \"" << server.endpoint() << "\"\nmodel = \"" << name
+         << "-coder\"\nprice_in = 2.0\nprice_out = 6.0\nconcurrency = 1\ntemperature = 0.8\n\n";
+    if (comma == std::string::npos) break;
+    at = comma + 1;
+  }
+}
+
+std::vector<std::string> agent_args(const TempDir& dir, std::vector<std::string> extra) {
+  std::vector<std::string> args{"--db", dir.file("k.db"), "agent", "--suite", source_path("tests/problems"),
+                                "--problem", "level1/1", "--device", "cpu", "--max-time", "0.3", "--out", dir.file("run")};
+  if (std::find(extra.begin(), extra.end(), "--format") == extra.end()) extra.insert(extra.end(), {"--format", "cpp"});
+  args.insert(args.end(), extra.begin(), extra.end());
+  return args;
+}
+
+TEST(CpuAgent, SerialChainFixesAFailureThenRefinesAndWritesTheBest) {
+  TempDir dir;
+  FakeModelServer server;
+  write_models(dir, server);
+  server.script(FakeModelServer::openai_stream(cpp_answer("cpp_syntax_error.cpp"), 2, 1000, 300));
+  server.script(FakeModelServer::openai_stream(cpp_answer("cpp_partial_write.cpp"), 2, 1200, 300));
+  server.script(FakeModelServer::openai_stream(cpp_answer("cpp_add_relu.cpp"), 2, 1400, 300));
+  server.script(FakeModelServer::openai_stream("I would keep it as it is.", 1, 1600, 20));
+
+  auto r = run_kforge(agent_args(dir, {"--model", "scripted", "--policy", "serial", "--attempts", "4"}));
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("attempt #1 (coder, scripted): compile_error"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("attempt #2 (debugger, parent #1, scripted): incorrect"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("attempt #3 (debugger, parent #2, scripted): correct"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("attempt #4 (refiner, scripted): no_code"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("stopped (4 attempts); best attempt #3 correct"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("re-verified at"), std::string::npos) << r.out;
+
+  // What each prompt carried: the failure and its source for the debugger (at a low temperature),
+  // the speedup for the refiner.
+  auto requests = server.requests();
+  ASSERT_EQ(requests.size(), 4u);
+  auto user_text = [&](size_t i) {
+    for (const auto& m : requests[i].body.at("messages"))
+      if (m.at("role") == "user") return m.at("content").get<std::string>();
+    return std::string();
+  };
+  EXPECT_EQ(user_text(0).find("## Your earlier attempt"), std::string::npos);
+  EXPECT_NE(user_text(1).find("## What kforge found"), std::string::npos) << user_text(1);
+  EXPECT_NE(user_text(1).find("verdict: compile_error"), std::string::npos) << user_text(1);
+  EXPECT_NE(user_text(1).find(file_text(source_path("tests/candidates/native/cpp_syntax_error.cpp"))), std::string::npos);
+  EXPECT_DOUBLE_EQ(requests[1].body.at("temperature").get<double>(), 0.2);
+  EXPECT_DOUBLE_EQ(requests[0].body.at("temperature").get<double>(), 0.8);
+  EXPECT_NE(user_text(2).find("verdict: incorrect"), std::string::npos) << user_text(2);
+  EXPECT_NE(user_text(3).find("It is correct. Make it faster"), std::string::npos) << user_text(3);
+  EXPECT_NE(user_text(3).find("speedup over PyTorch eager: "), std::string::npos) << user_text(3);
+
+  // The best, written out as made.
+  EXPECT_EQ(file_text(dir.file("run/best/level1/1_Tiny_Add_ReLU/best.cpp")),
+            file_text(source_path("tests/candidates/native/cpp_add_relu.cpp")));
+
+  // The tree and the trajectory.
+  auto show = run_kforge({"--db", dir.file("k.db"), "agent", "show", "1"});
+  ASSERT_EQ(show.exit_code, 0) << show.err;
+  EXPECT_NE(show.out.find("level1/1_Tiny_Add_ReLU"), std::string::npos) << show.out;
+  EXPECT_NE(show.out.find("  #1 round 1 coder (scripted): compile_error\n    #2 round 2 debugger (scripted): incorrect\n"
+                          "      #3 round 3 debugger (scripted): correct "),
+            std::string::npos)
+      << show.out;
+  EXPECT_NE(show.out.find("        #4 round 4 refiner (scripted): no_code"), std::string::npos) << show.out;
+  EXPECT_NE(show.out.find("trajectory"), std::string::npos) << show.out;
+}
+
+TEST(CpuAgent, AResumedRunGoesOnFromItsTreeAndABudgetStopsIt) {
+  TempDir dir;
+  FakeModelServer server;
+  write_models(dir, server);
+  server.script(FakeModelServer::openai_stream(cpp_answer("cpp_syntax_error.cpp"), 2, 1000, 300));
+  auto first = run_kforge(agent_args(dir, {"--model", "scripted", "--attempts", "1", "--no-reverify"}));
+  ASSERT_EQ(first.exit_code, 0) << first.out << first.err;
+  EXPECT_NE(first.out.find("stopped (1 attempts)"), std::string::npos) << first.out;
+
+  // More room: the next attempt fixes the first (its parent), as an uninterrupted run would have.
+  server.script(FakeModelServer::openai_stream(cpp_answer("cpp_add_relu.cpp"), 2, 1000, 300));
+  auto resumed = run_kforge({"--db", dir.file("k.db"), "agent", "--resume", "1", "--attempts", "2"});
+  ASSERT_EQ(resumed.exit_code, 0) << resumed.out << resumed.err;
+  EXPECT_NE(resumed.out.find("attempt #2 (debugger, parent #1, scripted): correct"), std::string::npos) << resumed.out;
+  ASSERT_EQ(server.requests().size(), 2u);
+
+  // A dollar budget smaller than one call: the run stops after its first round.
+  TempDir other;
+  write_models(other, server);
+  server.script(FakeModelServer::openai_stream(cpp_answer("cpp_add_relu.cpp"), 2, 100000, 100000));
+  auto capped = run_kforge(agent_args(other, {"--model", "scripted", "--attempts", "5", "--budget-usd", "0.01",
+                                              "--no-reverify"}));
+  ASSERT_EQ(capped.exit_code, 0) << capped.out << capped.err;
+  EXPECT_NE(capped.out.find("stopped (the run's dollar budget)"), std::string::npos) << capped.out;
+  EXPECT_EQ(server.requests().size(), 3u);
+}
+
+TEST(CpuAgent, UsageErrorsSayWhatIsWrong) {
+  TempDir dir;
+  FakeModelServer server;
+  write_models(dir, server);
+  auto policy = run_kforge(agent_args(dir, {"--model", "scripted", "--policy", "greedy"}));
+  EXPECT_EQ(policy.exit_code, 2);
+  EXPECT_NE(policy.err.find("unknown search policy 'greedy' (beam, metr, serial)"), std::string::npos) << policy.err;
+  auto model = run_kforge(agent_args(dir, {"--model", "nobody"}));
+  EXPECT_EQ(model.exit_code, 2);
+  EXPECT_NE(model.err.find("unknown model 'nobody'"), std::string::npos) << model.err;
+  auto cuda = run_kforge(agent_args(dir, {"--model", "scripted", "--format", "cuda"}));
+  EXPECT_EQ(cuda.exit_code, 2);
+  EXPECT_NE(cuda.err.find("--format cuda needs a GPU"), std::string::npos) << cuda.err;
+  auto show = run_kforge({"--db", dir.file("k.db"), "agent", "show", "7"});
+  EXPECT_EQ(show.exit_code, 2);
+  EXPECT_NE(show.err.find("run 7 is not a kforge agent run"), std::string::npos) << show.err;
+  EXPECT_TRUE(server.requests().empty());
+}
+
+}  // namespace
+}  // namespace kforge::testing
