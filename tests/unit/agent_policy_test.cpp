@@ -1,0 +1,171 @@
+// kforge agent's search policies and feedback digests (src/agent/), on hand-made trees and records.
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "agent/feedback.hpp"
+#include "agent/search_policy.hpp"
+
+namespace kforge::agent {
+namespace {
+
+AgentNode node(int64_t id, std::optional<int64_t> parent, const std::string& role, const std::string& verdict,
+               std::optional<double> speedup = std::nullopt, bool kernel_win = true) {
+  AgentNode n;
+  n.id = id;
+  n.parent_id = parent;
+  n.role = role;
+  n.verdict = verdict;
+  n.speedup = speedup;
+  n.kernel_win = kernel_win;
+  return n;
+}
+
+ProblemSearch search_of(std::vector<AgentNode> nodes) {
+  ProblemSearch s;
+  s.nodes = std::move(nodes);
+  return s;
+}
+
+TEST(AgentSearchTree, TheBestIsTheFastestKernelWinAndARegressionNeverReplacesIt) {
+  auto s = search_of({node(1, {}, "coder", "correct", 1.5), node(2, 1, "refiner", "correct", 3.0, false),
+                      node(3, 1, "refiner", "correct", 2.0), node(4, 3, "refiner", "correct", 1.2)});
+  ASSERT_TRUE(s.best());
+  EXPECT_EQ(*s.best(), 2u) << "2.0x of its own kernels beats 3.0x in library kernels";
+  EXPECT_EQ(s.attempts_since_best(), 1);
+  auto none = search_of({node(1, {}, "coder", "compile_error")});
+  EXPECT_FALSE(none.best());
+  EXPECT_EQ(none.attempts_since_best(), 1);
+}
+
+TEST(AgentPolicies, SerialFollowsTheLatestFixesFailuresAndGoesBackToTheBestAfterARegression) {
+  PolicyOptions o;
+  o.debug_limit = 2;
+  auto serial = make_policy("serial", o);
+  std::mt19937_64 rng(1);
+  auto first = serial->propose(search_of({}), rng);
+  ASSERT_EQ(first.size(), 1u);
+  EXPECT_EQ(first[0].role, Role::coder);
+  EXPECT_FALSE(first[0].parent);
+
+  auto failed = serial->propose(search_of({node(1, {}, "coder", "compile_error")}), rng);
+  EXPECT_EQ(failed[0].role, Role::debugger);
+  EXPECT_EQ(failed[0].parent, 0u);
+
+  // Two fixes in a row already on this line: back to a fresh start (nothing correct yet).
+  auto stuck = serial->propose(
+      search_of({node(1, {}, "coder", "compile_error"), node(2, 1, "debugger", "incorrect"), node(3, 2, "debugger", "incorrect")}), rng);
+  EXPECT_EQ(stuck[0].role, Role::coder);
+  EXPECT_FALSE(stuck[0].parent);
+
+  auto regression = serial->propose(search_of({node(1, {}, "coder", "correct", 2.0), node(2, 1, "refiner", "correct", 1.1)}), rng);
+  EXPECT_EQ(regression[0].role, Role::refiner);
+  EXPECT_EQ(regression[0].parent, 0u);
+
+  auto improving = serial->propose(search_of({node(1, {}, "coder", "correct", 1.0), node(2, 1, "refiner", "correct", 1.4)}), rng);
+  EXPECT_EQ(improving[0].parent, 1u);
+}
+
+TEST(AgentPolicies, MetrSeedsFirstThenDrawsParentsBySpeedup) {
+  PolicyOptions o;
+  o.seeds = 3;
+  o.width = 4;
+  auto metr = make_policy("metr", o);
+  std::mt19937_64 rng(7);
+  auto seeds = metr->propose(search_of({node(1, {}, "coder", "incorrect")}), rng);
+  ASSERT_EQ(seeds.size(), 2u) << "three fresh starts in all, one made";
+  for (const auto& p : seeds) EXPECT_FALSE(p.parent);
+
+  // A 9x parent against a 0.1x one: drawn far more often, and only correct ones are drawn.
+  auto s = search_of({node(1, {}, "coder", "correct", 9.0), node(2, {}, "coder", "correct", 0.1),
+                      node(3, {}, "coder", "runtime_error")});
+  int fast = 0, total = 0;
+  for (int round = 0; round < 50; ++round)
+    for (const auto& p : metr->propose(s, rng)) {
+      ASSERT_TRUE(p.parent);
+      EXPECT_NE(*p.parent, 2u) << "a failure is not drawn while something is correct";
+      EXPECT_EQ(p.role, Role::refiner);
+      fast += *p.parent == 0;
+      ++total;
+    }
+  EXPECT_GT(fast, total * 9 / 10);
+
+  // Nothing correct: the failures are drawn, to be fixed.
+  auto failing = metr->propose(search_of({node(1, {}, "coder", "incorrect"), node(2, {}, "coder", "compile_error"),
+                                          node(3, {}, "coder", "no_code")}), rng);
+  for (const auto& p : failing) EXPECT_EQ(p.role, Role::debugger);
+}
+
+TEST(AgentPolicies, BeamRefinesTheTopParentsInTwoDirectionsEach) {
+  PolicyOptions o;
+  o.beam = 2;
+  auto beam = make_policy("beam", o);
+  std::mt19937_64 rng(1);
+  auto s = search_of({node(1, {}, "coder", "correct", 1.2), node(2, {}, "coder", "correct", 2.5),
+                      node(3, {}, "coder", "correct", 1.9), node(4, {}, "coder", "incorrect")});
+  auto out = beam->propose(s, rng);
+  ASSERT_EQ(out.size(), 4u);
+  EXPECT_EQ(out[0].parent, 1u);
+  EXPECT_EQ(out[1].parent, 1u);
+  EXPECT_EQ(out[2].parent, 2u);
+  EXPECT_NE(out[0].direction, out[1].direction);
+  for (const auto& p : out) EXPECT_EQ(p.role, Role::refiner);
+}
+
+TEST(AgentPolicies, AnUnknownPolicyNamesTheKnownOnes) {
+  try {
+    make_policy("greedy", {});
+    FAIL() << "no error";
+  } catch (const std::exception& e) {
+    EXPECT_NE(std::string(e.what()).find("beam, metr, serial"), std::string::npos) << e.what();
+  }
+}
+
+EvaluationRecord correct_record(const std::string& message) {
+  EvaluationRecord r;
+  r.verdict = Verdict::correct;
+  r.trials_passed = r.trials_total = 5;
+  r.speedup = 1.8;
+  r.speedup_ci = stats::Interval{1.7, 1.9};
+  r.ref_ms = 1.8;
+  r.cand_ms = 1.0;
+  r.message = message;
+  return r;
+}
+
+TEST(AgentFeedback, ACorrectAttemptsDigestHasItsSpeedupKernelsAndSpeedOfLight) {
+  auto f = evaluation_feedback(correct_record("5/5 trials passed; 40 timed pairs; kernels: 1 own, 1 library (candidate.so: 1, "
+                                              "libtorch_cuda.so: 1); own 80% of GPU time; SM clock 1980-1980 MHz; memory "
+                                              "speed of light 0.7 ms (70% of it reached)"),
+                               2.0);
+  EXPECT_TRUE(f.kernel_win);
+  ASSERT_TRUE(f.own_share && f.sol_share);
+  EXPECT_DOUBLE_EQ(*f.own_share, 0.8);
+  EXPECT_DOUBLE_EQ(*f.sol_share, 0.7);
+  EXPECT_NE(f.digest.find("speedup over PyTorch eager: 1.800x [95% interval 1.700, 1.900]"), std::string::npos) << f.digest;
+  EXPECT_NE(f.digest.find("speedup over torch.compile: 2.000x"), std::string::npos) << f.digest;
+  EXPECT_NE(f.digest.find("kernels: 1 own, 1 library (candidate.so: 1, libtorch_cuda.so: 1); own 80% of GPU time\n"),
+            std::string::npos) << f.digest;
+  EXPECT_NE(f.digest.find("70% of the memory speed of light reached: bandwidth-bound"), std::string::npos) << f.digest;
+}
+
+TEST(AgentFeedback, LibraryKernelsAreNoKernelWinAndFailuresKeepTheJudgesMessage) {
+  auto library = evaluation_feedback(correct_record("kernels: 0 own, 3 library (libcublasLt.so.13: 3); own 0% of GPU time"), std::nullopt);
+  EXPECT_FALSE(library.kernel_win);
+  EXPECT_NE(library.digest.find("does not count as a kernel of your own"), std::string::npos) << library.digest;
+
+  EvaluationRecord failed;
+  failed.verdict = Verdict::compile_error;
+  failed.message = std::string("candidate.cpp:12: error: expected ';'\n") + std::string(10000, 'x');
+  auto f = evaluation_feedback(failed, std::nullopt);
+  EXPECT_FALSE(f.kernel_win);
+  EXPECT_EQ(f.digest.rfind("verdict: compile_error\ncandidate.cpp:12: error: expected ';'", 0), 0u) << f.digest.substr(0, 200);
+  EXPECT_NE(f.digest.find("more characters cut]"), std::string::npos);
+  EXPECT_LT(f.digest.size(), kDigestMessageChars + 200);
+
+  // On the CPU nothing records kernels: a correct attempt counts as its own.
+  EXPECT_TRUE(evaluation_feedback(correct_record("5/5 trials passed"), std::nullopt).kernel_win);
+}
+
+}  // namespace
+}  // namespace kforge::agent
