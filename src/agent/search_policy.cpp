@@ -42,6 +42,8 @@ std::vector<std::string> policy_names() {
 Proposal follow_up(const ProblemSearch& search, size_t parent, const PolicyOptions& options, std::string direction) {
   const AgentNode& p = search.nodes[parent];
   if (is_correct(p)) return {parent, Role::refiner, std::move(direction)};
+  // Nothing to fix where nothing was written (no code, a failed call): start afresh.
+  if (!p.candidate_path) return {std::nullopt, Role::coder, ""};
   if (search.debug_depth(parent) < options.debug_limit) return {parent, Role::debugger, ""};
   if (auto best = search.best()) return {*best, Role::refiner, std::move(direction)};
   return {std::nullopt, Role::coder, ""};

@@ -38,6 +38,7 @@ std::vector<std::string> policy_names();
 
 // What every policy does with one chosen parent: fix it if it failed (unless its line has been
 // fixed `debug_limit` times in a row: then the best so far, or a fresh start), else make it faster.
+// A parent without a candidate (no code, a failed call) gets a fresh start instead.
 Proposal follow_up(const ProblemSearch& search, size_t parent, const PolicyOptions& options, std::string direction = "");
 
 }  // namespace kforge::agent

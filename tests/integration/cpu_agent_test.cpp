@@ -31,7 +31,7 @@ void write_models(const TempDir& dir, const FakeModelServer& server, const std::
     size_t comma = names.find(',', at);
     std::string name = names.substr(at, comma == std::string::npos ? std::string::npos : comma - at);
     toml << "[models." << name << "]\napi = \"openai\"\nendpoint = \"" << server.endpoint() << "\"\nmodel = \"" << name
-         << "-coder\"\nprice_in = 2.0\nprice_out = 6.0\nconcurrency = 1\ntemperature = 0.8\n\n";
+         << "-coder\"\nprice_in = 2.0\nprice_out = 6.0\nconcurrency = 1\ntemperature = 0.8\nretries = 0\n\n";
     if (comma == std::string::npos) break;
     at = comma + 1;
   }
@@ -123,6 +123,46 @@ TEST(CpuAgent, AResumedRunGoesOnFromItsTreeAndABudgetStopsIt) {
   ASSERT_EQ(capped.exit_code, 0) << capped.out << capped.err;
   EXPECT_NE(capped.out.find("stopped (the run's dollar budget)"), std::string::npos) << capped.out;
   EXPECT_EQ(server.requests().size(), 3u);
+}
+
+TEST(CpuAgent, TwoModelsShareAMetrSearchThroughAHackAndAnOutage) {
+  TempDir dir;
+  FakeModelServer server;
+  write_models(dir, server, "alpha,beta");
+  // One attempt a round, the models in turn: alpha writes a hack (right values, inputs
+  // overwritten), beta's provider fails, alpha fixes the hack, beta refines the fix.
+  server.script(FakeModelServer::openai_stream("```cpp\n" + file_text(source_path("tests/adversarial/input_mutation_native.cpp")) + "```", 2));
+  server.script(FakeModelServer::error(500, "overloaded"));
+  server.script(FakeModelServer::openai_stream(cpp_answer("cpp_add_relu.cpp"), 2));
+  server.script(FakeModelServer::openai_stream(cpp_answer("cpp_add_relu.cpp"), 2));
+  auto r = run_kforge(agent_args(dir, {"--model", "alpha", "--model", "beta", "--policy", "metr", "--seeds", "1",
+                                       "--width", "1", "--attempts", "4", "--no-reverify"}));
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("attempt #1 (coder, alpha): rejected"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("attempt #2 (debugger, beta): server"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("attempt #3 (debugger, parent #1, alpha): correct"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("attempt #4 (refiner, parent #3, beta): correct"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("best attempt #3 correct"), std::string::npos) << "the hack is never the best: " << r.out;
+  auto requests = server.requests();
+  ASSERT_EQ(requests.size(), 4u);
+  EXPECT_EQ(requests[0].body.at("model"), "alpha-coder");
+  EXPECT_EQ(requests[1].body.at("model"), "beta-coder");
+  EXPECT_EQ(requests[2].body.at("model"), "alpha-coder");
+  auto show = run_kforge({"--db", dir.file("k.db"), "agent", "show", "1"});
+  EXPECT_NE(show.out.find("#1 round 1 coder (alpha): rejected\n    #2 round 2 debugger (beta): call_failed\n    #3 round 3 debugger (alpha): correct"),
+            std::string::npos) << show.out;
+}
+
+TEST(CpuAgent, APlateauStopsAProblem) {
+  TempDir dir;
+  FakeModelServer server;
+  write_models(dir, server);
+  server.script(FakeModelServer::openai_stream(cpp_answer("cpp_add_relu.cpp"), 2));
+  server.script(FakeModelServer::openai_stream("No further ideas.", 1));
+  auto r = run_kforge(agent_args(dir, {"--model", "scripted", "--attempts", "6", "--plateau", "1", "--no-reverify"}));
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("stopped (no better attempt in the last 1); best attempt #1 correct"), std::string::npos) << r.out;
+  EXPECT_EQ(server.requests().size(), 2u);
 }
 
 TEST(CpuAgent, UsageErrorsSayWhatIsWrong) {

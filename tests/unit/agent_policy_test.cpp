@@ -18,6 +18,7 @@ AgentNode node(int64_t id, std::optional<int64_t> parent, const std::string& rol
   n.verdict = verdict;
   n.speedup = speedup;
   n.kernel_win = kernel_win;
+  if (verdict != "no_code" && verdict != "call_failed") n.candidate_path = "attempt" + std::to_string(id) + ".cpp";
   return n;
 }
 
@@ -90,10 +91,17 @@ TEST(AgentPolicies, MetrSeedsFirstThenDrawsParentsBySpeedup) {
     }
   EXPECT_GT(fast, total * 9 / 10);
 
-  // Nothing correct: the failures are drawn, to be fixed.
+  // Nothing correct: the failures that wrote code are drawn, to be fixed.
   auto failing = metr->propose(search_of({node(1, {}, "coder", "incorrect"), node(2, {}, "coder", "compile_error"),
                                           node(3, {}, "coder", "no_code")}), rng);
-  for (const auto& p : failing) EXPECT_EQ(p.role, Role::debugger);
+  for (const auto& p : failing) {
+    EXPECT_EQ(p.role, Role::debugger);
+    EXPECT_NE(p.parent, 2u);
+  }
+  // Only answers without code: fresh starts.
+  auto nothing = metr->propose(search_of({node(1, {}, "coder", "no_code"), node(2, {}, "coder", "call_failed"),
+                                          node(3, {}, "coder", "no_code")}), rng);
+  for (const auto& p : nothing) EXPECT_EQ(p.role, Role::coder);
 }
 
 TEST(AgentPolicies, BeamRefinesTheTopParentsInTwoDirectionsEach) {

@@ -1,7 +1,7 @@
 // metr: METR's KernelAgent search. First `seeds` fresh attempts; then each round `width` children,
 // each parent drawn from the correct attempts with probability proportional to its speedup (an
 // attempt whose time is mostly library kernels weighs half). With nothing correct yet, parents
-// are drawn uniformly from the failed attempts, to be fixed.
+// are drawn uniformly from the failed attempts that wrote code, to be fixed.
 #include <algorithm>
 
 #include "agent/policies/policies.hpp"
@@ -30,7 +30,7 @@ class MetrPolicy final : public SearchPolicy {
       }
     if (candidates.empty())
       for (size_t i = 0; i < search.nodes.size(); ++i)
-        if (is_failure(search.nodes[i])) {
+        if (is_failure(search.nodes[i]) && search.nodes[i].candidate_path) {
           candidates.push_back(i);
           weights.push_back(1.0);
         }
