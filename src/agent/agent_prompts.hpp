@@ -4,7 +4,7 @@
 // templates prompts/agent_refine.md and prompts/agent_debug.md (`kforge prompt --role` shows them).
 #include <string>
 
-#include "agent/search_policy.hpp"
+#include "agent/search_tree.hpp"
 #include "generate/prompt_builder.hpp"
 
 namespace kforge::agent {

@@ -3,7 +3,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include "agent/agent_prompts.hpp"
 #include "cli/commands.hpp"
+#include "common/files.hpp"
 #include "common/errors.hpp"
 #include "generate/prompt_builder.hpp"
 #include "store/store.hpp"
@@ -18,6 +20,9 @@ struct PromptCommandOptions {
   std::string prompts;
   bool json = false;
   generate::PromptOptions prompt;
+  std::string role = "coder";  // kforge agent's roles: coder (kforge generate's prompt), refiner, debugger
+  std::string parent;          // refiner, debugger: the earlier attempt's file
+  std::string feedback;        // refiner, debugger: a file holding its feedback digest
 };
 
 int run_prompt(const PromptCommandOptions& o, const GlobalOptions& global) {
@@ -32,7 +37,12 @@ int run_prompt(const PromptCommandOptions& o, const GlobalOptions& global) {
   if (!o.device_name.empty() && !options.device)
     throw Error("the store (" + global.db + ") has no measured rates of '" + o.device_name +
                 "': `kforge problems info --sol` on that device measures them");
-  auto p = generate::build_prompt(problem, options);
+  if (o.role == "coder" && (!o.parent.empty() || !o.feedback.empty()))
+    throw UsageError("--parent and --feedback belong to --role refiner or debugger");
+  const agent::Role role = o.role == "refiner" ? agent::Role::refiner : o.role == "debugger" ? agent::Role::debugger : agent::Role::coder;
+  const std::string parent = o.parent.empty() ? "<the earlier attempt's source>" : read_file(o.parent);
+  const std::string feedback = o.feedback.empty() ? "<kforge's feedback digest on it>" : read_file(o.feedback);
+  auto p = agent::attempt_prompt(problem, options, role, "", parent, feedback);
   if (o.json) {
     std::cout << nlohmann::json{{"problem", problem.display_name()}, {"format", options.format},
                                 {"system", p.system}, {"user", p.user}}
@@ -48,7 +58,7 @@ int run_prompt(const PromptCommandOptions& o, const GlobalOptions& global) {
 
 Runner add_prompt_command(CLI::App& app, const GlobalOptions& global) {
   auto o = std::make_shared<PromptCommandOptions>();
-  auto* cmd = app.add_subcommand("prompt", "Print the exact prompt (system and user messages) kforge generate sends for a problem");
+  auto* cmd = app.add_subcommand("prompt", "Print the exact prompt (system and user messages) kforge generate, or a role of kforge agent, sends for a problem");
   cmd->add_option("problem", o->problem, "Problem file, or a built-in id such as level1/19")->required();
   cmd->add_option("--suite", o->suite, "Suite folder in the KernelBench layout [default: built-in problems/]");
   cmd->add_option("--format", o->prompt.format,
@@ -61,6 +71,12 @@ Runner add_prompt_command(CLI::App& app, const GlobalOptions& global) {
                   "Describe this device's measured rates from the store [default: the most recently measured]");
   cmd->add_option("--prompts", o->prompts, "Folder of prompt templates [default: the shipped prompts/]");
   cmd->add_flag("--json", o->json, "One JSON object: problem, format, system, user");
+  cmd->add_option("--role", o->role,
+                  "kforge agent's role: coder (the first attempt: kforge generate's prompt), refiner (make a correct "
+                  "attempt faster) or debugger (fix a failed one)")
+      ->check(CLI::IsMember({"coder", "refiner", "debugger"}));
+  cmd->add_option("--parent", o->parent, "refiner, debugger: the earlier attempt's file [default: a placeholder]");
+  cmd->add_option("--feedback", o->feedback, "refiner, debugger: a file with the feedback digest [default: a placeholder]");
   return [o, &global] { return run_prompt(*o, global); };
 }
 

@@ -165,6 +165,22 @@ TEST(CpuAgent, APlateauStopsAProblem) {
   EXPECT_EQ(server.requests().size(), 2u);
 }
 
+TEST(CpuAgent, KforgePromptShowsEachRolesPrompt) {
+  TempDir dir;
+  std::ofstream(dir.file("digest.txt")) << "verdict: correct (5/5 trials)\nspeedup over PyTorch eager: 1.100x\n";
+  auto refiner = run_kforge({"--db", dir.file("k.db"), "prompt", "level1/1", "--suite", source_path("tests/problems"),
+                             "--format", "cpp", "--role", "refiner", "--parent",
+                             source_path("tests/candidates/native/cpp_add_relu.cpp"), "--feedback", dir.file("digest.txt")});
+  ASSERT_EQ(refiner.exit_code, 0) << refiner.err;
+  EXPECT_NE(refiner.out.find(file_text(source_path("tests/candidates/native/cpp_add_relu.cpp"))), std::string::npos);
+  EXPECT_NE(refiner.out.find("speedup over PyTorch eager: 1.100x"), std::string::npos) << refiner.out;
+  EXPECT_NE(refiner.out.find("It is correct. Make it faster"), std::string::npos) << refiner.out;
+  auto coder = run_kforge({"--db", dir.file("k.db"), "prompt", "level1/1", "--suite", source_path("tests/problems"),
+                           "--format", "cpp", "--parent", dir.file("digest.txt")});
+  EXPECT_EQ(coder.exit_code, 2);
+  EXPECT_NE(coder.err.find("--parent and --feedback belong to --role refiner or debugger"), std::string::npos) << coder.err;
+}
+
 TEST(CpuAgent, UsageErrorsSayWhatIsWrong) {
   TempDir dir;
   FakeModelServer server;
