@@ -5,6 +5,7 @@
 #include <fstream>
 #include <mutex>
 #include <random>
+#include <semaphore>
 #include <regex>
 #include <thread>
 
@@ -19,7 +20,6 @@
 #include "llm/provider.hpp"
 #include "planner/inline_prebuild.hpp"
 #include "planner/native_builds.hpp"
-#include "suite/static_checks.hpp"
 
 namespace kforge::agent {
 namespace {
@@ -96,29 +96,6 @@ void make_attempt(Attempt& a, const ProblemSearch& search, const AgentOptions& o
   n.candidate_hash = sha256_hex(*e.code);
 }
 
-// Runs every attempt's model call, as many at once as the models' concurrency allows in total.
-void call_models(std::vector<Attempt>& attempts, const std::vector<ProblemSearch>& searches, const AgentOptions& o,
-                 int round, const std::atomic<bool>& cancel) {
-  size_t threads = 0;
-  for (const auto& m : o.models) threads += static_cast<size_t>(std::max(1, m.config.concurrency));
-  threads = std::min(threads, attempts.size());
-  std::atomic<size_t> next{0};
-  std::vector<std::thread> pool;
-  for (size_t t = 0; t < threads; ++t)
-    pool.emplace_back([&] {
-      for (size_t i = next++; i < attempts.size(); i = next++) {
-        try {
-          make_attempt(attempts[i], searches[attempts[i].search], o, round, cancel);
-        } catch (const std::exception& e) {
-          attempts[i].node.outcome = "error";
-          attempts[i].node.verdict = "call_failed";
-          attempts[i].node.digest = answer_feedback("error", e.what()).digest;
-        }
-      }
-    });
-  for (auto& t : pool) t.join();
-}
-
 std::optional<double> sol_share_of(const AgentNode& n) {
   static const std::regex sol(R"((\d+(?:\.\d+)?)% of the memory speed of light reached)");
   std::smatch m;
@@ -127,19 +104,11 @@ std::optional<double> sol_share_of(const AgentNode& n) {
 }
 
 PlannedEval plan_node(const ProblemSearch& search, const AgentNode& n, const std::filesystem::path& out_dir) {
-  PlannedEval e;
-  e.problem = search.problem;
-  e.problem_name = search.problem.display_name();
   std::error_code ec;
-  e.candidate_name = std::filesystem::relative(*n.candidate_path, out_dir, ec).string();
-  if (ec || e.candidate_name.empty()) e.candidate_name = *n.candidate_path;
-  try {
-    e.candidate = load_candidate_file(*n.candidate_path, e.candidate_name);
-    e.static_finding = check_candidate_source(e.candidate.source, e.candidate_name.ends_with(".py"));
-  } catch (const Error& err) {
-    e.load_failure = err.what();
-  }
-  e.format = build::format_of(e.candidate_name).value_or(build::Format::kernelbench);
+  std::string name = std::filesystem::relative(*n.candidate_path, out_dir, ec).string();
+  if (ec || name.empty()) name = *n.candidate_path;
+  PlannedEval e = plan_candidate(search.problem, *n.candidate_path, name);
+  e.format = build::format_of(name).value_or(build::Format::kernelbench);
   return e;
 }
 
@@ -156,7 +125,9 @@ std::vector<EvaluationRecord> evaluate(std::vector<PlannedEval>& plan, const Eva
     if (std::any_of(plan.begin(), plan.end(), builds_natively))
       build_native_candidates(plan, arch, &store, 0, ready, &store_mutex);
   };
-  return execute_plan(plan, settings, o.workers, store, run_id, prepare, {}, {});
+  ExecutorConfig workers = o.workers;
+  if (plan.size() < workers.worker_devices.size()) workers.worker_devices.resize(plan.size());  // leases: no more than jobs
+  return execute_plan(plan, settings, workers, store, run_id, prepare, {}, {});
 }
 
 std::string verdict_text(const AgentNode& n) {
@@ -213,151 +184,175 @@ std::filesystem::path attempt_path(const std::filesystem::path& out_dir, const P
   return out_dir / problem.display_name() / fmt::format("attempt{}_{}_{}{}", round, k, model, extension_of(format));
 }
 
-AgentSummary run_agent(std::vector<ProblemSearch>& searches, const AgentOptions& o, Store& store, int64_t run_id,
-                       const std::atomic<bool>& cancel, const std::function<void(const std::string&)>& on_line) {
+AgentSummary run_agent(std::vector<ProblemSearch>& searches, const AgentOptions& o, const std::filesystem::path& db,
+                       int64_t run_id, const std::atomic<bool>& cancel,
+                       const std::function<void(const std::string&)>& on_line) {
   if (o.models.empty()) throw UsageError("kforge agent needs at least one model");
-  AgentSummary summary;
-  auto policy = make_policy(o.policy, o.policy_options);
-  std::mt19937_64 rng(o.seed);
+  (void)make_policy(o.policy, o.policy_options);  // an unknown name fails before any thread starts
   const auto started = Clock::now();
   const bool cuda = o.workers.cuda;
   const std::string arch = resolve_arch(o.eval.arch, cuda && o.prompt.format == "cuda");
   if (cuda && (o.prompt.format == "cuda" || o.prompt.format == "kernelbench")) export_torch_arch_list(arch);
 
-  // What the run spent before (a resumed run's), for the dollar budget.
+  // What the whole run shares: the dollars spent (a resumed run's too), the models' call slots,
+  // the turn of the models, the summary and the output lines.
+  std::mutex mutex;
+  AgentSummary summary;
   double spent = 0;
-  int round = 0;
+  size_t model_turn = 0;
   for (const auto& s : searches)
     for (const auto& n : s.nodes) {
       spent += n.cost_usd;
-      round = std::max(round, n.round);
+      ++model_turn;
     }
-  size_t model_turn = 0;
-  for (const auto& s : searches) model_turn += s.nodes.size();
-
-  auto stop_problem = [&](ProblemSearch& s, const std::string& why) {
-    if (s.finished) return;
-    s.finished = true;
-    s.stop_reason = why;
-    auto best = s.best();
-    on_line(fmt::format("{}: stopped ({}); best {}", s.problem.display_name(), why,
-                        best ? fmt::format("attempt #{} {}", s.nodes[*best].id, verdict_text(s.nodes[*best])) : "none"));
-  };
-  auto check_stops = [&](ProblemSearch& s) {
-    if (static_cast<int>(s.nodes.size()) >= o.budgets.attempts) return stop_problem(s, fmt::format("{} attempts", s.nodes.size()));
-    auto best = s.best();
-    if (o.budgets.plateau > 0 && best && s.attempts_since_best() >= o.budgets.plateau)
-      return stop_problem(s, fmt::format("no better attempt in the last {}", o.budgets.plateau));
-    if (o.budgets.sol_share > 0 && best)
-      if (auto share = sol_share_of(s.nodes[*best]); share && *share >= o.budgets.sol_share)
-        return stop_problem(s, fmt::format("{:.0f}% of the memory speed of light", *share * 100));
+  std::vector<std::unique_ptr<std::counting_semaphore<1024>>> slots;
+  for (const auto& m : o.models)
+    slots.push_back(std::make_unique<std::counting_semaphore<1024>>(std::clamp(m.config.concurrency, 1, 1024)));
+  auto say = [&](const std::string& line) {
+    std::lock_guard lock(mutex);
+    on_line(line);
   };
 
-  // Nodes a killed run answered but never evaluated: evaluated first.
-  std::vector<std::pair<size_t, size_t>> pending;  // (search, node)
-  for (size_t i = 0; i < searches.size(); ++i) {
-    for (size_t j = 0; j < searches[i].nodes.size(); ++j)
-      if (!searches[i].nodes[j].verdict && searches[i].nodes[j].candidate_path) pending.emplace_back(i, j);
-    check_stops(searches[i]);
-  }
+  // One search per problem, side by side: while one waits for its models, another's candidates
+  // are evaluated (the warm workers' leases keep one candidate per GPU at a time).
+  auto search_problem = [&](ProblemSearch& s) {
+    Store store(db);  // a connection of its own: searches store concurrently
+    auto policy = make_policy(o.policy, o.policy_options);
+    std::mt19937_64 rng(o.seed ^ std::hash<std::string>{}(s.problem.hash));
+    int round = 0;
+    std::vector<size_t> pending;  // nodes answered but not yet evaluated (a killed run's too)
+    for (size_t j = 0; j < s.nodes.size(); ++j) {
+      round = std::max(round, s.nodes[j].round);
+      if (!s.nodes[j].verdict && s.nodes[j].candidate_path) pending.push_back(j);
+    }
+    auto stop = [&](const std::string& why) {
+      s.finished = true;
+      s.stop_reason = why;
+      auto best = s.best();
+      say(fmt::format("{}: stopped ({}); best {}", s.problem.display_name(), why,
+                      best ? fmt::format("attempt #{} {}", s.nodes[*best].id, verdict_text(s.nodes[*best])) : "none"));
+    };
+    auto check_stops = [&] {
+      if (static_cast<int>(s.nodes.size()) >= o.budgets.attempts) return stop(fmt::format("{} attempts", s.nodes.size()));
+      auto best = s.best();
+      if (o.budgets.plateau > 0 && best && s.attempts_since_best() >= o.budgets.plateau)
+        return stop(fmt::format("no better attempt in the last {}", o.budgets.plateau));
+      if (o.budgets.sol_share > 0 && best)
+        if (auto share = sol_share_of(s.nodes[*best]); share && *share >= o.budgets.sol_share)
+          return stop(fmt::format("{:.0f}% of the memory speed of light", *share * 100));
+    };
+    if (pending.empty()) check_stops();
 
-  while (!cancel) {
-    std::vector<Attempt> attempts;
-    if (pending.empty()) {
-      if (o.budgets.wall_s > 0 && std::chrono::duration<double>(Clock::now() - started).count() >= o.budgets.wall_s) {
-        summary.out_of_time = true;
-        for (auto& s : searches) stop_problem(s, "the run's wall-time budget");
-        break;
-      }
-      if (o.budgets.usd > 0 && spent >= o.budgets.usd) {
-        summary.budget_exhausted = true;
-        for (auto& s : searches) stop_problem(s, "the run's dollar budget");
-        break;
-      }
-      ++round;
-      for (size_t i = 0; i < searches.size(); ++i) {
-        ProblemSearch& s = searches[i];
-        if (s.finished) continue;
+    while (!s.finished && !cancel) {
+      std::vector<Attempt> attempts;
+      if (pending.empty()) {
+        bool out_of_time = false, out_of_money = false;
+        {
+          std::lock_guard lock(mutex);
+          if (o.budgets.wall_s > 0 && std::chrono::duration<double>(Clock::now() - started).count() >= o.budgets.wall_s)
+            out_of_time = summary.out_of_time = true;
+          if (o.budgets.usd > 0 && spent >= o.budgets.usd) out_of_money = summary.budget_exhausted = true;
+        }
+        if (out_of_time) return stop("the run's wall-time budget");
+        if (out_of_money) return stop("the run's dollar budget");
+        ++round;
         auto proposals = policy->propose(s, rng);
         const size_t room = static_cast<size_t>(std::max(0, o.budgets.attempts - static_cast<int>(s.nodes.size())));
         if (proposals.size() > room) proposals.resize(room);
-        if (proposals.empty()) {
-          stop_problem(s, "the policy has nothing more to try");
-          continue;
-        }
+        if (proposals.empty()) return stop("the policy has nothing more to try");
         for (auto& p : proposals) {
           Attempt a;
-          a.search = i;
           a.proposal = std::move(p);
-          a.model = model_turn++ % o.models.size();
+          {
+            std::lock_guard lock(mutex);
+            a.model = model_turn++ % o.models.size();
+          }
           a.k = static_cast<int>(attempts.size()) + 1;
           attempts.push_back(std::move(a));
         }
-      }
-      if (attempts.empty()) break;
-      call_models(attempts, searches, o, round, cancel);
-      for (auto& a : attempts) {
-        if (a.node.outcome == "cancelled") continue;  // nothing answered: not an attempt
-        a.node.run_id = run_id;
-        if (a.node.candidate_hash) {
-          Candidate c = load_candidate_file(*a.node.candidate_path);
-          store.put_problem(searches[a.search].problem);
-          store.put_candidate(c);
-        } else {
-          store.put_problem(searches[a.search].problem);
+        // The round's calls, each holding one of its model's slots while it runs.
+        std::vector<std::thread> calls;
+        for (auto& a : attempts)
+          calls.emplace_back([&, &a = a] {
+            slots[a.model]->acquire();
+            try {
+              make_attempt(a, s, o, round, cancel);
+            } catch (const std::exception& e) {
+              a.node.outcome = "error";
+              a.node.verdict = "call_failed";
+              a.node.digest = answer_feedback("error", e.what()).digest;
+            }
+            slots[a.model]->release();
+          });
+        for (auto& t : calls) t.join();
+        store.put_problem(s.problem);
+        for (auto& a : attempts) {
+          if (a.node.outcome == "cancelled") continue;  // nothing answered: not an attempt
+          a.node.run_id = run_id;
+          if (a.node.candidate_path) store.put_candidate(load_candidate_file(*a.node.candidate_path));
+          a.node.id = store.insert_agent_node(a.node);
+          {
+            std::lock_guard lock(mutex);
+            summary.attempts++;
+            summary.input_tokens += a.node.input_tokens;
+            summary.output_tokens += a.node.output_tokens;
+            summary.cost_usd += a.node.cost_usd;
+            spent += a.node.cost_usd;
+          }
+          s.nodes.push_back(a.node);
+          if (a.node.candidate_path) {
+            pending.push_back(s.nodes.size() - 1);
+          } else {
+            store.finish_agent_node(a.node);  // its verdict is its outcome; nothing to evaluate
+            say(fmt::format("round {} {} attempt #{} ({}, {}): {}", a.node.round, s.problem.display_name(), a.node.id,
+                            a.node.role, a.node.model, a.node.outcome));
+          }
         }
-        a.node.id = store.insert_agent_node(a.node);
-        summary.attempts++;
-        summary.input_tokens += a.node.input_tokens;
-        summary.output_tokens += a.node.output_tokens;
-        summary.cost_usd += a.node.cost_usd;
-        spent += a.node.cost_usd;
-        searches[a.search].nodes.push_back(a.node);
-        const size_t j = searches[a.search].nodes.size() - 1;
-        if (a.node.candidate_path)
-          pending.emplace_back(a.search, j);
-        else
-          store.finish_agent_node(a.node);  // its verdict is its outcome; nothing to evaluate
+        if (cancel) break;
       }
-      if (cancel) break;
-    }
 
-    // The round's candidates, built and evaluated together.
-    std::vector<PlannedEval> plan;
-    for (auto [i, j] : pending) plan.push_back(plan_node(searches[i], searches[i].nodes[j], o.out_dir));
-    std::vector<EvaluationRecord> records;
-    if (!plan.empty()) records = evaluate(plan, o.eval, o, store, run_id, arch);
-    for (size_t k = 0; k < pending.size() && k < records.size(); ++k) {
-      auto [i, j] = pending[k];
-      AgentNode& n = searches[i].nodes[j];
-      const EvaluationRecord& r = records[k];
-      std::optional<double> compile_ms;
-      const std::string device = r.device == "cpu" ? "cpu" : r.device_name;
-      if (auto b = store.find_baseline(r.problem_hash, "compile", device, r.torch_version); b && b->median_ms && !b->error)
-        compile_ms = b->median_ms;
-      Feedback f = evaluation_feedback(r, compile_ms);
-      n.evaluation_id = r.id;
-      n.verdict = std::string(to_string(r.verdict));
-      n.speedup = r.verdict == Verdict::correct ? r.speedup : std::nullopt;
-      n.kernel_win = f.kernel_win;
-      n.digest = f.digest;
-      store.finish_agent_node(n);
+      // The round's candidates, built and evaluated together on leased warm workers.
+      std::vector<PlannedEval> plan;
+      for (size_t j : pending) plan.push_back(plan_node(s, s.nodes[j], o.out_dir));
+      std::vector<EvaluationRecord> records;
+      if (!plan.empty()) records = evaluate(plan, o.eval, o, store, run_id, arch);
+      for (size_t k = 0; k < pending.size() && k < records.size(); ++k) {
+        AgentNode& n = s.nodes[pending[k]];
+        const EvaluationRecord& r = records[k];
+        std::optional<double> compile_ms;
+        const std::string device = r.device == "cpu" ? "cpu" : r.device_name;
+        if (auto b = store.find_baseline(r.problem_hash, "compile", device, r.torch_version); b && b->median_ms && !b->error)
+          compile_ms = b->median_ms;
+        Feedback f = evaluation_feedback(r, compile_ms);
+        n.evaluation_id = r.id;
+        n.verdict = std::string(to_string(r.verdict));
+        n.speedup = r.verdict == Verdict::correct ? r.speedup : std::nullopt;
+        n.kernel_win = f.kernel_win;
+        n.digest = f.digest;
+        store.finish_agent_node(n);
+        std::string parent = n.parent_id ? fmt::format(", parent #{}", *n.parent_id) : "";
+        say(fmt::format("round {} {} attempt #{} ({}{}, {}): {}", n.round, s.problem.display_name(), n.id, n.role, parent,
+                        n.model, verdict_text(n)));
+      }
+      pending.clear();
+      check_stops();
     }
-    for (auto [i, j] : pending) {
-      const AgentNode& n = searches[i].nodes[j];
-      std::string parent;
-      if (n.parent_id) parent = fmt::format(", parent #{}", *n.parent_id);
-      on_line(fmt::format("round {} {} attempt #{} ({}{}, {}): {}", n.round, searches[i].problem.display_name(), n.id,
-                          n.role, parent, n.model, verdict_text(n)));
-    }
-    for (auto& a : attempts)
-      if (!a.node.candidate_path && a.node.outcome != "cancelled")
-        on_line(fmt::format("round {} {} attempt #{} ({}, {}): {}", a.node.round, searches[a.search].problem.display_name(),
-                            a.node.id, a.node.role, a.node.model, a.node.outcome));
-    pending.clear();
-    for (auto& s : searches) check_stops(s);
-    if (std::all_of(searches.begin(), searches.end(), [](const ProblemSearch& s) { return s.finished; })) break;
-  }
+  };
+
+  std::vector<std::thread> threads;
+  std::vector<std::string> errors(searches.size());
+  for (size_t i = 0; i < searches.size(); ++i)
+    threads.emplace_back([&, i] {
+      try {
+        search_problem(searches[i]);
+      } catch (const std::exception& e) {
+        errors[i] = e.what();
+        say(fmt::format("{}: its search failed: {}", searches[i].problem.display_name(), e.what()));
+      }
+    });
+  for (auto& t : threads) t.join();
+  for (const auto& e : errors)
+    if (!e.empty()) throw Error("kforge agent: " + e);
   summary.cancelled = cancel;
   return summary;
 }

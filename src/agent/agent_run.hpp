@@ -1,10 +1,11 @@
 #pragma once
-// kforge agent's loop over a set of problems: each round, the search policy proposes attempts for
-// every problem still open; the models answer them (as many calls at once as the models allow);
-// every answer becomes a node in the store at once, its candidate a file in the run folder; the
-// round's candidates are then built and evaluated together by the executor (every GPU, every
-// build core), and each node gets its verdict and feedback digest. Budgets and stopping rules end
-// each problem's search; the best of each is re-verified on fresh seeds and written out.
+// kforge agent's loop over a set of problems, one search per problem side by side: each round, the
+// search policy proposes attempts; the models answer them (as many calls at once as each model's
+// concurrency allows, across all the searches); every answer becomes a node in the store at once,
+// its candidate a file in the run folder; the round's candidates are then built and evaluated on
+// leased warm workers, and each node gets its verdict and feedback digest. While one search waits
+// for its models, another's candidates run on the GPU. Budgets and stopping rules end each
+// problem's search; the best of each is re-verified on fresh seeds and written out.
 #include <atomic>
 #include <filesystem>
 #include <functional>
@@ -55,9 +56,12 @@ struct AgentSummary {
 };
 
 // `searches` holds each problem's nodes so far (empty, or a resumed run's); `run_id` the run they
-// belong to. `on_line` gets a line per attempt and per stop, from one thread at a time.
-AgentSummary run_agent(std::vector<ProblemSearch>& searches, const AgentOptions& options, Store& store, int64_t run_id,
-                       const std::atomic<bool>& cancel, const std::function<void(const std::string&)>& on_line);
+// belong to, in the store at `db` (each problem's search has a connection of its own; they run
+// side by side). `options.workers` should be warm (agent/warm_workers.hpp): each round leases from
+// them. `on_line` gets a line per attempt and per stop, from one thread at a time.
+AgentSummary run_agent(std::vector<ProblemSearch>& searches, const AgentOptions& options, const std::filesystem::path& db,
+                       int64_t run_id, const std::atomic<bool>& cancel,
+                       const std::function<void(const std::string&)>& on_line);
 
 // The end of a run: each problem's best re-verified on fresh seeds (a new evaluation, whatever the
 // store holds; with options.reverify) and copied to OUT/best/level<L>/<id>_<Name>/best.<ext>.

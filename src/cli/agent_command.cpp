@@ -15,6 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include "agent/agent_run.hpp"
+#include "agent/warm_workers.hpp"
 #include "cli/commands.hpp"
 #include "cli/worker_choice.hpp"
 #include "common/errors.hpp"
@@ -157,11 +158,9 @@ int run_agent_command(AgentCommandOptions o, const GlobalOptions& global, const 
     a.eval.timing.max_time_s = o.max_time_s;
     a.eval.timing.min_time_s = std::min(a.eval.timing.min_time_s, o.max_time_s);
   }
-  a.workers = choose_workers(o.device);
-  if (!a.workers.cuda && (o.format == "cuda" || o.format == "triton"))
+  const bool cuda = choose_workers(o.device).cuda;  // says now when the device asked for is not here
+  if (!cuda && (o.format == "cuda" || o.format == "triton"))
     throw UsageError("--format " + o.format + " needs a GPU; on the CPU use --format cpp or kernelbench");
-  a.workers.host_memory_bytes = host_memory_bound(0, a.workers.worker_devices.size());
-  a.workers.cpu_cores = cpu_share(0, a.workers.worker_devices.size());
 
   std::vector<agent::ProblemSearch> searches;
   for (auto& p : problems) searches.push_back({p, {}, false, ""});
@@ -180,11 +179,14 @@ int run_agent_command(AgentCommandOptions o, const GlobalOptions& global, const 
     store.put_agent_run(run_id, to_json(o).dump());
   }
   a.out_dir = o.out;
+  // Warm workers for the whole run, leased by every round's evaluation (agent/warm_workers.hpp).
+  agent::WarmWorkers warm(o.device, log_dir() / fmt::format("agent-{}-serve.log", run_id));
+  a.workers = warm.leases(0);
   std::cout << fmt::format("kforge agent: run {}, {} problem(s), policy {}, model(s) {}, format {}; attempts in {}\n",
                            run_id, searches.size(), o.policy, fmt::format("{}", fmt::join(o.models, ", ")), o.format,
                            a.out_dir.string());
   std::signal(SIGINT, on_interrupt);
-  auto summary = agent::run_agent(searches, a, store, run_id, g_cancel, [](const std::string& line) {
+  auto summary = agent::run_agent(searches, a, global.db, run_id, g_cancel, [](const std::string& line) {
     std::cout << line << std::endl;
   });
   std::signal(SIGINT, SIG_DFL);

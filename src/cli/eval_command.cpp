@@ -42,21 +42,6 @@ struct EvalOptions {
   EvalSettings settings;
 };
 
-// One planned evaluation; a candidate file that cannot be read is kept, to be judged load_error.
-PlannedEval plan_entry(const Problem& problem, const std::filesystem::path& file, const std::string& name) {
-  PlannedEval e;
-  e.problem = problem;
-  e.problem_name = problem.display_name();
-  e.candidate_name = name;
-  try {
-    e.candidate = load_candidate_file(file, name);
-    e.static_finding = check_candidate_source(e.candidate.source, file.extension() == ".py");
-  } catch (const Error& err) {
-    e.load_failure = err.what();
-  }
-  return e;
-}
-
 std::vector<PlannedEval> plan_for_problem(const EvalOptions& o, const SuiteLoad& builtin) {
   std::vector<PlannedEval> plan;
   Problem problem = resolve_problem(o.problem, builtin);
@@ -65,7 +50,7 @@ std::vector<PlannedEval> plan_for_problem(const EvalOptions& o, const SuiteLoad&
     std::error_code ec;
     if (std::filesystem::is_directory(target, ec))
       throw UsageError("with --problem, candidates are files; '" + target + "' is a folder (drop --problem to evaluate a folder)");
-    plan.push_back(plan_entry(problem, target, target));
+    plan.push_back(plan_candidate(problem, target, target));
   }
   return plan;
 }
@@ -92,7 +77,7 @@ std::vector<PlannedEval> plan_for_dir(const EvalOptions& o, const SuiteLoad& sui
       no_problem.push_back(f.relative);
       continue;
     }
-    PlannedEval e = plan_entry(*problem, f.path, f.relative);
+    PlannedEval e = plan_candidate(*problem, f.path, f.relative);
     if (cpu_run && e.load_failure.empty() && candidate_needs_cuda(e.candidate.path, e.candidate.source)) {
       ++needs_gpu;
       continue;

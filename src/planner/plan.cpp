@@ -1,5 +1,6 @@
 #include "planner/plan.hpp"
 
+#include "common/errors.hpp"
 #include "common/sha256.hpp"
 #include "pool/worker_paths.hpp"
 
@@ -16,6 +17,20 @@ nlohmann::json settings_json(const EvalSettings& s) {
                       {"protocol", protocol::kVersion},
                       {"harness", harness}};
   return j;
+}
+
+PlannedEval plan_candidate(const Problem& problem, const std::filesystem::path& file, const std::string& name) {
+  PlannedEval e;
+  e.problem = problem;
+  e.problem_name = problem.display_name();
+  e.candidate_name = name;
+  try {
+    e.candidate = load_candidate_file(file, name);
+    e.static_finding = check_candidate_source(e.candidate.source, file.extension() == ".py");
+  } catch (const Error& err) {
+    e.load_failure = err.what();
+  }
+  return e;
 }
 
 std::string evaluation_key(const PlannedEval& e, const nlohmann::json& settings, const protocol::WorkerInfo& worker) {

@@ -53,6 +53,11 @@ struct PlannedEval {
   double build_seconds = 0;                  // compile time when compiled now [s]
 };
 
+// One planned evaluation of the candidate in `file` (shown as `name`), its static check done. A
+// file that cannot be read is kept, with load_failure set, to be judged load_error. The format is
+// left to the caller (a candidate's extension, and what the device can run, decide it).
+PlannedEval plan_candidate(const Problem& problem, const std::filesystem::path& file, const std::string& name);
+
 // sha256 over the problem's and candidate's content, the settings and the worker's identity
 // (device model, torch version): a result is reused only where all of them are the same.
 std::string evaluation_key(const PlannedEval& e, const nlohmann::json& settings, const protocol::WorkerInfo& worker);

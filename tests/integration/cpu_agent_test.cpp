@@ -125,6 +125,32 @@ TEST(CpuAgent, AResumedRunGoesOnFromItsTreeAndABudgetStopsIt) {
   EXPECT_EQ(server.requests().size(), 3u);
 }
 
+TEST(CpuAgent, AKilledRunLosesNoFinishedAttemptAndResumes) {
+  TempDir dir;
+  FakeModelServer server;
+  write_models(dir, server);
+  server.script(FakeModelServer::openai_stream(cpp_answer("cpp_syntax_error.cpp"), 2));
+  ScriptedReply slow = FakeModelServer::openai_stream(cpp_answer("cpp_add_relu.cpp"), 1);
+  slow.pause_ms = 15000;  // the second call is still in flight when kforge is killed
+  server.script(slow);
+  // kill -9 once the first attempt's verdict is out, while the second call waits.
+  std::string command = "\"" + std::string(KFORGE_BINARY) + "\"";
+  for (const auto& a : agent_args(dir, {"--model", "scripted", "--attempts", "3"})) command += " '" + a + "'";
+  command += " > '" + dir.file("out.txt") + "' 2>&1 & pid=$!; for i in $(seq 1200); do grep -q 'compile_error' '" +
+             dir.file("out.txt") + "' && break; sleep 0.1; done; sleep 1; kill -9 $pid; wait $pid; echo \"exit $?\"";
+  auto killed = run_command({"/bin/sh", "-c", command});
+  EXPECT_NE(killed.out.find("exit 137"), std::string::npos) << killed.out << file_text(dir.file("out.txt"));
+
+  server.script(FakeModelServer::openai_stream(cpp_answer("cpp_add_relu.cpp"), 2));
+  auto resumed = run_kforge({"--db", dir.file("k.db"), "agent", "--resume", "1", "--attempts", "2", "--no-reverify"});
+  ASSERT_EQ(resumed.exit_code, 0) << resumed.out << resumed.err;
+  EXPECT_NE(resumed.out.find("attempt #2 (debugger, parent #1, scripted): correct"), std::string::npos) << resumed.out;
+  auto show = run_kforge({"--db", dir.file("k.db"), "agent", "show", "1"});
+  EXPECT_NE(show.out.find("#1 round 1 coder (scripted): compile_error\n    #2 round 2 debugger (scripted): correct"),
+            std::string::npos) << show.out;
+  EXPECT_EQ(show.out.find("#3"), std::string::npos) << "the call in flight at the kill is not an attempt: " << show.out;
+}
+
 TEST(CpuAgent, TwoModelsShareAMetrSearchThroughAHackAndAnOutage) {
   TempDir dir;
   FakeModelServer server;
