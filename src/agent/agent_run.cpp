@@ -199,10 +199,12 @@ AgentSummary run_agent(std::vector<ProblemSearch>& searches, const AgentOptions&
   std::mutex mutex;
   AgentSummary summary;
   double spent = 0;
+  int64_t tokens = 0;
   size_t model_turn = 0;
   for (const auto& s : searches)
     for (const auto& n : s.nodes) {
       spent += n.cost_usd;
+      tokens += n.input_tokens + n.output_tokens;
       ++model_turn;
     }
   std::vector<std::unique_ptr<std::counting_semaphore<1024>>> slots;
@@ -246,15 +248,20 @@ AgentSummary run_agent(std::vector<ProblemSearch>& searches, const AgentOptions&
     while (!s.finished && !cancel) {
       std::vector<Attempt> attempts;
       if (pending.empty()) {
-        bool out_of_time = false, out_of_money = false;
+        bool out_of_time = false, out_of_money = false, out_of_tokens = false;
         {
           std::lock_guard lock(mutex);
           if (o.budgets.wall_s > 0 && std::chrono::duration<double>(Clock::now() - started).count() >= o.budgets.wall_s)
             out_of_time = summary.out_of_time = true;
           if (o.budgets.usd > 0 && spent >= o.budgets.usd) out_of_money = summary.budget_exhausted = true;
+          if (o.budgets.tokens > 0 && tokens >= o.budgets.tokens) out_of_tokens = summary.budget_exhausted = true;
         }
         if (out_of_time) return stop("the run's wall-time budget");
         if (out_of_money) return stop("the run's dollar budget");
+        if (out_of_tokens) return stop("the run's token budget");
+        double own = 0;
+        for (const auto& n : s.nodes) own += n.cost_usd;
+        if (o.budgets.problem_usd > 0 && own >= o.budgets.problem_usd) return stop("its dollar budget");
         ++round;
         auto proposals = policy->propose(s, rng);
         const size_t room = static_cast<size_t>(std::max(0, o.budgets.attempts - static_cast<int>(s.nodes.size())));
@@ -298,6 +305,7 @@ AgentSummary run_agent(std::vector<ProblemSearch>& searches, const AgentOptions&
             summary.output_tokens += a.node.output_tokens;
             summary.cost_usd += a.node.cost_usd;
             spent += a.node.cost_usd;
+            tokens += a.node.input_tokens + a.node.output_tokens;
           }
           s.nodes.push_back(a.node);
           if (a.node.candidate_path) {

@@ -29,6 +29,8 @@ struct AgentModel {
 struct Budgets {
   int attempts = 8;        // per problem
   double usd = 0;          // for the whole run (0: no limit)
+  int64_t tokens = 0;      // input and output tokens for the whole run (0: no limit)
+  double problem_usd = 0;  // per problem (0: no limit)
   double wall_s = 0;       // for the whole run (0: no limit)
   int plateau = 0;         // stop a problem after this many attempts without a new best (0: never)
   double sol_share = 0;    // stop a problem once its best reaches this share of the memory speed of light (0: never)

@@ -17,6 +17,7 @@ const std::map<std::string, Factory>& registry() {
       {"serial", make_serial_policy},
       {"metr", make_metr_policy},
       {"beam", make_beam_policy},
+      {"chains", make_chains_policy},
   };
   return policies;
 }

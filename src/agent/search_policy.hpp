@@ -19,7 +19,7 @@ struct Proposal {
 };
 
 struct PolicyOptions {
-  int width = 4;        // proposals per round (metr, beam)
+  int width = 4;        // proposals per round (metr, beam), chains (chains)
   int seeds = 4;        // fresh starts before any refinement (metr)
   int beam = 2;         // parents kept (beam)
   int debug_limit = 3;  // fixes in a row on one line before going back to the best (or a fresh start)
@@ -32,7 +32,7 @@ class SearchPolicy {
   virtual std::vector<Proposal> propose(const ProblemSearch& search, std::mt19937_64& rng) const = 0;
 };
 
-// serial | metr | beam. Throws kforge::UsageError naming the known ones otherwise.
+// serial | metr | beam | chains. Throws kforge::UsageError naming the known ones otherwise.
 std::unique_ptr<SearchPolicy> make_policy(const std::string& name, const PolicyOptions& options);
 std::vector<std::string> policy_names();
 

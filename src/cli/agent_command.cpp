@@ -59,6 +59,7 @@ nlohmann::json to_json(const AgentCommandOptions& o) {
           {"seeds", o.policy_options.seeds}, {"beam", o.policy_options.beam},
           {"debug_limit", o.policy_options.debug_limit}, {"attempts", o.budgets.attempts},
           {"budget_usd", o.budgets.usd}, {"max_wall_s", o.budgets.wall_s},
+          {"budget_tokens", o.budgets.tokens}, {"problem_usd", o.budgets.problem_usd},
           {"plateau", o.budgets.plateau}, {"sol_stop", o.budgets.sol_share},
           {"device", o.device},       {"max_time_s", o.max_time_s},
           {"timeout_s", o.timeout_s}, {"out", o.out},
@@ -83,6 +84,8 @@ AgentCommandOptions from_json(const nlohmann::json& j) {
   o.budgets.attempts = j.at("attempts");
   o.budgets.usd = j.at("budget_usd");
   o.budgets.wall_s = j.at("max_wall_s");
+  o.budgets.tokens = j.value("budget_tokens", int64_t{0});
+  o.budgets.problem_usd = j.value("problem_usd", 0.0);
   o.budgets.plateau = j.at("plateau");
   o.budgets.sol_share = j.at("sol_stop");
   o.device = j.at("device");
@@ -133,6 +136,8 @@ int run_agent_command(AgentCommandOptions o, const GlobalOptions& global, const 
     if (given.at("attempts")) resumed.budgets.attempts = o.budgets.attempts;
     if (given.at("budget")) resumed.budgets.usd = o.budgets.usd;
     if (given.at("wall")) resumed.budgets.wall_s = o.budgets.wall_s;
+    if (given.at("tokens")) resumed.budgets.tokens = o.budgets.tokens;
+    if (given.at("problem_usd")) resumed.budgets.problem_usd = o.budgets.problem_usd;
     run_id = o.resume;
     o = resumed;
   }
@@ -258,8 +263,9 @@ Runner add_agent_command(CLI::App& app, const GlobalOptions& global) {
       ->check(CLI::IsMember({"cuda", "kernelbench", "triton", "cpp"}));
   cmd->add_option("--fallback", o->fallback, "PyTorch-fallback policy (as kforge eval)")->check(CLI::IsMember({"mixed", "strict"}));
   cmd->add_option("--policy", o->policy, "Search policy: serial (one refinement chain), metr (seeds, then parents drawn "
-                                         "by speedup) or beam (the best few, each in two directions)");
-  cmd->add_option("--width", o->policy_options.width, "Attempts per problem per round (metr, beam)")->check(CLI::Range(1, 256));
+                                         "by speedup), beam (the best few, each in two directions) or chains (--width "
+                                         "serial chains side by side)");
+  cmd->add_option("--width", o->policy_options.width, "Attempts per problem per round (metr, beam); chains (chains)")->check(CLI::Range(1, 256));
   cmd->add_option("--seeds", o->policy_options.seeds, "Fresh attempts before any refinement (metr)")->check(CLI::Range(1, 256));
   cmd->add_option("--beam", o->policy_options.beam, "Parents kept per round (beam)")->check(CLI::Range(1, 64));
   cmd->add_option("--debug-limit", o->policy_options.debug_limit, "Fixes in a row on one line before going back to the best")
@@ -269,6 +275,11 @@ Runner add_agent_command(CLI::App& app, const GlobalOptions& global) {
                      ->check(CLI::Range(0.0, 1e9));
   auto* wall = cmd->add_option("--max-wall", o->budgets.wall_s, "Seconds for the whole run at most [default: 0, no limit]")
                    ->check(CLI::Range(0.0, 1e9));
+  auto* tokens = cmd->add_option("--budget-tokens", o->budgets.tokens,
+                                 "Input and output tokens for the whole run at most [default: 0, no limit]")
+                     ->check(CLI::Range(int64_t{0}, int64_t{1} << 50));
+  auto* problem_usd = cmd->add_option("--problem-usd", o->budgets.problem_usd, "Dollars per problem at most [default: 0, no limit]")
+                          ->check(CLI::Range(0.0, 1e9));
   cmd->add_option("--plateau", o->budgets.plateau, "Stop a problem after this many attempts without a new best [default: 0, never]")
       ->check(CLI::Range(0, 100000));
   cmd->add_option("--sol-stop", o->budgets.sol_share,
@@ -282,16 +293,17 @@ Runner add_agent_command(CLI::App& app, const GlobalOptions& global) {
   cmd->add_option("--seed", o->seed, "Seed of the policy's random draws");
   cmd->add_flag("--no-reverify", o->no_reverify, "Do not evaluate each problem's best again on fresh inputs at the end");
   cmd->add_option("--resume", o->resume, "Go on with this stopped run, with the options it began with (--attempts, "
-                                         "--budget-usd and --max-wall may give it more room)");
+                                         "--budget-usd, --budget-tokens, --problem-usd and --max-wall may give it more room)");
   auto* show = cmd->add_subcommand("show", "Print a run's tree of attempts per problem and the trajectory of its best");
   show->add_option("run", o->show_run, "The run id (kforge agent prints it)")->required();
   show->add_option("problem", o->show_problem, "Only problems whose name contains this");
   cmd->require_subcommand(0, 1);
-  return [o, &global, cmd, show, attempts, budget, wall] {
+  return [o, &global, cmd, show, attempts, budget, wall, tokens, problem_usd] {
     if (show->parsed()) return run_show(*o, global);
     (void)cmd;
     return run_agent_command(*o, global, {{"attempts", attempts->count() > 0}, {"budget", budget->count() > 0},
-                                          {"wall", wall->count() > 0}});
+                                          {"wall", wall->count() > 0}, {"tokens", tokens->count() > 0},
+                                          {"problem_usd", problem_usd->count() > 0}});
   };
 }
 

@@ -191,6 +191,21 @@ TEST(CpuAgent, APlateauStopsAProblem) {
   EXPECT_EQ(server.requests().size(), 2u);
 }
 
+TEST(CpuAgent, ChainsStartAPopulationAndATokenBudgetStopsThem) {
+  TempDir dir;
+  FakeModelServer server;
+  write_models(dir, server);
+  server.script(FakeModelServer::openai_stream("Thinking about it.", 1, 400, 200));
+  server.script(FakeModelServer::openai_stream("Still thinking.", 1, 400, 200));
+  auto r = run_kforge(agent_args(dir, {"--model", "scripted", "--policy", "chains", "--width", "2", "--attempts", "6",
+                                       "--budget-tokens", "1000", "--no-reverify"}));
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("attempt #1 (coder, scripted): no_code"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("attempt #2 (coder, scripted): no_code"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("stopped (the run's token budget)"), std::string::npos) << r.out;
+  EXPECT_EQ(server.requests().size(), 2u);
+}
+
 TEST(CpuAgent, KforgePromptShowsEachRolesPrompt) {
   TempDir dir;
   std::ofstream(dir.file("digest.txt")) << "verdict: correct (5/5 trials)\nspeedup over PyTorch eager: 1.100x\n";
@@ -213,7 +228,7 @@ TEST(CpuAgent, UsageErrorsSayWhatIsWrong) {
   write_models(dir, server);
   auto policy = run_kforge(agent_args(dir, {"--model", "scripted", "--policy", "greedy"}));
   EXPECT_EQ(policy.exit_code, 2);
-  EXPECT_NE(policy.err.find("unknown search policy 'greedy' (beam, metr, serial)"), std::string::npos) << policy.err;
+  EXPECT_NE(policy.err.find("unknown search policy 'greedy' (beam, chains, metr, serial)"), std::string::npos) << policy.err;
   auto model = run_kforge(agent_args(dir, {"--model", "nobody"}));
   EXPECT_EQ(model.exit_code, 2);
   EXPECT_NE(model.err.find("unknown model 'nobody'"), std::string::npos) << model.err;

@@ -120,12 +120,37 @@ TEST(AgentPolicies, BeamRefinesTheTopParentsInTwoDirectionsEach) {
   for (const auto& p : out) EXPECT_EQ(p.role, Role::refiner);
 }
 
+TEST(AgentPolicies, ChainsStartAPopulationThenStepEachChainSerially) {
+  PolicyOptions o;
+  o.width = 3;
+  o.debug_limit = 1;
+  auto chains = make_policy("chains", o);
+  std::mt19937_64 rng(1);
+  auto start = chains->propose(search_of({}), rng);
+  ASSERT_EQ(start.size(), 3u);
+  for (const auto& p : start) EXPECT_FALSE(p.parent);
+
+  // Chain 1 (root #1) improved at #4; chain 2 (root #2) regressed at #5; chain 3 (root #3) failed
+  // at its root and was fixed once without success at #6.
+  auto s = search_of({node(1, {}, "coder", "correct", 1.2), node(2, {}, "coder", "correct", 1.5),
+                      node(3, {}, "coder", "compile_error"), node(4, 1, "refiner", "correct", 1.4),
+                      node(5, 2, "refiner", "correct", 1.1), node(6, 3, "debugger", "incorrect")});
+  auto out = chains->propose(s, rng);
+  ASSERT_EQ(out.size(), 3u);
+  EXPECT_EQ(out[0].parent, 3u) << "chain 1 goes on from its latest, #4";
+  EXPECT_EQ(out[0].role, Role::refiner);
+  EXPECT_EQ(out[1].parent, 1u) << "chain 2 goes back to its own best, #2";
+  EXPECT_EQ(out[1].role, Role::refiner);
+  EXPECT_FALSE(out[2].parent) << "chain 3 is stuck: a fresh start, not another chain's best";
+  EXPECT_EQ(out[2].role, Role::coder);
+}
+
 TEST(AgentPolicies, AnUnknownPolicyNamesTheKnownOnes) {
   try {
     make_policy("greedy", {});
     FAIL() << "no error";
   } catch (const std::exception& e) {
-    EXPECT_NE(std::string(e.what()).find("beam, metr, serial"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("beam, chains, metr, serial"), std::string::npos) << e.what();
   }
 }
 

@@ -9,5 +9,6 @@ namespace kforge::agent {
 std::unique_ptr<SearchPolicy> make_serial_policy(const PolicyOptions& options);
 std::unique_ptr<SearchPolicy> make_metr_policy(const PolicyOptions& options);
 std::unique_ptr<SearchPolicy> make_beam_policy(const PolicyOptions& options);
+std::unique_ptr<SearchPolicy> make_chains_policy(const PolicyOptions& options);
 
 }  // namespace kforge::agent
