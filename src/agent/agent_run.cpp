@@ -47,7 +47,7 @@ std::string read_text(const std::filesystem::path& path) {
 }
 
 // The model call of one attempt: the prompt, the answer, the candidate file. Runs on a pool thread.
-void make_attempt(Attempt& a, const ProblemSearch& search, const AgentOptions& o, int round,
+void make_attempt(Attempt& a, const ProblemSearch& search, const AgentOptions& o, llm::Provider& provider, int round,
                   const std::atomic<bool>& cancel) {
   const AgentModel& model = o.models[a.model];
   std::string parent_source, digest;
@@ -66,11 +66,13 @@ void make_attempt(Attempt& a, const ProblemSearch& search, const AgentOptions& o
   generate::Prompt prompt =
       attempt_prompt(search.problem, o.prompt, a.proposal.role, a.proposal.direction, parent_source, digest);
   n.prompt_json = nlohmann::json{{"system", prompt.system}, {"user", prompt.user}}.dump();
-  llm::ModelConfig config = model.config;
-  if (a.proposal.role == Role::debugger) config.temperature = o.debugger_temperature;
   llm::CallOptions call;
   call.cancel = &cancel;
-  llm::Completion c = llm::complete(config, model.key, {prompt.system, prompt.user}, call);
+  if (a.proposal.role == Role::debugger) call.temperature = o.debugger_temperature;
+  // The problem's k-th attempt: what a replay of this run answers it with.
+  const llm::CallSubject subject{search.problem.hash, o.prompt.format,
+                                 static_cast<int>(search.nodes.size()) + a.k, true};
+  llm::Completion c = provider.complete({prompt.system, prompt.user}, subject, call);
   n.answer = c.text;
   n.input_tokens = c.input_tokens;
   n.output_tokens = c.output_tokens;
@@ -207,6 +209,8 @@ AgentSummary run_agent(std::vector<ProblemSearch>& searches, const AgentOptions&
       tokens += n.input_tokens + n.output_tokens;
       ++model_turn;
     }
+  std::vector<std::unique_ptr<llm::Provider>> providers;
+  for (const auto& m : o.models) providers.push_back(llm::make_provider(m.config, m.key));
   std::vector<std::unique_ptr<std::counting_semaphore<1024>>> slots;
   for (const auto& m : o.models)
     slots.push_back(std::make_unique<std::counting_semaphore<1024>>(std::clamp(m.config.concurrency, 1, 1024)));
@@ -283,7 +287,7 @@ AgentSummary run_agent(std::vector<ProblemSearch>& searches, const AgentOptions&
           calls.emplace_back([&, &a = a] {
             slots[a.model]->acquire();
             try {
-              make_attempt(a, s, o, round, cancel);
+              make_attempt(a, s, o, *providers[a.model], round, cancel);
             } catch (const std::exception& e) {
               a.node.outcome = "error";
               a.node.verdict = "call_failed";

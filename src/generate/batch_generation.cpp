@@ -82,29 +82,8 @@ GenerateSummary generate_candidates(const std::vector<Problem>& problems, const 
     return summary;
   }
 
-  // A replay answers from a store's recorded calls: no network, no cost, the same candidates.
-  std::unique_ptr<Store> recording;
-  if (o.model.api == "replay") {
-    if (!std::filesystem::exists(o.model.endpoint))
-      throw Error("model " + o.model.name + " replays " + o.model.endpoint + ", which does not exist");
-    recording = std::make_unique<Store>(o.model.endpoint);
-  }
-  auto replay = [&](const Task& t) {
-    llm::Completion c;
-    c.attempts = 1;
-    std::lock_guard lock(mutex);
-    auto recorded = recording->recorded_call(o.model.model, t.problem->hash, o.prompt.format, t.sample);
-    if (!recorded) {
-      c.error_kind = "not_recorded";
-      c.error = o.model.endpoint + " holds no answer of " + o.model.model + " for " + t.problem->display_name() +
-                " sample " + std::to_string(t.sample) + " (" + o.prompt.format + ")";
-      return c;
-    }
-    c.text = recorded->answer;
-    c.input_tokens = recorded->input_tokens;
-    c.output_tokens = recorded->output_tokens;
-    return c;
-  };
+  // The model's provider: an HTTP API, a replay of a store's recorded calls, or a scripted folder.
+  const std::unique_ptr<llm::Provider> provider = llm::make_provider(o.model, o.key);
 
   std::atomic<size_t> next{0};
   // What a call thread cannot do (write a candidate, store a call) stops the others from starting
@@ -115,8 +94,8 @@ GenerateSummary generate_candidates(const std::vector<Problem>& problems, const 
     const Prompt& prompt = *t.prompt;
     llm::CallOptions call_options;
     call_options.cancel = &cancel;
-    const llm::Completion c = recording ? replay(t)
-                                        : llm::complete(o.model, o.key, {prompt.system, prompt.user}, call_options);
+    const llm::Completion c = provider->complete({prompt.system, prompt.user},
+                                                 {t.problem->hash, o.prompt.format, t.sample, false}, call_options);
 
     ModelCall call;
     call.model = o.model.name;

@@ -1,5 +1,7 @@
 #include "llm/model_config.hpp"
 
+#include <algorithm>
+
 #include <cstdlib>
 #include <set>
 
@@ -56,12 +58,12 @@ std::map<std::string, ModelConfig> load_models(const std::filesystem::path& file
     ModelConfig m;
     m.name = model_name;
     m.api = text("api", true);
-    if (m.api != "openai" && m.api != "anthropic" && m.api != "replay")
+    if (std::find(std::begin(kProviderApis), std::end(kProviderApis), m.api) == std::end(kProviderApis))
       throw Error(where(file, *t->get("api")) + ": models." + model_name +
-                  ".api must be \"openai\", \"anthropic\" or \"replay\", not \"" + m.api + "\"");
+                  ".api must be \"openai\", \"anthropic\", \"replay\" or \"scripted\", not \"" + m.api + "\"");
     m.endpoint = text("endpoint", true);
-    // A replay reads a store: a relative path is taken from the file's folder.
-    if (m.api == "replay" && std::filesystem::path(m.endpoint).is_relative())
+    // A replay reads a store, a scripted model a folder: a relative path is taken from the file's folder.
+    if ((m.api == "replay" || m.api == "scripted") && std::filesystem::path(m.endpoint).is_relative())
       m.endpoint = (std::filesystem::absolute(file).parent_path() / m.endpoint).string();
     while (!m.endpoint.empty() && m.endpoint.back() == '/') m.endpoint.pop_back();
     m.model = text("model", true);

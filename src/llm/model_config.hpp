@@ -6,6 +6,8 @@
 //                                    #   Ollama, Together, DeepSeek, Fireworks) | anthropic (Messages)
 //                                    #   | replay (endpoint: a kforge store; model: the name whose
 //                                    #   recorded answers it gives back, for the same prompts' problems)
+//                                    #   | scripted (endpoint: a folder whose files are the answers,
+//                                    #   given in name order and again from the first: no network, no cost)
 //   endpoint = "https://api.openai.com/v1"
 //   model = "gpt-5"                  # the provider's own name for it
 //   key_env = "OPENAI_API_KEY"       # the environment variable holding the key (the key itself
@@ -24,6 +26,9 @@
 #include <string>
 
 namespace kforge::llm {
+
+// The `api` values there are providers for (llm/providers/registry.cpp serves each).
+inline constexpr const char* kProviderApis[] = {"openai", "anthropic", "replay", "scripted"};
 
 struct ModelConfig {
   std::string name;

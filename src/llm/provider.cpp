@@ -45,7 +45,9 @@ Completion complete(const ModelConfig& model, const std::string& key, const Chat
                     const CallOptions& options) {
   Completion c;
   const auto t0 = std::chrono::steady_clock::now();
-  const std::string body = request_body(model, request).dump();
+  ModelConfig asked = model;
+  if (options.temperature) asked.temperature = options.temperature;
+  const std::string body = request_body(asked, request).dump();
   const auto headers = request_headers(model, key);
   std::mt19937_64 rng(std::random_device{}());
   std::uniform_real_distribution<double> unit(0.0, 1.0);

@@ -5,6 +5,8 @@
 #include <atomic>
 #include <cstdint>
 #include <functional>
+#include <memory>
+#include <optional>
 #include <string>
 
 #include "llm/chat_api.hpp"
@@ -37,9 +39,32 @@ struct CallOptions {
   // Waits between retries (tests make it instant); default: sleeps, waking early on cancel.
   std::function<void(double seconds)> wait;
   double backoff_base_s = 1.0;
+  std::optional<double> temperature;  // this call's, instead of the model's (kforge agent's debugger)
 };
 
+// One call over HTTP in the model's dialect (openai, anthropic): what the http provider does.
 Completion complete(const ModelConfig& model, const std::string& key, const ChatRequest& request,
                     const CallOptions& options = {});
+
+// What a call is for, so a recording can be looked up by it: the problem, the format, and which
+// call of it this is (kforge generate's sample, or kforge agent's attempt: the k-th for the problem).
+struct CallSubject {
+  std::string problem_hash, format;
+  int index = 0;
+  bool agent_attempt = false;
+};
+
+// A model provider: every model of kforge.toml is one, chosen by its `api`. One file each under
+// llm/providers/, and one line in providers/registry.cpp (and its name in kProviderApis).
+class Provider {
+ public:
+  virtual ~Provider() = default;
+  // Thread-safe: calls come from many threads at once.
+  virtual Completion complete(const ChatRequest& request, const CallSubject& subject, const CallOptions& options) = 0;
+};
+
+// The provider of `model` (its key, for the http ones). Throws kforge::Error when it cannot serve
+// (a replay's store or a scripted model's folder missing).
+std::unique_ptr<Provider> make_provider(const ModelConfig& model, const std::string& key);
 
 }  // namespace kforge::llm

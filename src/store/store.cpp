@@ -173,6 +173,16 @@ std::vector<AgentNode> Store::agent_nodes(int64_t run_id) {
   return out;
 }
 
+std::optional<AgentNode> Store::recorded_attempt(const std::string& problem_hash, int k) {
+  auto s = db_.prepare("SELECT run_id FROM agent_nodes WHERE problem_hash = ?1 ORDER BY run_id DESC LIMIT 1");
+  s.bind(1, problem_hash);
+  if (!s.step() || k < 1) return std::nullopt;
+  int seen = 0;
+  for (auto& n : agent_nodes(s.int_at(0)))
+    if (n.problem_hash == problem_hash && ++seen == k) return std::move(n);
+  return std::nullopt;
+}
+
 void Store::insert_model_call(const ModelCall& c) {
   db_.prepare(
          "INSERT INTO model_calls(model, provider_model, problem_hash, format, sample, prompt_hash, prompt, answer, "

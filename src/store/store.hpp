@@ -112,6 +112,9 @@ class Store {
   // The node's evaluation and what was made of it.
   void finish_agent_node(const AgentNode& node);
   std::vector<AgentNode> agent_nodes(int64_t run_id);  // in the order they were made
+  // The k-th attempt (1-based) made for a problem in the latest agent run that has one: what a
+  // replayed search gets back.
+  std::optional<AgentNode> recorded_attempt(const std::string& problem_hash, int k);
 
   // A native build's outcome, keyed by its build key (the cache's); the newest wins.
   void put_build(const std::string& build_key, const std::string& format, const std::string& candidate_hash,

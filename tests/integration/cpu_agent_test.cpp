@@ -5,8 +5,10 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <regex>
 
 #include "support/command.hpp"
 #include "support/fake_model_server.hpp"
@@ -204,6 +206,42 @@ TEST(CpuAgent, ChainsStartAPopulationAndATokenBudgetStopsThem) {
   EXPECT_NE(r.out.find("attempt #2 (coder, scripted): no_code"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("stopped (the run's token budget)"), std::string::npos) << r.out;
   EXPECT_EQ(server.requests().size(), 2u);
+}
+
+TEST(CpuAgent, AReplayOfARecordedRunGrowsTheSameTree) {
+  TempDir dir;
+  FakeModelServer server;
+  write_models(dir, server);
+  server.script(FakeModelServer::openai_stream(cpp_answer("cpp_syntax_error.cpp"), 2));
+  server.script(FakeModelServer::openai_stream(cpp_answer("cpp_add_relu.cpp"), 2));
+  auto recorded = run_kforge(agent_args(dir, {"--model", "scripted", "--attempts", "2", "--no-reverify"}));
+  ASSERT_EQ(recorded.exit_code, 0) << recorded.out << recorded.err;
+
+  // The same search against a replay of that store: no server, the same answers, the same tree.
+  TempDir again;
+  std::ofstream(again.file("kforge.toml")) << "[models.scripted]\napi = \"replay\"\nendpoint = \"" << dir.file("k.db")
+                                           << "\"\nmodel = \"scripted\"\nconcurrency = 1\n";
+  auto replayed = run_kforge(agent_args(again, {"--model", "scripted", "--attempts", "2", "--no-reverify"}));
+  ASSERT_EQ(replayed.exit_code, 0) << replayed.out << replayed.err;
+  auto tree = [](const TempDir& d) {  // the verdicts and links; speedups are measured again
+    auto show = run_kforge({"--db", d.file("k.db"), "agent", "show", "1"});
+    return std::regex_replace(show.out.substr(0, show.out.find("trajectory")), std::regex(R"(correct [0-9.]+x)"), "correct");
+  };
+  EXPECT_EQ(tree(dir), tree(again));
+  EXPECT_NE(tree(again).find("#2 round 2 debugger (scripted): correct"), std::string::npos) << tree(again);
+  EXPECT_EQ(server.requests().size(), 2u) << "the replay asked no server";
+}
+
+TEST(CpuAgent, AScriptedModelAnswersFromAFolder) {
+  TempDir dir;
+  std::filesystem::create_directories(dir.file("answers"));
+  std::ofstream(dir.file("answers/1.md")) << cpp_answer("cpp_add_relu.cpp");
+  std::ofstream(dir.file("kforge.toml")) << "[models.instant]\napi = \"scripted\"\nendpoint = \"answers\"\nmodel = \"x\"\n";
+  auto r = run_kforge(agent_args(dir, {"--model", "instant", "--attempts", "2", "--no-reverify"}));
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("attempt #1 (coder, instant): correct"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("attempt #2 (refiner, parent #1, instant): correct"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("0 input and 0 output tokens, $0.0000"), std::string::npos) << r.out;
 }
 
 TEST(CpuAgent, KforgePromptShowsEachRolesPrompt) {

@@ -116,7 +116,7 @@ TEST(ModelConfig, ErrorsNameTheFileLineAndKey) {
   EXPECT_NE(error_of("[models.a]\napi = \"openai\"\nendpoint = \"x\"\nmodel = \"m\"\ntemprature = 1\n")
                 .find(":5: models.a: unknown key 'temprature'"),
             std::string::npos);
-  EXPECT_NE(error_of("[models.a]\napi = \"gemini\"\nendpoint = \"x\"\nmodel = \"m\"\n").find("must be \"openai\", \"anthropic\" or \"replay\", not \"gemini\""),
+  EXPECT_NE(error_of("[models.a]\napi = \"gemini\"\nendpoint = \"x\"\nmodel = \"m\"\n").find("must be \"openai\", \"anthropic\", \"replay\" or \"scripted\", not \"gemini\""),
             std::string::npos);
   EXPECT_NE(error_of("[models.a]\napi = \"openai\"\nendpoint = \"x\"\nmodel = \"m\"\nmax_tokens = \"many\"\n")
                 .find("models.a.max_tokens must be a number"),

@@ -196,5 +196,38 @@ TEST(Provider, CancellationStopsAStreamAndKeepsWhatCame) {
   EXPECT_LT(c.text.size(), std::string("a b c d e f g h").size());
 }
 
+TEST(Provider, EveryApiOfKforgeTomlHasAProvider) {
+  for (const char* api : kProviderApis) {
+    ModelConfig m;
+    m.name = "m";
+    m.api = api;
+    m.endpoint = "/nonexistent/kforge-provider-test";
+    try {
+      EXPECT_NE(make_provider(m, ""), nullptr) << api;
+    } catch (const std::exception& e) {
+      // replay and scripted say their store or folder is missing, never that the api is unknown
+      EXPECT_EQ(std::string(e.what()).find("no provider"), std::string::npos) << api << ": " << e.what();
+      EXPECT_NE(std::string(e.what()).find("/nonexistent/kforge-provider-test"), std::string::npos) << e.what();
+    }
+  }
+  ModelConfig unknown;
+  unknown.name = "m";
+  unknown.api = "gemini";
+  EXPECT_THROW(make_provider(unknown, ""), std::exception);
+}
+
+TEST(Provider, HttpCallsTakeThisCallsTemperature) {
+  FakeModelServer server;
+  server.script(FakeModelServer::openai_stream("fine", 1));
+  auto m = model_at(server);
+  m.temperature = 0.9;
+  CallOptions options;
+  options.temperature = 0.1;
+  auto provider = make_provider(m, kKey);
+  auto c = provider->complete(kRequest, {}, options);
+  ASSERT_TRUE(c.ok()) << c.error;
+  EXPECT_DOUBLE_EQ(server.requests().at(0).body.at("temperature").get<double>(), 0.1);
+}
+
 }  // namespace
 }  // namespace kforge::llm
