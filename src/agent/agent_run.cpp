@@ -70,8 +70,8 @@ void make_attempt(Attempt& a, const ProblemSearch& search, const AgentOptions& o
   call.cancel = &cancel;
   if (a.proposal.role == Role::debugger) call.temperature = o.debugger_temperature;
   // The problem's k-th attempt: what a replay of this run answers it with.
-  const llm::CallSubject subject{search.problem.hash, o.prompt.format,
-                                 static_cast<int>(search.nodes.size()) + a.k, true};
+  const llm::CallSubject subject{search.problem.hash, o.prompt.format, static_cast<int>(search.nodes.size()) + a.k, true,
+                                 search.problem.display_name()};
   llm::Completion c = provider.complete({prompt.system, prompt.user}, subject, call);
   n.answer = c.text;
   n.input_tokens = c.input_tokens;

@@ -95,7 +95,7 @@ GenerateSummary generate_candidates(const std::vector<Problem>& problems, const 
     llm::CallOptions call_options;
     call_options.cancel = &cancel;
     const llm::Completion c = provider->complete({prompt.system, prompt.user},
-                                                 {t.problem->hash, o.prompt.format, t.sample, false}, call_options);
+                                                 {t.problem->hash, o.prompt.format, t.sample, false, t.problem->display_name()}, call_options);
 
     ModelCall call;
     call.model = o.model.name;

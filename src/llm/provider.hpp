@@ -52,6 +52,7 @@ struct CallSubject {
   std::string problem_hash, format;
   int index = 0;
   bool agent_attempt = false;
+  std::string problem_name;  // "level1/19_ReLU" (a scripted model's answers may be kept per problem)
 };
 
 // A model provider: every model of kforge.toml is one, chosen by its `api`. One file each under

@@ -234,8 +234,10 @@ TEST(CpuAgent, AReplayOfARecordedRunGrowsTheSameTree) {
 
 TEST(CpuAgent, AScriptedModelAnswersFromAFolder) {
   TempDir dir;
-  std::filesystem::create_directories(dir.file("answers"));
-  std::ofstream(dir.file("answers/1.md")) << cpp_answer("cpp_add_relu.cpp");
+  // The folder's own file for any problem; this problem's own folder for it.
+  std::filesystem::create_directories(dir.file("answers/level1/1_Tiny_Add_ReLU"));
+  std::ofstream(dir.file("answers/1.md")) << "No code for problems without answers of their own.";
+  std::ofstream(dir.file("answers/level1/1_Tiny_Add_ReLU/1.md")) << cpp_answer("cpp_add_relu.cpp");
   std::ofstream(dir.file("kforge.toml")) << "[models.instant]\napi = \"scripted\"\nendpoint = \"answers\"\nmodel = \"x\"\n";
   auto r = run_kforge(agent_args(dir, {"--model", "instant", "--attempts", "2", "--no-reverify"}));
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
