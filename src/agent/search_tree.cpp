@@ -15,14 +15,15 @@ bool is_correct(const AgentNode& n) { return n.verdict && *n.verdict == "correct
 
 bool is_failure(const AgentNode& n) { return n.verdict && !is_correct(n); }
 
+bool ranks_above(const AgentNode& a, const AgentNode& b) {
+  if (a.kernel_win != b.kernel_win) return a.kernel_win;
+  return *a.speedup > *b.speedup;
+}
+
 std::optional<size_t> ProblemSearch::best() const {
   std::optional<size_t> best;
-  auto better = [&](const AgentNode& a, const AgentNode& b) {  // a better than b
-    if (a.kernel_win != b.kernel_win) return a.kernel_win;
-    return *a.speedup > *b.speedup;
-  };
   for (size_t i = 0; i < nodes.size(); ++i)
-    if (is_correct(nodes[i]) && (!best || better(nodes[i], nodes[*best]))) best = i;
+    if (is_correct(nodes[i]) && (!best || ranks_above(nodes[i], nodes[*best]))) best = i;
   return best;
 }
 

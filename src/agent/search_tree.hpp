@@ -17,6 +17,8 @@ enum class Role { coder, refiner, debugger };
 std::string_view to_string(Role role);
 
 bool is_correct(const AgentNode& n);
+// Between two correct nodes: a kernel win first, then the higher speedup.
+bool ranks_above(const AgentNode& a, const AgentNode& b);
 // Evaluated or answered, and not correct: a build, a run or the values failed, or no code came.
 bool is_failure(const AgentNode& n);
 

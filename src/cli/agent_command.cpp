@@ -17,6 +17,7 @@
 #include "agent/agent_run.hpp"
 #include "agent/warm_workers.hpp"
 #include "cli/commands.hpp"
+#include "cli/model_choice.hpp"
 #include "cli/worker_choice.hpp"
 #include "common/errors.hpp"
 #include "llm/model_config.hpp"
@@ -100,27 +101,13 @@ AgentCommandOptions from_json(const nlohmann::json& j) {
 std::atomic<bool> g_cancel{false};
 void on_interrupt(int) { g_cancel = true; }
 
-std::vector<Problem> chosen_problems(const AgentCommandOptions& o) {
-  SuiteLoad suite = load_suite(o.suite.empty() ? builtin_suite_dir() : std::filesystem::path(o.suite));
-  std::vector<Problem> chosen;
-  for (const auto& p : suite.problems)
-    if (std::find(o.levels.begin(), o.levels.end(), p.level) != o.levels.end()) chosen.push_back(p);
-  for (const auto& spec : o.problems) chosen.push_back(resolve_problem(spec, suite));
-  if (chosen.empty()) throw UsageError("nothing to search: give --level L or --problem P (each may repeat)");
-  return chosen;
-}
-
 std::vector<agent::AgentModel> chosen_models(const AgentCommandOptions& o, const GlobalOptions& global) {
-  const std::filesystem::path config =
-      o.config.empty() ? std::filesystem::absolute(global.db).parent_path() / "kforge.toml" : std::filesystem::path(o.config);
-  if (!std::filesystem::exists(config))
-    throw UsageError("no " + config.string() + ": declare the models there ([models.NAME]; docs/generation.md), or give --config");
-  const auto declared = llm::load_models(config);
+  std::filesystem::path file;
+  const auto declared = declared_models(o.config, global.db, &file);
   std::vector<agent::AgentModel> out;
   for (const auto& name : o.models) {
-    auto it = declared.find(name);
-    if (it == declared.end()) throw UsageError("unknown model '" + name + "' in " + config.string());
-    out.push_back({it->second, llm::api_key(it->second)});
+    const llm::ModelConfig& m = declared_model(declared, name, file);
+    out.push_back({m, llm::api_key(m)});
   }
   return out;
 }
@@ -143,7 +130,7 @@ int run_agent_command(AgentCommandOptions o, const GlobalOptions& global, const 
   }
   if (o.models.empty()) throw UsageError("give --model (repeatable: several models share one search)");
   auto models = chosen_models(o, global);
-  auto problems = chosen_problems(o);
+  auto problems = chosen_problems(o.levels, o.problems, o.suite, "nothing to search: give --level L or --problem P (each may repeat)");
   agent::AgentOptions a;
   a.models = std::move(models);
   a.policy = o.policy;

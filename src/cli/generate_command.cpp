@@ -12,6 +12,7 @@
 #include "common/errors.hpp"
 
 #if KFORGE_WITH_LLM
+#include "cli/model_choice.hpp"
 #include "generate/batch_generation.hpp"
 #include "llm/model_config.hpp"
 #include "store/store.hpp"
@@ -52,27 +53,14 @@ void on_interrupt(int) { g_cancel = true; }
 
 // Generates (or, with --dry-run, sizes) and prints the summary; nothing when there was nothing to do.
 std::optional<generate::GenerateSummary> generate_step(const GenerateCommandOptions& o, const GlobalOptions& global) {
-  const std::filesystem::path config =
-      o.config.empty() ? std::filesystem::absolute(global.db).parent_path() / "kforge.toml" : std::filesystem::path(o.config);
-  if (!std::filesystem::exists(config))
-    throw UsageError("no " + config.string() + ": declare the models there ([models.NAME]; docs/generation.md), or give --config");
-  const auto models = llm::load_models(config);
-  auto it = models.find(o.model);
-  if (it == models.end()) {
-    std::string known;
-    for (const auto& [name, m] : models) known += (known.empty() ? "" : ", ") + name;
-    throw UsageError("unknown model '" + o.model + "': " + config.string() + " declares " +
-                     (known.empty() ? std::string("none") : known));
-  }
-  SuiteLoad suite = load_suite(o.suite.empty() ? builtin_suite_dir() : std::filesystem::path(o.suite));
-  std::vector<Problem> chosen;
-  for (const auto& p : suite.problems)
-    if (std::find(o.levels.begin(), o.levels.end(), p.level) != o.levels.end()) chosen.push_back(p);
-  for (const auto& spec : o.problems) chosen.push_back(resolve_problem(spec, suite));
-  if (chosen.empty()) throw UsageError("nothing to generate for: give --level L or --problem P (each may repeat)");
+  std::filesystem::path config;
+  const auto models = declared_models(o.config, global.db, &config);
+  const llm::ModelConfig& model = declared_model(models, o.model, config);
+  std::vector<Problem> chosen =
+      chosen_problems(o.levels, o.problems, o.suite, "nothing to generate for: give --level L or --problem P (each may repeat)");
 
   generate::GenerateOptions g;
-  g.model = it->second;
+  g.model = model;
   g.key = o.dry_run ? "" : llm::api_key(g.model);  // a missing key is said before any call
   g.prompt.format = o.format;
   g.prompt.fallback = o.fallback;

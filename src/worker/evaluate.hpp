@@ -23,10 +23,15 @@ struct WorkerContext {
   std::shared_ptr<StreamHold> hold;        // CUDA: holds the stream while a timed forward is queued
   std::string why_not_held;                // when `hold` is null
   std::unique_ptr<Zygote> zygote;          // starts candidate processes
-  // A candidate process started ahead, while the previous evaluation's results were sent: its
-  // CUDA context is made by the time the next job needs it. It has run no candidate code.
+  // A candidate process started ahead, as soon as the previous evaluation's timing was done (or
+  // when its result was sent, if it ended before timing): its CUDA context is made by the time the
+  // next job needs it. It has run no candidate code.
   std::unique_ptr<CandidateProcess> spare;
 };
+
+// Starts the spare if there is none, while nothing is timed; a failure is only logged (the next
+// evaluation tries again and reports it).
+void start_spare(WorkerContext& context);
 
 // The spare if there is one, else a new process; ready to be given a candidate.
 std::unique_ptr<CandidateProcess> take_candidate_process(WorkerContext& context);

@@ -76,8 +76,6 @@ void release_memory(bool cuda) {
 
 }  // namespace
 
-// A spare candidate process, started while nothing is timed; a failure here is only logged (the
-// next evaluation tries again and reports it).
 void start_spare(WorkerContext& context) {
   if (context.spare) return;
   try {

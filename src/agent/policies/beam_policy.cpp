@@ -30,11 +30,7 @@ class BeamPolicy final : public SearchPolicy {
     std::vector<size_t> correct;
     for (size_t i = 0; i < search.nodes.size(); ++i)
       if (is_correct(search.nodes[i])) correct.push_back(i);
-    std::sort(correct.begin(), correct.end(), [&](size_t a, size_t b) {
-      const auto &x = search.nodes[a], &y = search.nodes[b];
-      if (x.kernel_win != y.kernel_win) return x.kernel_win;
-      return *x.speedup > *y.speedup;
-    });
+    std::sort(correct.begin(), correct.end(), [&](size_t a, size_t b) { return ranks_above(search.nodes[a], search.nodes[b]); });
     std::vector<Proposal> out;
     if (!correct.empty()) {
       for (size_t k = 0; k < correct.size() && k < static_cast<size_t>(options_.beam); ++k)

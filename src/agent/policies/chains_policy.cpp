@@ -21,7 +21,7 @@ class ChainsPolicy final : public SearchPolicy {
       const size_t root = root_of(search, i);
       latest[root] = i;
       const AgentNode& n = search.nodes[i];
-      if (is_correct(n) && (!best.count(root) || better(n, search.nodes[best[root]]))) best[root] = i;
+      if (is_correct(n) && (!best.count(root) || ranks_above(n, search.nodes[best[root]]))) best[root] = i;
     }
     std::vector<Proposal> out;
     for (const auto& [root, last] : latest) {
@@ -42,10 +42,6 @@ class ChainsPolicy final : public SearchPolicy {
   }
 
  private:
-  static bool better(const AgentNode& a, const AgentNode& b) {
-    if (a.kernel_win != b.kernel_win) return a.kernel_win;
-    return *a.speedup > *b.speedup;
-  }
   static size_t root_of(const ProblemSearch& search, size_t i) {
     while (search.nodes[i].parent_id)
       if (auto parent = search.index_of(*search.nodes[i].parent_id))
