@@ -320,7 +320,7 @@ class CandidateHost {
     if (py::isinstance<NativeCandidate>(model_)) model_.cast<NativeCandidate&>().set_poison_outputs(request.value("poison", false));
     if (cuda_ && request.value("poison", false)) poison_free_cuda_memory();
     std::optional<LaunchRecorder> recorder;
-    if (cuda_ && request.value("record", false)) recorder.emplace().start(hold_.get());
+    if (cuda_ && request.value("record", false)) recorder.emplace().start();
     json reply = {{"type", "done"}};
     py::object result;
     const json timing = request.value("time", json());

@@ -1,12 +1,12 @@
 #include "worker/launch_recorder.hpp"
-#include "worker/stream_hold.hpp"
+#include "metrics/stream_order.hpp"
 
 #if KFORGE_WITH_CUDA
 #include <ATen/ATen.h>
 #include <c10/cuda/CUDAFunctions.h>
 #include <c10/cuda/CUDAStream.h>
 #include <cuda_runtime_api.h>
-#include <cupti.h>
+#include <cupti.h>  // with generated_cuda_meta.h: the driver calls' parameters, read below
 #include <dlfcn.h>
 #include <link.h>
 #include <pthread.h>
@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <optional>
 #include <atomic>
 #include <cstdio>
 #include <mutex>
@@ -111,8 +112,8 @@ struct Gathered {
   std::unordered_map<uint32_t, LaunchCall> calls;
   std::vector<KernelRecord> kernels;
   std::atomic<bool> returned{false};
-  std::atomic<bool> marking{false};                // the caller is queueing the sentinel
-  std::unordered_set<uint32_t> sentinel_calls;  // its launch's correlation ids (runtime and driver)
+  std::vector<census::StreamOp> ops;              // the forward's stream operations, in issue order
+  std::unordered_map<uint64_t, bool> blocking;     // per stream seen: created without cudaStreamNonBlocking
   pid_t caller = 0;
 };
 
@@ -120,6 +121,7 @@ std::mutex g_mutex;          // guards g_gathered against the activity thread
 Gathered* g_gathered = nullptr;
 thread_local int t_runtime_depth = 0;  // inside a runtime-API launch on this thread
 thread_local std::string t_runtime_object;
+thread_local uint32_t t_runtime_correlation = 0;  // the runtime launch in progress on this thread
 
 pid_t this_thread() { return static_cast<pid_t>(::syscall(SYS_gettid)); }
 
@@ -279,15 +281,108 @@ void note_call(Gathered* g, uint32_t correlation, std::string object) {
   if (tracing()) std::fprintf(stderr, "kforge census: launch %u from %s\n", correlation, object.c_str());
   LaunchCall call{std::move(object), g->returned.load(), this_thread() != g->caller};
   std::lock_guard lock(g->mutex);
-  if (g->marking.load() && !call.other_thread) g->sentinel_calls.insert(correlation);
   g->calls[correlation] = std::move(call);
 }
 
-// Who asked for a launch: the stack walk, except for kforge's own sentinel, which must be queued
-// at once (a walk costs tens of microseconds, time a short side-stream kernel would finish in).
-std::string launcher(Gathered* g) {
-  if (g->marking.load() && this_thread() == g->caller) return {};
-  return first_caller_outside_cuda();
+// A stream as the order model names it: CU_STREAM_LEGACY is the legacy stream (0); a thread's
+// per-thread default stream (0 in a _ptsz call, or CU_STREAM_PER_THREAD) gets a name of its own.
+uint64_t stream_name(CUstream stream, bool per_thread_call) {
+  const auto v = reinterpret_cast<uint64_t>(stream);
+  if (v == 0x1) return census::kLegacyStream;
+  if ((v == 0 && per_thread_call) || v == 0x2) return 0x2 | (static_cast<uint64_t>(this_thread()) << 8);
+  return v;
+}
+
+using StreamGetFlags = int (*)(CUstream, unsigned int*);
+StreamGetFlags stream_get_flags() {
+  static const auto fn = reinterpret_cast<StreamGetFlags>(::dlsym(RTLD_DEFAULT, "cuStreamGetFlags"));
+  return fn;
+}
+
+// What a driver call does to the order of streams, if anything.
+std::optional<census::StreamOp> stream_op(CUpti_CallbackId cbid, const void* params, uint32_t launch_id) {
+  using K = census::StreamOp::Kind;
+  auto launch = [&](CUstream s, bool ptsz) { return census::StreamOp{K::launch, stream_name(s, ptsz), 0, launch_id}; };
+  auto event = [](CUevent e) { return reinterpret_cast<uint64_t>(e); };
+  switch (cbid) {
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel: return launch(static_cast<const cuLaunchKernel_params*>(params)->hStream, false);
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz: return launch(static_cast<const cuLaunchKernel_ptsz_params*>(params)->hStream, true);
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx: {
+      const CUlaunchConfig* c = static_cast<const cuLaunchKernelEx_params*>(params)->config;
+      return launch(c ? c->hStream : nullptr, false);
+    }
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz: {
+      const CUlaunchConfig* c = static_cast<const cuLaunchKernelEx_ptsz_params*>(params)->config;
+      return launch(c ? c->hStream : nullptr, true);
+    }
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel:
+      return launch(static_cast<const cuLaunchCooperativeKernel_params*>(params)->hStream, false);
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz:
+      return launch(static_cast<const cuLaunchCooperativeKernel_ptsz_params*>(params)->hStream, true);
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchGridAsync: return launch(static_cast<const cuLaunchGridAsync_params*>(params)->hStream, false);
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunch:
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchGrid: return launch(nullptr, false);
+    case CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch: return launch(static_cast<const cuGraphLaunch_params*>(params)->hStream, false);
+    case CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz: return launch(static_cast<const cuGraphLaunch_ptsz_params*>(params)->hStream, true);
+    case CUPTI_DRIVER_TRACE_CBID_cuEventRecord: {
+      auto p = static_cast<const cuEventRecord_params*>(params);
+      return census::StreamOp{K::record, stream_name(p->hStream, false), event(p->hEvent), 0};
+    }
+    case CUPTI_DRIVER_TRACE_CBID_cuEventRecord_ptsz: {
+      auto p = static_cast<const cuEventRecord_ptsz_params*>(params);
+      return census::StreamOp{K::record, stream_name(p->hStream, true), event(p->hEvent), 0};
+    }
+    case CUPTI_DRIVER_TRACE_CBID_cuEventRecordWithFlags: {
+      auto p = static_cast<const cuEventRecordWithFlags_params*>(params);
+      return census::StreamOp{K::record, stream_name(p->hStream, false), event(p->hEvent), 0};
+    }
+    case CUPTI_DRIVER_TRACE_CBID_cuEventRecordWithFlags_ptsz: {
+      auto p = static_cast<const cuEventRecordWithFlags_ptsz_params*>(params);
+      return census::StreamOp{K::record, stream_name(p->hStream, true), event(p->hEvent), 0};
+    }
+    case CUPTI_DRIVER_TRACE_CBID_cuStreamWaitEvent: {
+      auto p = static_cast<const cuStreamWaitEvent_params*>(params);
+      return census::StreamOp{K::wait, stream_name(p->hStream, false), event(p->hEvent), 0};
+    }
+    case CUPTI_DRIVER_TRACE_CBID_cuStreamWaitEvent_ptsz: {
+      auto p = static_cast<const cuStreamWaitEvent_ptsz_params*>(params);
+      return census::StreamOp{K::wait, stream_name(p->hStream, true), event(p->hEvent), 0};
+    }
+    case CUPTI_DRIVER_TRACE_CBID_cuStreamSynchronize:
+      return census::StreamOp{K::sync_stream, stream_name(static_cast<const cuStreamSynchronize_params*>(params)->hStream, false), 0, 0};
+    case CUPTI_DRIVER_TRACE_CBID_cuStreamSynchronize_ptsz:
+      return census::StreamOp{K::sync_stream, stream_name(static_cast<const cuStreamSynchronize_ptsz_params*>(params)->hStream, true), 0, 0};
+    case CUPTI_DRIVER_TRACE_CBID_cuEventSynchronize:
+      return census::StreamOp{K::sync_event, 0, event(static_cast<const cuEventSynchronize_params*>(params)->hEvent), 0};
+    case CUPTI_DRIVER_TRACE_CBID_cuCtxSynchronize:
+#ifdef CUPTI_DRIVER_TRACE_CBID_cuCtxSynchronize_v2
+    case CUPTI_DRIVER_TRACE_CBID_cuCtxSynchronize_v2:
+#endif
+      return census::StreamOp{K::sync_device, 0, 0, 0};
+    default:
+      return std::nullopt;
+  }
+}
+
+// Records a driver call's stream operation while the forward runs, with the stream's flags the
+// first time it is seen (the stream may be gone by the time the recording ends).
+void note_stream_op(Gathered* g, CUpti_CallbackId cbid, const void* params, uint32_t launch_id) {
+  if (g->returned.load()) return;  // kforge's own work after the forward
+  auto op = stream_op(cbid, params, launch_id);
+  if (!op) return;
+  std::lock_guard lock(g->mutex);
+  if (op->kind != census::StreamOp::Kind::sync_event && op->kind != census::StreamOp::Kind::sync_device &&
+      !g->blocking.count(op->stream)) {
+    bool blocking = true;  // the legacy and per-thread streams, and any stream whose flags cannot be read
+    const uint64_t v = op->stream;
+    if (v != census::kLegacyStream && (v & 0xff) != 0x2)
+      if (auto get = stream_get_flags()) {
+        unsigned int flags = 0;
+        if (get(reinterpret_cast<CUstream>(v), &flags) == 0) blocking = (flags & CU_STREAM_NON_BLOCKING) == 0;
+      }
+    g->blocking[v] = blocking;
+  }
+  g->ops.push_back(*op);
 }
 
 void CUPTIAPI on_api_call(void* userdata, CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const void* raw) {
@@ -306,15 +401,19 @@ void CUPTIAPI on_api_call(void* userdata, CUpti_CallbackDomain domain, CUpti_Cal
       // The stub names the kernel's object when it is a host function; a launch by handle
       // (cudaKernel_t, or a stub dladdr cannot place) is attributed to its caller instead.
       t_runtime_object = stub ? object_of(stub) : std::string();
-      if (t_runtime_object.empty()) t_runtime_object = launcher(g);
+      if (t_runtime_object.empty()) t_runtime_object = first_caller_outside_cuda();
       ++t_runtime_depth;
+      t_runtime_correlation = data->correlationId;
       note_call(g, data->correlationId, t_runtime_object);
     } else if (t_runtime_depth > 0) {
       --t_runtime_depth;
     }
-  } else if (domain == CUPTI_CB_DOMAIN_DRIVER_API && driver_launch(cbid) && data->callbackSite == CUPTI_API_ENTER) {
+  } else if (domain == CUPTI_CB_DOMAIN_DRIVER_API && data->callbackSite == CUPTI_API_ENTER) {
     // A driver launch inside a runtime launch is the same launch, already attributed.
-    note_call(g, data->correlationId, t_runtime_depth > 0 ? t_runtime_object : launcher(g));
+    if (driver_launch(cbid))
+      note_call(g, data->correlationId, t_runtime_depth > 0 ? t_runtime_object : first_caller_outside_cuda());
+    // The kernel's activity record carries the runtime call's correlation id when there is one.
+    note_stream_op(g, cbid, data->functionParams, t_runtime_depth > 0 ? t_runtime_correlation : data->correlationId);
   }
 }
 
@@ -350,8 +449,7 @@ std::string file_name(const std::string& path) {
 
 struct LaunchRecorder::State {
   Gathered gathered;
-  at::Tensor sentinel;  // the fill forward_returned() queued, kept until the recording ends
-  StreamHold* hold = nullptr;  // holding the caller's stream until the sentinel is queued
+  uint64_t caller_stream = 0;  // the caller's current stream when forward returned
   CUpti_SubscriberHandle subscriber = nullptr;
   bool active = false;
   std::string unavailable;
@@ -363,7 +461,7 @@ LaunchRecorder::~LaunchRecorder() {
   if (state_->active) stop();
 }
 
-void LaunchRecorder::start(StreamHold* hold) {
+void LaunchRecorder::start() {
   const Cupti& api = cupti();
   if (!api.missing.empty()) {
     state_->unavailable = api.missing;
@@ -392,38 +490,16 @@ void LaunchRecorder::start(StreamHold* hold) {
   if (CUptiResult rc = api.activity_enable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL); rc != CUPTI_SUCCESS)
     state_->unavailable = "cuptiActivityEnable: " + api.error(rc);
   state_->active = true;
-  if (hold) {
-    const bool queued = hold->hold(c10::cuda::getCurrentCUDAStream().stream());
-    if (tracing())
-      std::fprintf(stderr, "kforge census: caller's stream %p %s\n", static_cast<void*>(c10::cuda::getCurrentCUDAStream().stream()),
-                   queued ? "held" : "not held: the driver refused the wait");
-    state_->hold = hold;
-  }
-}
-
-void LaunchRecorder::release_hold() {
-  if (!state_->hold) return;
-  const bool in_time = state_->hold->release();  // false when its watchdog let the stream go: nothing to undo
-  if (tracing()) std::fprintf(stderr, "kforge census: hold released %s\n", in_time ? "by kforge" : "earlier, by its watchdog");
-  state_->hold = nullptr;
 }
 
 void LaunchRecorder::forward_returned() {
-  Gathered& g = state_->gathered;
-  g.returned = true;
-  if (!state_->active) return;
-  g.marking = true;
-  try {  // after the forward's own CUDA error this throws; the error is the forward's to report
-    state_->sentinel = at::empty({1}, at::TensorOptions().dtype(at::kFloat).device(at::kCUDA)).fill_(1);
-  } catch (const std::exception&) {
-  }
-  g.marking = false;
-  release_hold();
+  state_->gathered.returned = true;
+  state_->caller_stream = reinterpret_cast<uint64_t>(c10::cuda::getCurrentCUDAStream().stream());
+  if (state_->caller_stream == 0x1) state_->caller_stream = census::kLegacyStream;
 }
 
 RecordedForward LaunchRecorder::stop() {
   RecordedForward out;
-  release_hold();  // a forward that raised never got to forward_returned()
   if (!state_->active) {
     out.unavailable = state_->unavailable.empty() ? "not started" : state_->unavailable;
     return out;
@@ -447,19 +523,21 @@ RecordedForward LaunchRecorder::stop() {
   }
   Gathered& g = state_->gathered;
   out.recorded = true;
-  // When the sentinel started on the caller's stream: every kernel ordered before that stream's
-  // end had finished by then.
-  uint64_t sentinel_start = UINT64_MAX;
-  for (const auto& k : g.kernels)
-    if (g.sentinel_calls.count(k.correlation)) sentinel_start = std::min(sentinel_start, k.start_ns);
-  out.sentinel_seen = sentinel_start != UINT64_MAX;
+  // Which of the forward's launches its caller's stream is not ordered after (metrics/stream_order.hpp).
+  std::unordered_set<uint32_t> unjoined_ids;
+  out.order_recorded = true;
+  for (uint32_t id : census::unjoined_launches(g.ops, state_->caller_stream, [&](uint64_t stream) {
+         auto it = g.blocking.find(stream);
+         return it == g.blocking.end() || it->second;
+       }))
+    unjoined_ids.insert(id);
   if (tracing()) {
-    std::fprintf(stderr, "kforge census: sentinel %s\n", out.sentinel_seen ? "recorded" : "not recorded");
-    for (const auto& k : g.kernels)
-      if (out.sentinel_seen)
-        std::fprintf(stderr, "kforge census: kernel %u on stream %u: %+.1f to %+.1f us from the sentinel's start%s\n",
-                     k.correlation, k.stream, (double(k.start_ns) - double(sentinel_start)) / 1e3,
-                     (double(k.end_ns) - double(sentinel_start)) / 1e3, g.sentinel_calls.count(k.correlation) ? " (sentinel)" : "");
+    std::fprintf(stderr, "kforge census: %zu stream operations during forward; caller's stream %llx\n", g.ops.size(),
+                 static_cast<unsigned long long>(state_->caller_stream));
+    for (const auto& op : g.ops)
+      std::fprintf(stderr, "kforge census:   op %d stream %llx event %llx launch %u%s\n", static_cast<int>(op.kind),
+                   static_cast<unsigned long long>(op.stream), static_cast<unsigned long long>(op.event), op.launch_id,
+                   unjoined_ids.count(op.launch_id) && op.kind == census::StreamOp::Kind::launch ? " (unjoined)" : "");
   }
   for (const auto& k : g.kernels) {
     auto call = g.calls.find(k.correlation);
@@ -467,7 +545,7 @@ RecordedForward LaunchRecorder::stop() {
     census::Launch launch{k.name, file_name(call->second.object), census::classify(call->second.object, k.name),
                           (k.end_ns - k.start_ns) / 1e6};
     if (!call->second.after_return) {
-      if (k.end_ns > sentinel_start) out.unjoined.push_back({launch, k.stream});
+      if (unjoined_ids.count(k.correlation)) out.unjoined.push_back({launch, k.stream});
       out.during.push_back(std::move(launch));
     }
     else if (call->second.other_thread)
@@ -481,8 +559,7 @@ RecordedForward LaunchRecorder::stop() {
 struct LaunchRecorder::State {};
 LaunchRecorder::LaunchRecorder() : state_(std::make_unique<State>()) {}
 LaunchRecorder::~LaunchRecorder() = default;
-void LaunchRecorder::start(StreamHold*) {}
-void LaunchRecorder::release_hold() {}
+void LaunchRecorder::start() {}
 void LaunchRecorder::forward_returned() {}
 RecordedForward LaunchRecorder::stop() {
   RecordedForward out;

@@ -23,18 +23,16 @@ struct RecordedForward {
   // Launched after forward returned by another thread than the one that called it: work a
   // thread the candidate left running does behind the caller's back.
   std::vector<census::Launch> late_from_other_threads;
-  // Launched during the forward and still running on the GPU when a kernel kforge queued on the
-  // caller's stream as forward returned had started: work on a stream the caller's stream does not
-  // wait for, so a caller reading the outputs on its stream would race it.
+  // Launched during the forward on a stream its caller's stream is not ordered after when it
+  // returns, and that no host synchronisation covered (metrics/stream_order.hpp): a caller
+  // reading the outputs on its stream would race them.
   struct Unjoined {
     census::Launch launch;
     uint32_t stream = 0;  // CUPTI's stream id
   };
   std::vector<Unjoined> unjoined;
-  bool sentinel_seen = false;  // whether that kernel of kforge's was recorded (unjoined is empty otherwise)
+  bool order_recorded = false;  // whether the stream operations were recorded (unjoined is empty otherwise)
 };
-
-class StreamHold;  // worker/stream_hold.hpp
 
 // A kernel's name as written in its source (the records carry the mangled C++ name).
 std::string demangled(const std::string& kernel);
@@ -46,21 +44,15 @@ class LaunchRecorder {
   LaunchRecorder(const LaunchRecorder&) = delete;
   LaunchRecorder& operator=(const LaunchRecorder&) = delete;
 
-  // Begin recording; the calling thread is the one about to call forward. With `hold`, the
-  // current stream is held until forward_returned() has queued the sentinel, so the forward's
-  // work on every stream starts together with it and a side stream's kernels cannot finish
-  // unseen before the caller's stream ends (a forward that waits on the GPU meets the hold's
-  // watchdog, as in timing).
-  void start(StreamHold* hold = nullptr);
-  // forward has returned: later launches by the calling thread are kforge's or the reference's.
-  // Queues a one-element fill on the current stream (the sentinel): whatever the forward launched
-  // that is still running when it starts is not ordered before the caller's stream.
+  // Begin recording; the calling thread is the one about to call forward.
+  void start();
+  // forward has returned: later launches by the calling thread are kforge's or the reference's,
+  // and the caller's current stream is the one its outputs must be ordered before.
   void forward_returned();
   // Synchronises the device, stops recording and returns what was recorded.
   RecordedForward stop();
 
  private:
-  void release_hold();
   struct State;
   std::unique_ptr<State> state_;
 };

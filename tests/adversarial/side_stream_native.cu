@@ -2,8 +2,8 @@
 // GPU only. Launches its work on a stream it made itself (cudaStreamCreateWithFlags, non-blocking)
 // and returns with no event wait, so ctx->stream never waits for it and the events kforge records
 // there see almost nothing, and a caller reading the output on ctx->stream races it. kforge's
-// sentinel on ctx->stream starts while the side stream's kernels still run: rejected, rule
-// unjoined-stream. (Timing every stream, kforge would give it no fake speedup.)
+// record of the forward's stream operations shows ctx->stream never waits for the side stream:
+// rejected, rule unjoined-stream. (Timing every stream, kforge would give it no fake speedup.)
 #include <kforge/candidate.h>
 
 #include <cuda_runtime.h>

@@ -2,8 +2,9 @@
 # GPU only. Runs relu(a + b) on a torch.cuda.Stream of its own (which first waits for the current
 # stream) and returns without making the current stream wait for it, so the end event recorded on
 # the current stream misses the work, and a caller reading the output on its stream races it.
-# kforge's sentinel on the caller's stream starts while the side stream's kernels still run:
-# rejected, rule unjoined-stream. (Timing every stream, kforge would give it no fake speedup.)
+# kforge's record of the forward's stream operations shows the caller's stream never waits for the
+# side stream (PyTorch's pool streams are non-blocking): rejected, rule unjoined-stream. (Timing
+# every stream, kforge would give it no fake speedup.)
 import torch
 import torch.nn as nn
 
