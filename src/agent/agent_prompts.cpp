@@ -12,12 +12,13 @@ std::string code_fence(const std::string& format) {
   return "python";
 }
 
-generate::Prompt attempt_prompt(const Problem& problem, const generate::PromptOptions& options, Role role,
-                                const std::string& direction, const std::string& parent_source, const std::string& digest) {
+namespace {
+
+// The task's prompt followed by `name`'s template, filled with the parent and its feedback.
+generate::Prompt with_parent(const Problem& problem, const generate::PromptOptions& options, const std::string& name,
+                             const std::string& direction, const std::string& parent_source, const std::string& digest) {
   generate::Prompt base = generate::build_prompt(problem, options);
-  if (role == Role::coder) return base;
   const auto dir = options.prompts_dir.empty() ? generate::builtin_prompts_dir() : options.prompts_dir;
-  const std::string name = role == Role::debugger ? "agent_debug.md" : "agent_refine.md";
   std::string text;
   try {
     text = read_file(dir / name);
@@ -33,6 +34,20 @@ generate::Prompt attempt_prompt(const Problem& problem, const generate::PromptOp
                              {"digest", digest},
                              {"direction", direction}});
   return p;
+}
+
+}  // namespace
+
+generate::Prompt plan_prompt(const Problem& problem, const generate::PromptOptions& options, const std::string& direction,
+                             const std::string& parent_source, const std::string& digest) {
+  return with_parent(problem, options, "agent_plan.md", direction, parent_source, digest);
+}
+
+generate::Prompt attempt_prompt(const Problem& problem, const generate::PromptOptions& options, Role role,
+                                const std::string& direction, const std::string& parent_source, const std::string& digest) {
+  if (role == Role::coder) return generate::build_prompt(problem, options);
+  return with_parent(problem, options, role == Role::debugger ? "agent_debug.md" : "agent_refine.md", direction,
+                     parent_source, digest);
 }
 
 }  // namespace kforge::agent

@@ -47,8 +47,8 @@ std::string read_text(const std::filesystem::path& path) {
 }
 
 // The model call of one attempt: the prompt, the answer, the candidate file. Runs on a pool thread.
-void make_attempt(Attempt& a, const ProblemSearch& search, const AgentOptions& o, llm::Provider& provider, int round,
-                  const std::atomic<bool>& cancel) {
+void make_attempt(Attempt& a, const ProblemSearch& search, const AgentOptions& o, llm::Provider& provider,
+                  llm::Provider* planner, int round, const std::atomic<bool>& cancel) {
   const AgentModel& model = o.models[a.model];
   std::string parent_source, digest;
   AgentNode& n = a.node;
@@ -63,6 +63,22 @@ void make_attempt(Attempt& a, const ProblemSearch& search, const AgentOptions& o
   n.role = std::string(to_string(a.proposal.role));
   n.direction = a.proposal.direction;
   n.model = model.config.name;
+  if (planner && a.proposal.role == Role::refiner) {
+    // The planner's plan becomes the refiner's direction; its call is paid for by this attempt.
+    generate::Prompt ask = plan_prompt(search.problem, o.prompt, a.proposal.direction, parent_source, digest);
+    llm::CallOptions call;
+    call.cancel = &cancel;
+    llm::Completion plan = planner->complete({ask.system, ask.user}, {search.problem.hash, o.prompt.format, 0, false,
+                                                                       search.problem.display_name()}, call);
+    n.input_tokens += plan.input_tokens;
+    n.output_tokens += plan.output_tokens;
+    n.cost_usd += plan.cost_usd;
+    n.latency_s += plan.latency_s;
+    if (plan.ok() && !plan.text.empty()) {
+      a.proposal.direction = "A plan to follow, from a reviewer who read the figures:\n" + plan.text;
+      n.direction = a.proposal.direction;
+    }
+  }
   generate::Prompt prompt =
       attempt_prompt(search.problem, o.prompt, a.proposal.role, a.proposal.direction, parent_source, digest);
   n.prompt_json = nlohmann::json{{"system", prompt.system}, {"user", prompt.user}}.dump();
@@ -74,10 +90,10 @@ void make_attempt(Attempt& a, const ProblemSearch& search, const AgentOptions& o
                                  search.problem.display_name()};
   llm::Completion c = provider.complete({prompt.system, prompt.user}, subject, call);
   n.answer = c.text;
-  n.input_tokens = c.input_tokens;
-  n.output_tokens = c.output_tokens;
-  n.cost_usd = c.cost_usd;
-  n.latency_s = c.latency_s;
+  n.input_tokens += c.input_tokens;
+  n.output_tokens += c.output_tokens;
+  n.cost_usd += c.cost_usd;
+  n.latency_s += c.latency_s;
   if (!c.ok()) {
     n.outcome = c.error_kind;
     n.verdict = c.error_kind == "cancelled" ? std::nullopt : std::optional<std::string>("call_failed");
@@ -211,6 +227,7 @@ AgentSummary run_agent(std::vector<ProblemSearch>& searches, const AgentOptions&
     }
   std::vector<std::unique_ptr<llm::Provider>> providers;
   for (const auto& m : o.models) providers.push_back(llm::make_provider(m.config, m.key));
+  std::unique_ptr<llm::Provider> planner = o.planner ? llm::make_provider(o.planner->config, o.planner->key) : nullptr;
   std::vector<std::unique_ptr<std::counting_semaphore<1024>>> slots;
   for (const auto& m : o.models)
     slots.push_back(std::make_unique<std::counting_semaphore<1024>>(std::clamp(m.config.concurrency, 1, 1024)));
@@ -287,7 +304,7 @@ AgentSummary run_agent(std::vector<ProblemSearch>& searches, const AgentOptions&
           calls.emplace_back([&, &a = a] {
             slots[a.model]->acquire();
             try {
-              make_attempt(a, s, o, *providers[a.model], round, cancel);
+              make_attempt(a, s, o, *providers[a.model], planner.get(), round, cancel);
             } catch (const std::exception& e) {
               a.node.outcome = "error";
               a.node.verdict = "call_failed";

@@ -9,6 +9,7 @@
 #include <atomic>
 #include <filesystem>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -38,6 +39,9 @@ struct Budgets {
 
 struct AgentOptions {
   std::vector<AgentModel> models;  // several: attempts go to each in turn, in one search
+  // The planner: before each refinement it reads the parent and its digest and writes the plan the
+  // refiner is given (prompts/agent_plan.md). Optional; it may be another model.
+  std::optional<AgentModel> planner;
   std::string policy = "serial";
   PolicyOptions policy_options;
   generate::PromptOptions prompt;  // prompt.format is the candidates' format

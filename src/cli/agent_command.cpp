@@ -29,6 +29,7 @@ namespace {
 // What a run is started with, stored (agent_runs) so --resume goes on exactly as it began.
 struct AgentCommandOptions {
   std::vector<std::string> models;
+  std::string planner;  // optional
   std::vector<int> levels;
   std::vector<std::string> problems;
   std::string suite;
@@ -52,7 +53,7 @@ struct AgentCommandOptions {
 };
 
 nlohmann::json to_json(const AgentCommandOptions& o) {
-  return {{"models", o.models},       {"levels", o.levels},
+  return {{"models", o.models},       {"planner", o.planner},       {"levels", o.levels},
           {"problems", o.problems},   {"suite", o.suite},
           {"config", o.config},       {"prompts", o.prompts},
           {"format", o.format},       {"fallback", o.fallback},
@@ -70,6 +71,7 @@ nlohmann::json to_json(const AgentCommandOptions& o) {
 AgentCommandOptions from_json(const nlohmann::json& j) {
   AgentCommandOptions o;
   o.models = j.at("models").get<std::vector<std::string>>();
+  o.planner = j.value("planner", std::string());
   o.levels = j.at("levels").get<std::vector<int>>();
   o.problems = j.at("problems").get<std::vector<std::string>>();
   o.suite = j.at("suite");
@@ -130,9 +132,17 @@ int run_agent_command(AgentCommandOptions o, const GlobalOptions& global, const 
   }
   if (o.models.empty()) throw UsageError("give --model (repeatable: several models share one search)");
   auto models = chosen_models(o, global);
+  std::optional<agent::AgentModel> planner;
+  if (!o.planner.empty()) {
+    std::filesystem::path file;
+    const auto declared = declared_models(o.config, global.db, &file);
+    const llm::ModelConfig& m = declared_model(declared, o.planner, file);
+    planner = agent::AgentModel{m, llm::api_key(m)};
+  }
   auto problems = chosen_problems(o.levels, o.problems, o.suite, "nothing to search: give --level L or --problem P (each may repeat)");
   agent::AgentOptions a;
   a.models = std::move(models);
+  a.planner = std::move(planner);
   a.policy = o.policy;
   (void)agent::make_policy(o.policy, o.policy_options);  // an unknown name is a usage error before any call
   a.policy_options = o.policy_options;
@@ -241,6 +251,9 @@ Runner add_agent_command(CLI::App& app, const GlobalOptions& global) {
                                  "Make kernels faster by search: a policy proposes attempts, models (kforge.toml) write "
                                  "them, kforge evaluates each and feeds the verdict, speedup and kernels back");
   cmd->add_option("--model,-m", o->models, "Model name from kforge.toml (repeatable: several models share one search)");
+  cmd->add_option("--planner", o->planner,
+                  "A model (kforge.toml) that reads each correct parent's figures and writes the plan its refinement "
+                  "follows [default: none]");
   cmd->add_option("--level", o->levels, "Every problem of this level (repeatable)");
   cmd->add_option("--problem,-p", o->problems, "A problem id or any PyTorch file with Model/get_inputs/get_init_inputs (repeatable)");
   cmd->add_option("--suite", o->suite, "Suite folder in the KernelBench layout [default: built-in problems/]");

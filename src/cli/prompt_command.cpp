@@ -38,11 +38,12 @@ int run_prompt(const PromptCommandOptions& o, const GlobalOptions& global) {
     throw Error("the store (" + global.db + ") has no measured rates of '" + o.device_name +
                 "': `kforge problems info --sol` on that device measures them");
   if (o.role == "coder" && (!o.parent.empty() || !o.feedback.empty()))
-    throw UsageError("--parent and --feedback belong to --role refiner or debugger");
+    throw UsageError("--parent and --feedback belong to --role refiner, debugger or planner");
   const agent::Role role = o.role == "refiner" ? agent::Role::refiner : o.role == "debugger" ? agent::Role::debugger : agent::Role::coder;
   const std::string parent = o.parent.empty() ? "<the earlier attempt's source>" : read_file(o.parent);
   const std::string feedback = o.feedback.empty() ? "<kforge's feedback digest on it>" : read_file(o.feedback);
-  auto p = agent::attempt_prompt(problem, options, role, "", parent, feedback);
+  auto p = o.role == "planner" ? agent::plan_prompt(problem, options, "", parent, feedback)
+                                : agent::attempt_prompt(problem, options, role, "", parent, feedback);
   if (o.json) {
     std::cout << nlohmann::json{{"problem", problem.display_name()}, {"format", options.format},
                                 {"system", p.system}, {"user", p.user}}
@@ -73,8 +74,8 @@ Runner add_prompt_command(CLI::App& app, const GlobalOptions& global) {
   cmd->add_flag("--json", o->json, "One JSON object: problem, format, system, user");
   cmd->add_option("--role", o->role,
                   "kforge agent's role: coder (the first attempt: kforge generate's prompt), refiner (make a correct "
-                  "attempt faster) or debugger (fix a failed one)")
-      ->check(CLI::IsMember({"coder", "refiner", "debugger"}));
+                  "attempt faster), debugger (fix a failed one) or planner (--planner: the plan a refinement follows)")
+      ->check(CLI::IsMember({"coder", "refiner", "debugger", "planner"}));
   cmd->add_option("--parent", o->parent, "refiner, debugger: the earlier attempt's file [default: a placeholder]");
   cmd->add_option("--feedback", o->feedback, "refiner, debugger: a file with the feedback digest [default: a placeholder]");
   return [o, &global] { return run_prompt(*o, global); };

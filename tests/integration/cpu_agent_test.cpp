@@ -246,6 +246,32 @@ TEST(CpuAgent, AScriptedModelAnswersFromAFolder) {
   EXPECT_NE(r.out.find("0 input and 0 output tokens, $0.0000"), std::string::npos) << r.out;
 }
 
+TEST(CpuAgent, APlannerWritesThePlanARefinementFollows) {
+  TempDir dir;
+  FakeModelServer server;
+  write_models(dir, server, "scripted,reviewer");
+  // One call at a time, in order: the coder's first attempt, the planner on it, the refiner.
+  server.script(FakeModelServer::openai_stream(cpp_answer("cpp_add_relu.cpp"), 2, 1000, 200));
+  server.script(FakeModelServer::openai_stream("Bound by memory traffic: fuse the add and the max into one pass.", 1, 500, 30));
+  server.script(FakeModelServer::openai_stream(cpp_answer("cpp_add_relu.cpp"), 2, 1000, 200));
+  auto r = run_kforge(agent_args(dir, {"--model", "scripted", "--planner", "reviewer", "--attempts", "2", "--no-reverify"}));
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  auto requests = server.requests();
+  ASSERT_EQ(requests.size(), 3u);
+  EXPECT_EQ(requests[1].body.at("model"), "reviewer-coder");
+  auto user = [&](size_t i) {
+    for (const auto& m : requests[i].body.at("messages"))
+      if (m.at("role") == "user") return m.at("content").get<std::string>();
+    return std::string();
+  };
+  EXPECT_NE(user(1).find("You are planning the next optimisation"), std::string::npos) << user(1);
+  EXPECT_NE(user(1).find("speedup over PyTorch eager"), std::string::npos) << user(1);
+  EXPECT_NE(user(2).find("A plan to follow, from a reviewer who read the figures:\nBound by memory traffic"),
+            std::string::npos) << user(2);
+  // The planner's tokens are the attempt's: 1000 + 500 + 1000 in, 200 + 30 + 200 out.
+  EXPECT_NE(r.out.find("2500 input and 430 output tokens"), std::string::npos) << r.out;
+}
+
 TEST(CpuAgent, KforgePromptShowsEachRolesPrompt) {
   TempDir dir;
   std::ofstream(dir.file("digest.txt")) << "verdict: correct (5/5 trials)\nspeedup over PyTorch eager: 1.100x\n";
@@ -259,7 +285,7 @@ TEST(CpuAgent, KforgePromptShowsEachRolesPrompt) {
   auto coder = run_kforge({"--db", dir.file("k.db"), "prompt", "level1/1", "--suite", source_path("tests/problems"),
                            "--format", "cpp", "--parent", dir.file("digest.txt")});
   EXPECT_EQ(coder.exit_code, 2);
-  EXPECT_NE(coder.err.find("--parent and --feedback belong to --role refiner or debugger"), std::string::npos) << coder.err;
+  EXPECT_NE(coder.err.find("--parent and --feedback belong to --role refiner, debugger or planner"), std::string::npos) << coder.err;
 }
 
 TEST(CpuAgent, UsageErrorsSayWhatIsWrong) {
