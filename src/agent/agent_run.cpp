@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <condition_variable>
 #include <fstream>
 #include <mutex>
 #include <random>
@@ -155,6 +156,27 @@ std::string verdict_text(const AgentNode& n) {
   return *n.verdict;
 }
 
+// What an evaluation makes of its node: verdict, speedup, kernel win and digest, stored.
+void judge(AgentNode& n, const EvaluationRecord& r, Store& store) {
+  std::optional<double> compile_ms;
+  const std::string device = r.device == "cpu" ? "cpu" : r.device_name;
+  if (auto b = store.find_baseline(r.problem_hash, "compile", device, r.torch_version); b && b->median_ms && !b->error)
+    compile_ms = b->median_ms;
+  Feedback f = evaluation_feedback(r, compile_ms);
+  n.evaluation_id = r.id;
+  n.verdict = std::string(to_string(r.verdict));
+  n.speedup = r.verdict == Verdict::correct ? r.speedup : std::nullopt;
+  n.kernel_win = f.kernel_win;
+  n.digest = f.digest;
+  store.finish_agent_node(n);
+}
+
+std::string attempt_line(const ProblemSearch& s, const AgentNode& n) {
+  std::string parent = n.parent_id ? fmt::format(", parent #{}", *n.parent_id) : "";
+  return fmt::format("round {} {} attempt #{} ({}{}, {}): {}", n.round, s.problem.display_name(), n.id, n.role, parent,
+                     n.model, verdict_text(n));
+}
+
 }  // namespace
 
 void finish_searches(const std::vector<ProblemSearch>& searches, const AgentOptions& o, Store& store, int64_t run_id,
@@ -298,10 +320,17 @@ AgentSummary run_agent(std::vector<ProblemSearch>& searches, const AgentOptions&
           a.k = static_cast<int>(attempts.size()) + 1;
           attempts.push_back(std::move(a));
         }
-        // The round's calls, each holding one of its model's slots while it runs.
+        // The round's attempts, each on a thread of its own: its model call (holding one of its
+        // model's slots), then, stored in attempt order (a replay's k-th attempt is this run's
+        // k-th), its evaluation on a leased warm worker at once, while slower calls still run.
         std::vector<std::thread> calls;
-        for (auto& a : attempts)
-          calls.emplace_back([&, &a = a] {
+        std::mutex order_mutex;
+        std::condition_variable turn;
+        size_t next_to_store = 0;
+        std::vector<char> evaluated(attempts.size(), 0);
+        for (size_t i = 0; i < attempts.size(); ++i)
+          calls.emplace_back([&, i] {
+            Attempt& a = attempts[i];
             slots[a.model]->acquire();
             try {
               make_attempt(a, s, o, *providers[a.model], planner.get(), round, cancel);
@@ -311,57 +340,64 @@ AgentSummary run_agent(std::vector<ProblemSearch>& searches, const AgentOptions&
               a.node.digest = answer_feedback("error", e.what()).digest;
             }
             slots[a.model]->release();
+            const bool answered = a.node.outcome != "cancelled";  // else nothing answered: not an attempt
+            {
+              std::unique_lock lock(order_mutex);
+              turn.wait(lock, [&] { return next_to_store == i; });
+              if (answered) {
+                a.node.run_id = run_id;
+                store.put_problem(s.problem);
+                if (a.node.candidate_path) store.put_candidate(load_candidate_file(*a.node.candidate_path));
+                a.node.id = store.insert_agent_node(a.node);
+                if (!a.node.candidate_path) store.finish_agent_node(a.node);  // its verdict is its outcome
+              }
+              ++next_to_store;
+              turn.notify_all();
+            }
+            if (!answered) return;
+            {
+              std::lock_guard lock(mutex);
+              summary.attempts++;
+              summary.input_tokens += a.node.input_tokens;
+              summary.output_tokens += a.node.output_tokens;
+              summary.cost_usd += a.node.cost_usd;
+              spent += a.node.cost_usd;
+              tokens += a.node.input_tokens + a.node.output_tokens;
+            }
+            if (!a.node.candidate_path) {
+              say(fmt::format("round {} {} attempt #{} ({}, {}): {}", a.node.round, s.problem.display_name(), a.node.id,
+                              a.node.role, a.node.model, a.node.outcome));
+              return;
+            }
+            if (cancel) return;  // answered and stored: --resume evaluates it
+            Store own(db);        // the evaluation's connection: the round's attempts evaluate side by side
+            std::vector<PlannedEval> plan{plan_node(s, a.node, o.out_dir)};
+            auto records = evaluate(plan, o.eval, o, own, run_id, arch);
+            if (records.empty()) return;
+            judge(a.node, records.front(), own);
+            say(attempt_line(s, a.node));
+            evaluated[i] = 1;
           });
         for (auto& t : calls) t.join();
-        store.put_problem(s.problem);
-        for (auto& a : attempts) {
-          if (a.node.outcome == "cancelled") continue;  // nothing answered: not an attempt
-          a.node.run_id = run_id;
-          if (a.node.candidate_path) store.put_candidate(load_candidate_file(*a.node.candidate_path));
-          a.node.id = store.insert_agent_node(a.node);
-          {
-            std::lock_guard lock(mutex);
-            summary.attempts++;
-            summary.input_tokens += a.node.input_tokens;
-            summary.output_tokens += a.node.output_tokens;
-            summary.cost_usd += a.node.cost_usd;
-            spent += a.node.cost_usd;
-            tokens += a.node.input_tokens + a.node.output_tokens;
-          }
-          s.nodes.push_back(a.node);
-          if (a.node.candidate_path) {
-            pending.push_back(s.nodes.size() - 1);
-          } else {
-            store.finish_agent_node(a.node);  // its verdict is its outcome; nothing to evaluate
-            say(fmt::format("round {} {} attempt #{} ({}, {}): {}", a.node.round, s.problem.display_name(), a.node.id,
-                            a.node.role, a.node.model, a.node.outcome));
-          }
+        for (size_t i = 0; i < attempts.size(); ++i) {
+          if (attempts[i].node.outcome == "cancelled") continue;
+          s.nodes.push_back(attempts[i].node);
+          if (attempts[i].node.candidate_path && !evaluated[i]) pending.push_back(s.nodes.size() - 1);
         }
         if (cancel) break;
+        check_stops();
+        continue;
       }
 
-      // The round's candidates, built and evaluated together on leased warm workers.
+      // Nodes answered but never evaluated (a killed run's): built and evaluated together.
       std::vector<PlannedEval> plan;
       for (size_t j : pending) plan.push_back(plan_node(s, s.nodes[j], o.out_dir));
       std::vector<EvaluationRecord> records;
       if (!plan.empty()) records = evaluate(plan, o.eval, o, store, run_id, arch);
       for (size_t k = 0; k < pending.size() && k < records.size(); ++k) {
         AgentNode& n = s.nodes[pending[k]];
-        const EvaluationRecord& r = records[k];
-        std::optional<double> compile_ms;
-        const std::string device = r.device == "cpu" ? "cpu" : r.device_name;
-        if (auto b = store.find_baseline(r.problem_hash, "compile", device, r.torch_version); b && b->median_ms && !b->error)
-          compile_ms = b->median_ms;
-        Feedback f = evaluation_feedback(r, compile_ms);
-        n.evaluation_id = r.id;
-        n.verdict = std::string(to_string(r.verdict));
-        n.speedup = r.verdict == Verdict::correct ? r.speedup : std::nullopt;
-        n.kernel_win = f.kernel_win;
-        n.digest = f.digest;
-        store.finish_agent_node(n);
-        std::string parent = n.parent_id ? fmt::format(", parent #{}", *n.parent_id) : "";
-        say(fmt::format("round {} {} attempt #{} ({}{}, {}): {}", n.round, s.problem.display_name(), n.id, n.role, parent,
-                        n.model, verdict_text(n)));
+        judge(n, records[k], store);
+        say(attempt_line(s, n));
       }
       pending.clear();
       check_stops();

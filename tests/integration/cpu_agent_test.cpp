@@ -246,6 +246,24 @@ TEST(CpuAgent, AScriptedModelAnswersFromAFolder) {
   EXPECT_NE(r.out.find("0 input and 0 output tokens, $0.0000"), std::string::npos) << r.out;
 }
 
+TEST(CpuAgent, ARoundsAttemptsAreEvaluatedSideBySide) {
+  TempDir dir;
+  std::filesystem::create_directories(dir.file("answers"));
+  for (int k = 1; k <= 3; ++k)  // distinct candidates: no evaluation is reused from the store
+    std::ofstream(dir.file("answers/" + std::to_string(k) + ".md"))
+        << "```cpp\n// variant " << k << "\n" << file_text(source_path("tests/candidates/native/cpp_add_relu.cpp")) << "```\n";
+  std::ofstream(dir.file("kforge.toml")) << "[models.instant]\napi = \"scripted\"\nendpoint = \"answers\"\nmodel = \"x\"\n"
+                                            "concurrency = 3\n";
+  auto r = run_kforge(agent_args(dir, {"--model", "instant", "--policy", "metr", "--seeds", "3", "--width", "3",
+                                       "--attempts", "3", "--no-reverify"}));
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  for (int k = 1; k <= 3; ++k)
+    EXPECT_NE(r.out.find("attempt #" + std::to_string(k) + " (coder, instant): correct"), std::string::npos) << r.out;
+  auto show = run_kforge({"--db", dir.file("k.db"), "agent", "show", "1"});
+  EXPECT_NE(show.out.find("  #1 round 1 coder (instant): correct"), std::string::npos) << show.out;
+  EXPECT_NE(show.out.find("  #3 round 1 coder (instant): correct"), std::string::npos) << show.out;
+}
+
 TEST(CpuAgent, APlannerWritesThePlanARefinementFollows) {
   TempDir dir;
   FakeModelServer server;
