@@ -19,7 +19,7 @@ struct Proposal {
 };
 
 struct PolicyOptions {
-  int width = 4;        // proposals per round (metr, beam), chains (chains)
+  int width = 4;        // proposals per round (metr, beam), or chains (chains)
   int seeds = 4;        // fresh starts before any refinement (metr)
   int beam = 2;         // parents kept (beam)
   int debug_limit = 3;  // fixes in a row on one line before going back to the best (or a fresh start)

@@ -265,7 +265,7 @@ Runner add_agent_command(CLI::App& app, const GlobalOptions& global) {
   cmd->add_option("--policy", o->policy, "Search policy: serial (one refinement chain), metr (seeds, then parents drawn "
                                          "by speedup), beam (the best few, each in two directions) or chains (--width "
                                          "serial chains side by side)");
-  cmd->add_option("--width", o->policy_options.width, "Attempts per problem per round (metr, beam); chains (chains)")->check(CLI::Range(1, 256));
+  cmd->add_option("--width", o->policy_options.width, "Attempts per problem per round (metr, beam), or the number of chains (chains)")->check(CLI::Range(1, 256));
   cmd->add_option("--seeds", o->policy_options.seeds, "Fresh attempts before any refinement (metr)")->check(CLI::Range(1, 256));
   cmd->add_option("--beam", o->policy_options.beam, "Parents kept per round (beam)")->check(CLI::Range(1, 64));
   cmd->add_option("--debug-limit", o->policy_options.debug_limit, "Fixes in a row on one line before going back to the best")
