@@ -264,6 +264,21 @@ TEST(CpuAgent, ARoundsAttemptsAreEvaluatedSideBySide) {
   EXPECT_NE(show.out.find("  #3 round 1 coder (instant): correct"), std::string::npos) << show.out;
 }
 
+TEST(CpuAgent, SearchesALevelOfAnUpstreamCheckout) {
+  // tests/problems/upstream_layout is a miniature of upstream KernelBench's layout (--suite).
+  TempDir dir;
+  std::ofstream(dir.file("kforge.toml")) << "[models.instant]\napi = \"scripted\"\nendpoint = \"answers\"\nmodel = \"x\"\n";
+  std::filesystem::create_directories(dir.file("answers"));
+  std::ofstream(dir.file("answers/1.md")) << "No code: this checks which problems are searched.";
+  auto r = run_kforge({"--db", dir.file("k.db"), "agent", "--suite", source_path("tests/problems/upstream_layout/KernelBench"),
+                       "--level", "1", "--format", "kernelbench", "--device", "cpu", "--model", "instant", "--attempts",
+                       "1", "--no-reverify", "--out", dir.file("run")});
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  // Its level 1 holds upstream's 19_ReLU, under upstream's id and name.
+  EXPECT_NE(r.out.find("run 1, 1 problem(s), policy serial"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("level1/19_ReLU: stopped (1 attempts)"), std::string::npos) << r.out;
+}
+
 TEST(CpuAgent, APlannerWritesThePlanARefinementFollows) {
   TempDir dir;
   FakeModelServer server;
