@@ -279,6 +279,25 @@ TEST(CpuAgent, SearchesALevelOfAnUpstreamCheckout) {
   EXPECT_NE(r.out.find("level1/19_ReLU: stopped (1 attempts)"), std::string::npos) << r.out;
 }
 
+TEST(CpuAgent, SearchesAUsersOwnModule) {
+  // Any PyTorch file with Model, get_inputs and get_init_inputs, outside any suite.
+  TempDir dir;
+  std::ofstream(dir.file("my_layer.py")) << "import torch\nimport torch.nn as nn\n\nclass Model(nn.Module):\n"
+                                            "    def forward(self, x):\n        return torch.relu(x) * 2.0\n\n"
+                                            "def get_inputs():\n    return [torch.randn(32, 32)]\n\n"
+                                            "def get_init_inputs():\n    return []\n";
+  std::filesystem::create_directories(dir.file("answers"));
+  std::ofstream(dir.file("answers/1.md")) << "```python\nimport torch\nimport torch.nn as nn\n\nclass ModelNew(nn.Module):\n"
+                                             "    def forward(self, x):\n        return torch.clamp(x, min=0) * 2.0\n```\n";
+  std::ofstream(dir.file("kforge.toml")) << "[models.instant]\napi = \"scripted\"\nendpoint = \"answers\"\nmodel = \"x\"\n";
+  auto r = run_kforge({"--db", dir.file("k.db"), "agent", "--problem", dir.file("my_layer.py"), "--format", "kernelbench",
+                       "--device", "cpu", "--model", "instant", "--attempts", "1", "--max-time", "0.2", "--out",
+                       dir.file("run")});
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("my_layer attempt #1 (coder, instant): correct"), std::string::npos) << r.out;
+  EXPECT_TRUE(std::filesystem::exists(dir.file("run/best/my_layer/best.py"))) << r.out;
+}
+
 TEST(CpuAgent, APlannerWritesThePlanARefinementFollows) {
   TempDir dir;
   FakeModelServer server;
