@@ -7,7 +7,8 @@
 # least 70% of the run.
 # Usage: bench/agent_throughput.sh [OUT_DIR]
 #   AGENT_PROBLEMS (default 12 level-1 problems), AGENT_ATTEMPTS per problem (default 8),
-#   AGENT_DEVICE (default cuda), AGENT_POLICY (default metr), AGENT_MAX_TIME (timing cap per attempt, default 0.5)
+#   AGENT_DEVICE (default cuda), AGENT_POLICY (default metr), AGENT_MAX_TIME (timing cap per attempt, default 0.5),
+#   AGENT_SUITE (a suite folder, default problems/; tests/problems has tiny level-1 problems for a CPU run)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out="${1:-build/bench}"
@@ -18,8 +19,10 @@ trap 'rm -rf "$dir"; [[ -n "${sampler:-}" ]] && kill "$sampler" 2>/dev/null || t
 attempts="${AGENT_ATTEMPTS:-8}"
 problems="${AGENT_PROBLEMS:-1 2 3 4 5 6 7 8 9 10 17 19}"
 args=()
+suite="${AGENT_SUITE:-problems}"
+suite="$(cd "$suite" && pwd)"
 for id in $problems; do
-  file=$(ls problems/level1/${id}_*.py | head -1)
+  file=$(ls "$suite"/level1/${id}_*.py | head -1)
   name="level1/$(basename "$file" .py)"
   args+=(--problem "$name")
   mkdir -p "$dir/answers/$name"
@@ -35,7 +38,7 @@ if command -v nvidia-smi >/dev/null && [[ "${AGENT_DEVICE:-cuda}" != cpu ]]; the
   sampler=$!
 fi
 t0=$(date +%s.%N)
-(cd "$dir" && "$kforge" --db k.db agent --model instant "${args[@]}" --format kernelbench --device "${AGENT_DEVICE:-cuda}" \
+(cd "$dir" && "$kforge" --db k.db agent --suite "$suite" --model instant "${args[@]}" --format kernelbench --device "${AGENT_DEVICE:-cuda}" \
   --policy "${AGENT_POLICY:-metr}" --seeds 4 --width 4 --attempts "$attempts" --max-time "${AGENT_MAX_TIME:-0.5}" \
   --no-reverify --out run) >"$out/agent-throughput.log" 2>&1
 t1=$(date +%s.%N)
