@@ -1,4 +1,6 @@
 #include "planner/executor.hpp"
+
+#include "core/seeds.hpp"
 #include "core/rules.hpp"
 
 #include <atomic>
@@ -29,7 +31,7 @@ namespace {
 std::vector<uint64_t> fresh_seeds(int n) {
   std::random_device rd;
   std::vector<uint64_t> seeds;
-  for (int i = 0; i < n; ++i) seeds.push_back((uint64_t(rd()) << 32 | rd()) & ((1ULL << 53) - 1));
+  for (int i = 0; i < n; ++i) seeds.push_back(seed_bits(uint64_t(rd()) << 32 | rd()));
   return seeds;
 }
 

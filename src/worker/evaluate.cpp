@@ -1,4 +1,6 @@
 #include "worker/evaluate.hpp"
+
+#include "core/seeds.hpp"
 #include "worker/cpu_pin.hpp"
 #include "core/rules.hpp"
 
@@ -222,7 +224,7 @@ class Evaluation {
     {
       // The request's cost, measured with inputs of the problem's size after reference calls, as
       // the timed calls will come.
-      uint64_t seed = (job_.trial_seeds.empty() ? 3 : job_.trial_seeds.front() ^ 0x51afd7ed558ccd1dULL) & ((1ULL << 53) - 1);
+      uint64_t seed = derived_seed(0x51afd7ed558ccd1dULL, 3);
       py::list inputs = fresh_inputs(problem_, seed, device_name_, device_, dtype_);
       PinnedThread pinned(reference_cpu());
       cand_->calibrate(inputs, [&] {
@@ -234,6 +236,12 @@ class Evaluation {
       }, {candidate_cpu(), job_.timing.cuda_graph});
     }
     cand_->load(job_, reference_outputs);
+  }
+
+  // A seed of its own for one use of the job's first trial seed (`salt` names the use; `fallback`
+  // without trial seeds).
+  uint64_t derived_seed(uint64_t salt, uint64_t fallback) const {
+    return seed_bits(job_.trial_seeds.empty() ? fallback : job_.trial_seeds.front() ^ salt);
   }
 
   // Counted once per problem text and precision in this worker: the count depends on shapes
@@ -264,7 +272,7 @@ class Evaluation {
       uint64_t extra_seed = job_.trial_seeds.empty() ? 7 : job_.trial_seeds.front() ^ 0xc2b2ae3d27d4eb4fULL;
       for (const auto& sizes : extra_sizes_) {
         SizesApplied applied(problem_, sizes);
-        run_trial("at the extra size " + applied.describe(), (extra_seed++) & ((1ULL << 53) - 1), false, false);
+        run_trial("at the extra size " + applied.describe(), seed_bits(extra_seed++), false, false);
       }
     }
   }
@@ -275,7 +283,7 @@ class Evaluation {
   // reference's (on the H200 an identity candidate's ResNet18 at 0.77, a stacked LSTM at 0.62).
   void census() {
     if (!cuda_) return;
-    const uint64_t seed = (job_.trial_seeds.empty() ? 11 : job_.trial_seeds.front() ^ 0x165667b19e3779f9ULL) & ((1ULL << 53) - 1);
+    const uint64_t seed = derived_seed(0x165667b19e3779f9ULL, 11);
     run_trial("the kernel census call", seed, false, true);
   }
 
@@ -356,7 +364,7 @@ class Evaluation {
     if (!job_.time_candidate) return;
     const uint64_t timing_seed = job_.trial_seeds.empty() ? 0 : job_.trial_seeds.back() ^ 0x9e3779b97f4a7c15ULL;
     auto inputs_for = [&](int index) {
-      uint64_t seed = (timing_seed + 0x2545f4914f6cdd1dULL * static_cast<uint64_t>(index + 1000)) & ((1ULL << 53) - 1);
+      uint64_t seed = seed_bits(timing_seed + 0x2545f4914f6cdd1dULL * static_cast<uint64_t>(index + 1000));
       return fresh_inputs(problem_, seed, device_name_, device_, dtype_);
     };
     CandidateCall cand = [&](bool hold, const py::list& args, uint64_t forward_seed, py::object* result) {

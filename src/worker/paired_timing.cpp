@@ -1,4 +1,6 @@
 #include "worker/paired_timing.hpp"
+
+#include "core/seeds.hpp"
 #include "core/rules.hpp"
 
 #include <torch/csrc/autograd/python_variable.h>
@@ -115,7 +117,7 @@ struct TimedSide {
 
 }  // namespace
 
-uint64_t forward_seed_for(uint64_t input_seed) { return (input_seed * 0xbf58476d1ce4e5b9ULL + 0x94d049bb133111ebULL) & ((1ULL << 53) - 1); }
+uint64_t forward_seed_for(uint64_t input_seed) { return seed_bits(input_seed * 0xbf58476d1ce4e5b9ULL + 0x94d049bb133111ebULL); }
 
 TimingOutcome time_pairs(const py::object& ref, const CandidateCall& cand, const std::function<py::list(int)>& inputs_for,
                          const protocol::EvalJob& job, uint64_t seed, const at::Device& device, int batch,
