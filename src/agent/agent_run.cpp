@@ -7,7 +7,6 @@
 #include <mutex>
 #include <random>
 #include <semaphore>
-#include <regex>
 #include <thread>
 
 #include <fmt/format.h>
@@ -16,6 +15,7 @@
 #include "agent/agent_prompts.hpp"
 #include "agent/feedback.hpp"
 #include "common/errors.hpp"
+#include "common/files.hpp"
 #include "common/sha256.hpp"
 #include "generate/code_extraction.hpp"
 #include "llm/provider.hpp"
@@ -35,17 +35,11 @@ std::string extension_of(const std::string& format) {
 
 // A proposal of this round, with what its model call made of it.
 struct Attempt {
-  size_t search = 0;  // index into searches
   Proposal proposal;
   size_t model = 0;   // index into options.models
   int k = 0;          // its number in the round
   AgentNode node;     // filled by the call, stored at once
 };
-
-std::string read_text(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), {});
-}
 
 // The model call of one attempt: the prompt, the answer, the candidate file. Runs on a pool thread.
 void make_attempt(Attempt& a, const ProblemSearch& search, const AgentOptions& o, llm::Provider& provider,
@@ -56,7 +50,10 @@ void make_attempt(Attempt& a, const ProblemSearch& search, const AgentOptions& o
   if (a.proposal.parent) {
     const AgentNode& parent = search.nodes[*a.proposal.parent];
     n.parent_id = parent.id;
-    if (parent.candidate_path) parent_source = read_text(*parent.candidate_path);
+    if (parent.candidate_path) try {
+        parent_source = read_file(*parent.candidate_path);
+      } catch (const Error&) {  // gone from the run folder: the prompt shows the parent's digest alone
+      }
     digest = parent.digest;
   }
   n.problem_hash = search.problem.hash;
@@ -115,13 +112,6 @@ void make_attempt(Attempt& a, const ProblemSearch& search, const AgentOptions& o
   n.candidate_hash = sha256_hex(*e.code);
 }
 
-std::optional<double> sol_share_of(const AgentNode& n) {
-  static const std::regex sol(R"((\d+(?:\.\d+)?)% of the memory speed of light reached)");
-  std::smatch m;
-  if (!std::regex_search(n.digest, m, sol)) return std::nullopt;
-  return std::stod(m[1].str()) / 100.0;
-}
-
 PlannedEval plan_node(const ProblemSearch& search, const AgentNode& n, const std::filesystem::path& out_dir) {
   std::error_code ec;
   std::string name = std::filesystem::relative(*n.candidate_path, out_dir, ec).string();
@@ -134,10 +124,7 @@ PlannedEval plan_node(const ProblemSearch& search, const AgentNode& n, const std
 // Builds and evaluates `plan` on the run's workers; the records in plan order.
 std::vector<EvaluationRecord> evaluate(std::vector<PlannedEval>& plan, const EvalSettings& settings,
                                       const AgentOptions& o, Store& store, int64_t run_id, const std::string& arch) {
-  for (const auto& e : plan) {
-    store.put_problem(e.problem);
-    if (e.load_failure.empty()) store.put_candidate(e.candidate);
-  }
+  // Each candidate and its problem were stored with its node (the node's foreign keys need them).
   Prepare prepare;
   prepare.waits = [](const PlannedEval& e) { return builds_natively(e); };
   prepare.run = [&](const std::function<void(size_t)>& ready, std::mutex& store_mutex) {
@@ -283,7 +270,7 @@ AgentSummary run_agent(std::vector<ProblemSearch>& searches, const AgentOptions&
       if (o.budgets.plateau > 0 && best && s.attempts_since_best() >= o.budgets.plateau)
         return stop(fmt::format("no better attempt in the last {}", o.budgets.plateau));
       if (o.budgets.sol_share > 0 && best)
-        if (auto share = sol_share_of(s.nodes[*best]); share && *share >= o.budgets.sol_share)
+        if (auto share = sol_share_in_digest(s.nodes[*best].digest); share && *share >= o.budgets.sol_share)
           return stop(fmt::format("{:.0f}% of the memory speed of light", *share * 100));
     };
     if (pending.empty()) check_stops();

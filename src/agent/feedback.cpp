@@ -7,6 +7,9 @@
 namespace kforge::agent {
 namespace {
 
+// How a digest states the speed-of-light share, written and read back in one wording.
+constexpr const char* kSolReached = "% of the memory speed of light reached";
+
 std::optional<double> percent_after(const std::string& text, const std::regex& pattern) {
   std::smatch m;
   if (!std::regex_search(text, m, pattern)) return std::nullopt;
@@ -53,12 +56,17 @@ Feedback evaluation_feedback(const EvaluationRecord& r, std::optional<double> co
   if (f.own_share && !f.kernel_win)
     d += "most of the GPU time is in library kernels, not yours: this does not count as a kernel of your own\n";
   if (f.sol_share)
-    d += fmt::format("{:.0f}% of the memory speed of light reached: {}\n", *f.sol_share * 100,
-                     *f.sol_share >= 0.6 ? "bandwidth-bound, little left from memory traffic alone"
+    d += fmt::format("{:.0f}{}: {}\n", *f.sol_share * 100, kSolReached,
+                     *f.sol_share >= kBandwidthBoundShare ? "bandwidth-bound, little left from memory traffic alone"
                                          : "well below the bandwidth the device has");
   d += "the judge's full message: " + capped(r.message);
   f.digest = d;
   return f;
+}
+
+std::optional<double> sol_share_in_digest(const std::string& digest) {
+  static const std::regex stated(std::string(R"((\d+(?:\.\d+)?))") + kSolReached);
+  return percent_after(digest, stated);
 }
 
 Feedback answer_feedback(const std::string& outcome, const std::string& message) {

@@ -24,6 +24,13 @@ Feedback evaluation_feedback(const EvaluationRecord& record, std::optional<doubl
 // For an answer that was never evaluated: no code, the wrong language, a failed call.
 Feedback answer_feedback(const std::string& outcome, const std::string& message);
 
+// From this share of the memory speed of light on, a digest calls the attempt bandwidth-bound.
+inline constexpr double kBandwidthBoundShare = 0.6;
+
+// The memory speed-of-light share a digest of evaluation_feedback's states, where it states one:
+// what the stopping rule and the beam policy read back from a stored node.
+std::optional<double> sol_share_in_digest(const std::string& digest);
+
 // Messages longer than this are cut (head kept: compilers say the first error first).
 inline constexpr size_t kDigestMessageChars = 4000;
 

@@ -9,6 +9,7 @@
 #include <iostream>
 #include <functional>
 #include <map>
+#include <optional>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -103,14 +104,22 @@ AgentCommandOptions from_json(const nlohmann::json& j) {
 std::atomic<bool> g_cancel{false};
 void on_interrupt(int) { g_cancel = true; }
 
-std::vector<agent::AgentModel> chosen_models(const AgentCommandOptions& o, const GlobalOptions& global) {
+// The models of kforge.toml a run names, with their keys; kforge.toml is read once.
+struct ChosenModels {
+  std::vector<agent::AgentModel> coders;
+  std::optional<agent::AgentModel> planner;
+};
+
+ChosenModels chosen_models(const AgentCommandOptions& o, const GlobalOptions& global) {
   std::filesystem::path file;
   const auto declared = declared_models(o.config, global.db, &file);
-  std::vector<agent::AgentModel> out;
-  for (const auto& name : o.models) {
+  auto with_key = [&](const std::string& name) {
     const llm::ModelConfig& m = declared_model(declared, name, file);
-    out.push_back({m, llm::api_key(m)});
-  }
+    return agent::AgentModel{m, llm::api_key(m)};
+  };
+  ChosenModels out;
+  for (const auto& name : o.models) out.coders.push_back(with_key(name));
+  if (!o.planner.empty()) out.planner = with_key(o.planner);
   return out;
 }
 
@@ -132,17 +141,10 @@ int run_agent_command(AgentCommandOptions o, const GlobalOptions& global, const 
   }
   if (o.models.empty()) throw UsageError("give --model (repeatable: several models share one search)");
   auto models = chosen_models(o, global);
-  std::optional<agent::AgentModel> planner;
-  if (!o.planner.empty()) {
-    std::filesystem::path file;
-    const auto declared = declared_models(o.config, global.db, &file);
-    const llm::ModelConfig& m = declared_model(declared, o.planner, file);
-    planner = agent::AgentModel{m, llm::api_key(m)};
-  }
   auto problems = chosen_problems(o.levels, o.problems, o.suite, "nothing to search: give --level L or --problem P (each may repeat)");
   agent::AgentOptions a;
-  a.models = std::move(models);
-  a.planner = std::move(planner);
+  a.models = std::move(models.coders);
+  a.planner = std::move(models.planner);
   a.policy = o.policy;
   (void)agent::make_policy(o.policy, o.policy_options);  // an unknown name is a usage error before any call
   a.policy_options = o.policy_options;

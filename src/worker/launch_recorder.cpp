@@ -2,7 +2,6 @@
 #include "metrics/stream_order.hpp"
 
 #if KFORGE_WITH_CUDA
-#include <ATen/ATen.h>
 #include <c10/cuda/CUDAFunctions.h>
 #include <c10/cuda/CUDAStream.h>
 #include <cuda_runtime_api.h>

@@ -88,19 +88,18 @@ StreamHold::~StreamHold() {
 
 void StreamHold::set_flag(uint32_t value) { __atomic_store_n(host_flag_, value, __ATOMIC_SEQ_CST); }
 
-bool StreamHold::hold(void* stream) {
+void StreamHold::hold(void* stream) {
   std::lock_guard lock(mutex_);
   ++generation_;
   fired_ = false;
   if (wait_value_(stream, device_flag_, generation_, kWaitGeq) != 0) {
     set_flag(generation_);  // nothing to wait on; leave the stream free
-    return false;
+    return;
   }
   armed_ = true;
   fired_ = false;
   deadline_ = std::chrono::steady_clock::now() + watchdog_;
   wake_.notify_all();
-  return true;
 }
 
 bool StreamHold::release() {
@@ -132,7 +131,7 @@ std::unique_ptr<StreamHold> StreamHold::create(std::chrono::milliseconds, std::s
   return nullptr;
 }
 StreamHold::~StreamHold() = default;
-bool StreamHold::hold(void*) { return false; }
+void StreamHold::hold(void*) {}
 bool StreamHold::release() { return true; }
 void StreamHold::watch() {}
 void StreamHold::set_flag(uint32_t) {}

@@ -27,9 +27,8 @@ class StreamHold {
   StreamHold(const StreamHold&) = delete;
   StreamHold& operator=(const StreamHold&) = delete;
 
-  // Queues the wait on `stream` (a cudaStream_t) and arms the watchdog. False when the driver
-  // refused the wait (the stream is then left free).
-  bool hold(void* stream);
+  // Queues the wait on `stream` (a cudaStream_t) and arms the watchdog.
+  void hold(void* stream);
   // Lets the stream run. False when the watchdog had already released it (the forward waited on
   // the GPU while it was held).
   bool release();

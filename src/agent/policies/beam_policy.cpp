@@ -3,6 +3,7 @@
 // feedback); with nothing correct yet, the latest failures are fixed (or fresh attempts made).
 #include <algorithm>
 
+#include "agent/feedback.hpp"
 #include "agent/policies/policies.hpp"
 
 namespace kforge::agent {
@@ -10,7 +11,8 @@ namespace {
 
 // Two bottleneck directions for a correct parent, from its digest's speed-of-light share.
 std::vector<std::string> directions(const AgentNode& parent) {
-  const bool near_bandwidth = parent.digest.find("bandwidth-bound") != std::string::npos;
+  const auto share = sol_share_in_digest(parent.digest);
+  const bool near_bandwidth = share && *share >= kBandwidthBoundShare;
   if (near_bandwidth)
     return {"It already runs near the memory bandwidth: move fewer bytes (fuse passes, keep intermediates in "
             "registers or shared memory, narrower loads where the precision allows).",
