@@ -75,7 +75,7 @@ void reject_unjoined_streams(const RecordedForward& rec) {
   const auto& first = rec.unjoined.front();
   throw Failure{Verdict::rejected,
                 "kernel " + demangled(first.launch.kernel) + " (CUDA stream " + std::to_string(first.stream) +
-                    ") was still running after forward returned, on a stream the caller's stream does not wait for (" +
+                    ") is not ordered before the caller's stream when forward returns: no event wait or synchronisation joins its stream (" +
                     std::to_string(rec.unjoined.size()) +
                     " such kernel(s)); make the current stream wait for it (wait_stream, or an event) before returning",
                 std::string(rules::kUnjoinedStream)};
@@ -95,7 +95,9 @@ std::string judge_census(const RecordedForward& rec, census::FallbackPolicy poli
   census::Summary summary = census::summarize(rec.during);
   if (auto violation = census::fallback_violation(policy, summary))
     throw Failure{Verdict::rejected, *violation, std::string(rules::kPytorchFallback)};
-  return census::describe(summary);
+  std::string text = census::describe(summary);
+  if (!rec.order_unavailable.empty()) text += "; stream order not checked: " + rec.order_unavailable;
+  return text;
 }
 
 class CandidateHost {

@@ -113,6 +113,7 @@ struct Gathered {
   std::atomic<bool> returned{false};
   std::vector<census::StreamOp> ops;              // the forward's stream operations, in issue order
   std::unordered_map<uint64_t, bool> blocking;     // per stream seen: created without cudaStreamNonBlocking
+  bool unreadable_flags = false;                   // a stream whose flags could not be read
   pid_t caller = 0;
 };
 
@@ -292,9 +293,16 @@ uint64_t stream_name(CUstream stream, bool per_thread_call) {
   return v;
 }
 
+// The driver's cuStreamGetFlags, from libcuda itself: the CUDA runtime loads libcuda with
+// RTLD_LOCAL, so a global lookup finds nothing (the first version looked there, read every stream
+// as blocking, and passed both side-stream hacks on the H200).
 using StreamGetFlags = int (*)(CUstream, unsigned int*);
 StreamGetFlags stream_get_flags() {
-  static const auto fn = reinterpret_cast<StreamGetFlags>(::dlsym(RTLD_DEFAULT, "cuStreamGetFlags"));
+  static const auto fn = [] {
+    void* lib = ::dlopen("libcuda.so.1", RTLD_NOW | RTLD_NOLOAD);  // the copy the runtime loaded
+    auto f = lib ? reinterpret_cast<StreamGetFlags>(::dlsym(lib, "cuStreamGetFlags")) : nullptr;
+    return f ? f : reinterpret_cast<StreamGetFlags>(::dlsym(RTLD_DEFAULT, "cuStreamGetFlags"));
+  }();
   return fn;
 }
 
@@ -372,13 +380,16 @@ void note_stream_op(Gathered* g, CUpti_CallbackId cbid, const void* params, uint
   std::lock_guard lock(g->mutex);
   if (op->kind != census::StreamOp::Kind::sync_event && op->kind != census::StreamOp::Kind::sync_device &&
       !g->blocking.count(op->stream)) {
-    bool blocking = true;  // the legacy and per-thread streams, and any stream whose flags cannot be read
+    bool blocking = true;  // the legacy and per-thread streams
     const uint64_t v = op->stream;
-    if (v != census::kLegacyStream && (v & 0xff) != 0x2)
-      if (auto get = stream_get_flags()) {
-        unsigned int flags = 0;
-        if (get(reinterpret_cast<CUstream>(v), &flags) == 0) blocking = (flags & CU_STREAM_NON_BLOCKING) == 0;
-      }
+    if (v != census::kLegacyStream && (v & 0xff) != 0x2) {
+      unsigned int flags = 0;
+      auto get = stream_get_flags();
+      if (get && get(reinterpret_cast<CUstream>(v), &flags) == 0)
+        blocking = (flags & CU_STREAM_NON_BLOCKING) == 0;
+      else
+        g->unreadable_flags = true;  // the order cannot be judged: said so, never a silent pass
+    }
     g->blocking[v] = blocking;
   }
   g->ops.push_back(*op);
@@ -524,8 +535,12 @@ RecordedForward LaunchRecorder::stop() {
   out.recorded = true;
   // Which of the forward's launches its caller's stream is not ordered after (metrics/stream_order.hpp).
   std::unordered_set<uint32_t> unjoined_ids;
-  out.order_recorded = true;
-  for (uint32_t id : census::unjoined_launches(g.ops, state_->caller_stream, [&](uint64_t stream) {
+  out.order_recorded = !g.unreadable_flags;
+  if (g.unreadable_flags)
+    out.order_unavailable = stream_get_flags() ? "a stream's flags could not be read"
+                                               : "cuStreamGetFlags not found in libcuda";
+  if (out.order_recorded)
+    for (uint32_t id : census::unjoined_launches(g.ops, state_->caller_stream, [&](uint64_t stream) {
          auto it = g.blocking.find(stream);
          return it == g.blocking.end() || it->second;
        }))
@@ -537,6 +552,10 @@ RecordedForward LaunchRecorder::stop() {
       std::fprintf(stderr, "kforge census:   op %d stream %llx event %llx launch %u%s\n", static_cast<int>(op.kind),
                    static_cast<unsigned long long>(op.stream), static_cast<unsigned long long>(op.event), op.launch_id,
                    unjoined_ids.count(op.launch_id) && op.kind == census::StreamOp::Kind::launch ? " (unjoined)" : "");
+    for (const auto& [stream, blocking] : g.blocking)
+      std::fprintf(stderr, "kforge census:   stream %llx %s\n", static_cast<unsigned long long>(stream),
+                   blocking ? "blocking" : "non-blocking");
+    if (!out.order_unavailable.empty()) std::fprintf(stderr, "kforge census:   order not checked: %s\n", out.order_unavailable.c_str());
   }
   for (const auto& k : g.kernels) {
     auto call = g.calls.find(k.correlation);

@@ -31,7 +31,8 @@ struct RecordedForward {
     uint32_t stream = 0;  // CUPTI's stream id
   };
   std::vector<Unjoined> unjoined;
-  bool order_recorded = false;  // whether the stream operations were recorded (unjoined is empty otherwise)
+  bool order_recorded = false;  // whether the stream order was judged (unjoined is empty otherwise)
+  std::string order_unavailable;  // why it was not, when the kernels were recorded
 };
 
 // A kernel's name as written in its source (the records carry the mangled C++ name).
