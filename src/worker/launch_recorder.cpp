@@ -14,10 +14,8 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <atomic>
-#include <chrono>
 #include <optional>
-#include <thread>
+#include <atomic>
 #include <cstdio>
 #include <mutex>
 #include <type_traits>
@@ -459,13 +457,9 @@ std::string file_name(const std::string& path) {
 
 }  // namespace
 
-// How long after forward returns the recording still watches for launches from other threads.
-constexpr std::chrono::milliseconds kLateLaunchGrace{20};
-
 struct LaunchRecorder::State {
   Gathered gathered;
   uint64_t caller_stream = 0;  // the caller's current stream when forward returned
-  std::optional<std::chrono::steady_clock::time_point> returned_at;
   CUpti_SubscriberHandle subscriber = nullptr;
   bool active = false;
   std::string unavailable;
@@ -510,7 +504,6 @@ void LaunchRecorder::start() {
 
 void LaunchRecorder::forward_returned() {
   state_->gathered.returned = true;
-  state_->returned_at = std::chrono::steady_clock::now();
   state_->caller_stream = reinterpret_cast<uint64_t>(c10::cuda::getCurrentCUDAStream().stream());
   if (state_->caller_stream == 0x1) state_->caller_stream = census::kLegacyStream;
 }
@@ -522,10 +515,6 @@ RecordedForward LaunchRecorder::stop() {
     return out;
   }
   const Cupti& api = cupti();
-  // A thread the forward left behind gets a moment to show itself before the recording ends: a
-  // late launch 200 us after the return sometimes beat this synchronisation and sometimes did not
-  // (the H200 then caught it only later, by the timing recheck). Paid once per candidate.
-  if (state_->returned_at) std::this_thread::sleep_until(*state_->returned_at + kLateLaunchGrace);
   try {  // after a CUDA error (the forward's own) this throws; the recording still ends
     c10::cuda::device_synchronize();
   } catch (const std::exception&) {

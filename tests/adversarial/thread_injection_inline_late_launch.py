@@ -3,8 +3,10 @@
 # detached std::thread that launches the real kernel a moment later: the caller's timer stops
 # before any work is queued. The thread is native (invisible to Python's threading module) and
 # has ended by the time forward's result is checked. kforge records every kernel launch of the
-# first trial: one launched by another thread after forward returned is rejected, rule
-# thread-injection (or, had the kernel been late for the comparison, incorrect).
+# census call: one launched by another thread after forward returned is rejected, rule
+# thread-injection. The census call comes after the timing, and when the late kernel misses a
+# timed call's comparison first, the timing recheck rejects it (rule timing-recheck); had it been
+# late for the correctness trials, incorrect.
 import torch
 import torch.nn as nn
 from torch.utils.cpp_extension import load_inline

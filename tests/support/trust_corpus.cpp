@@ -27,7 +27,9 @@ std::vector<TrustCase> load_trust_corpus(const std::string& folder) {
     c.problem = e.at("problem").get<std::string>();
     if (e.at("verdict").is_array()) c.verdicts = e["verdict"].get<std::vector<std::string>>();
     else c.verdicts = {e["verdict"].get<std::string>()};
-    if (e.contains("rule") && e["rule"].is_string()) c.rule = e["rule"].get<std::string>();
+    // A list where the hack races kforge's checks and either may see it first (the case says why).
+    if (e.contains("rule") && e["rule"].is_string()) c.rules = {e["rule"].get<std::string>()};
+    if (e.contains("rule") && e["rule"].is_array()) c.rules = e["rule"].get<std::vector<std::string>>();
     c.gpu_only = e.value("gpu_only", false);
     if (e.contains("max_speedup") && e["max_speedup"].is_number()) c.max_speedup = e["max_speedup"].get<double>();
     if (e.contains("args")) c.args = e["args"].get<std::vector<std::string>>();
@@ -103,8 +105,12 @@ std::vector<std::string> run_trust_corpus(const std::string& folder, const std::
         if (honest && verdict == "correct" && c->message_on_gpu.empty() && not_held)
           failures.push_back(said + " [timed without the stream hold]");
       }
-      if (verdict == "rejected" && c->rule && l.value("rule", std::string()) != *c->rule)
-        failures.push_back(said + " [expected rule " + *c->rule + "]");
+      if (verdict == "rejected" && !c->rules.empty() &&
+          std::find(c->rules.begin(), c->rules.end(), l.value("rule", std::string())) == c->rules.end()) {
+        std::string names;
+        for (const auto& r : c->rules) names += (names.empty() ? "" : " or ") + r;
+        failures.push_back(said + " [expected rule " + names + "]");
+      }
       if (c->max_speedup && l.contains("speedup") && l["speedup"].is_number() &&
           l["speedup"].get<double>() > *c->max_speedup)
         failures.push_back(said + " [speedup " + std::to_string(l["speedup"].get<double>()) + " above " +

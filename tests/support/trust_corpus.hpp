@@ -13,7 +13,7 @@ struct TrustCase {
   std::string file;
   std::string problem;                // relative to the source tree
   std::vector<std::string> verdicts;  // any of these
-  std::optional<std::string> rule;    // when the verdict is rejected
+  std::vector<std::string> rules;     // when the verdict is rejected: the rule, or the rules any of which may fire (empty: any)
   bool gpu_only = false;
   std::optional<double> max_speedup;  // a hack that must not show a speedup above this
   std::vector<std::string> args;      // extra `kforge eval` options the case runs with
