@@ -315,8 +315,11 @@ AgentSummary run_agent(std::vector<ProblemSearch>& searches, const AgentOptions&
         std::condition_variable turn;
         size_t next_to_store = 0;
         std::vector<char> evaluated(attempts.size(), 0);
-        for (size_t i = 0; i < attempts.size(); ++i)
-          calls.emplace_back([&, i] {
+        // What went wrong after an attempt's model call (the store refusing a write, a worker
+        // lost): never past its thread, where it would end kforge and strand the attempts queued
+        // behind its turn. The search stops after the round with the first, and --resume goes on.
+        std::vector<std::string> failures(attempts.size());
+        auto attempt_body = [&](size_t i) {
             Attempt& a = attempts[i];
             slots[a.model]->acquire();
             try {
@@ -331,6 +334,15 @@ AgentSummary run_agent(std::vector<ProblemSearch>& searches, const AgentOptions&
             {
               std::unique_lock lock(order_mutex);
               turn.wait(lock, [&] { return next_to_store == i; });
+              // The next attempt's turn comes whether or not this one could be stored.
+              struct NextTurn {
+                size_t& next;
+                std::condition_variable& turn;
+                ~NextTurn() {
+                  ++next;
+                  turn.notify_all();
+                }
+              } next_turn{next_to_store, turn};
               if (answered) {
                 a.node.run_id = run_id;
                 store.put_problem(s.problem);
@@ -338,8 +350,6 @@ AgentSummary run_agent(std::vector<ProblemSearch>& searches, const AgentOptions&
                 a.node.id = store.insert_agent_node(a.node);
                 if (!a.node.candidate_path) store.finish_agent_node(a.node);  // its verdict is its outcome
               }
-              ++next_to_store;
-              turn.notify_all();
             }
             if (!answered) return;
             {
@@ -364,13 +374,25 @@ AgentSummary run_agent(std::vector<ProblemSearch>& searches, const AgentOptions&
             judge(a.node, records.front(), own);
             say(attempt_line(s, a.node));
             evaluated[i] = 1;
+        };
+        for (size_t i = 0; i < attempts.size(); ++i)
+          calls.emplace_back([&, i] {
+            try {
+              attempt_body(i);
+            } catch (const std::exception& e) {
+              failures[i] = e.what();
+            }
           });
         for (auto& t : calls) t.join();
         for (size_t i = 0; i < attempts.size(); ++i) {
-          if (attempts[i].node.outcome == "cancelled") continue;
+          if (attempts[i].node.outcome == "cancelled" || attempts[i].node.id == 0) continue;  // not stored
           s.nodes.push_back(attempts[i].node);
           if (attempts[i].node.candidate_path && !evaluated[i]) pending.push_back(s.nodes.size() - 1);
         }
+        for (size_t i = 0; i < attempts.size(); ++i)
+          if (!failures[i].empty())
+            throw Error(fmt::format("attempt {} of round {}: {} (what was stored is kept: `kforge agent --resume {}` goes on)",
+                                    attempts[i].k, round, failures[i], run_id));
         if (cancel) break;
         check_stops();
         continue;

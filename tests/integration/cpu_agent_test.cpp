@@ -181,6 +181,32 @@ TEST(CpuAgent, TwoModelsShareAMetrSearchThroughAHackAndAnOutage) {
             std::string::npos) << show.out;
 }
 
+TEST(CpuAgent, AStoreLockedAfterAModelCallEndsTheRunWithAMessageAndResumeGoesOn) {
+  TempDir dir;
+  FakeModelServer server;
+  write_models(dir, server);
+  ScriptedReply slow = FakeModelServer::openai_stream(cpp_answer("cpp_add_relu.cpp"), 1);
+  slow.pause_ms = 500;  // before each of its few chunks: the answer comes while another writer holds the store
+  server.script(slow);
+  // A second writer takes the store 1 s in, while the call waits, and holds it past the store's
+  // 5 s busy timeout: the attempt cannot be stored. kforge must say so and exit, not abort.
+  std::string command = "\"" + std::string(KFORGE_BINARY) + "\"";
+  for (const auto& a : agent_args(dir, {"--model", "scripted", "--attempts", "1", "--no-reverify"})) command += " '" + a + "'";
+  command += " > '" + dir.file("out.txt") + "' 2>&1 & pid=$!; sleep 1; python3 -c \"import sqlite3, time; "
+             "c = sqlite3.connect('" + dir.file("k.db") + "', isolation_level=None, timeout=30); "
+             "c.execute('BEGIN EXCLUSIVE'); time.sleep(9); c.execute('COMMIT')\"; wait $pid; echo \"exit $?\"";
+  auto locked = run_command({"/bin/sh", "-c", command});
+  const std::string out = file_text(dir.file("out.txt"));
+  EXPECT_NE(locked.out.find("exit 1"), std::string::npos) << locked.out << out;
+  EXPECT_NE(out.find("locked"), std::string::npos) << out;
+  EXPECT_NE(out.find("kforge agent --resume 1"), std::string::npos) << out;
+
+  server.script(FakeModelServer::openai_stream(cpp_answer("cpp_add_relu.cpp"), 2));
+  auto resumed = run_kforge({"--db", dir.file("k.db"), "agent", "--resume", "1", "--attempts", "1", "--no-reverify"});
+  ASSERT_EQ(resumed.exit_code, 0) << resumed.out << resumed.err;
+  EXPECT_NE(resumed.out.find("attempt #1 (coder, scripted): correct"), std::string::npos) << resumed.out;
+}
+
 TEST(CpuAgent, APlateauStopsAProblem) {
   TempDir dir;
   FakeModelServer server;
