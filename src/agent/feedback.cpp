@@ -1,6 +1,8 @@
 #include "agent/feedback.hpp"
 
+#include <cmath>
 #include <regex>
+#include <string_view>
 
 #include <fmt/format.h>
 
@@ -21,13 +23,46 @@ std::string capped(const std::string& text) {
   return text.substr(0, kDigestMessageChars) + fmt::format("\n[... {} more characters cut]", text.size() - kDigestMessageChars);
 }
 
-// The "kernels: ..." clause of the judge's message (worker/candidate_host.cpp writes it).
-std::string kernels_clause(const std::string& message) {
+// The census clauses of the judge's message (worker/candidate_host.cpp writes them): "kernels:
+// ...; own N% of GPU time", then, where an own kernel ran, "; slowest own kernel NAME: ...".
+constexpr std::string_view kSlowest = "; slowest own kernel ";
+
+std::string census_text(const std::string& message) {
   auto at = message.find("kernels: ");
   if (at == std::string::npos) return "";
   auto end = message.find("; SM clock", at);
   if (end == std::string::npos) end = message.find("; ", message.find("of GPU time", at));
   return message.substr(at, end == std::string::npos ? std::string::npos : end - at);
+}
+
+std::string kernels_clause(const std::string& message) {
+  std::string text = census_text(message);
+  return text.substr(0, text.find(kSlowest));
+}
+
+// The slowest own kernel's clause, with what its launch shape says a kernel writer could change
+// (the part of a profiler's advice that needs no hardware counter).
+std::string slowest_kernel_lines(const std::string& message) {
+  std::string text = census_text(message);
+  auto at = text.find(kSlowest);
+  if (at == std::string::npos) return "";
+  std::string out = text.substr(at + 2) + "\n";
+  static const std::regex occupancy(R"(theoretical occupancy (\d+)% \(limited by ([a-z ]+)\), ([\d.]+) waves)");
+  std::smatch m;
+  if (std::regex_search(text, m, occupancy)) {
+    const double percent = std::stod(m[1].str()), waves = std::stod(m[3].str());
+    if (percent < 50)
+      out += fmt::format("- low occupancy ({:.0f}%), limited by {}: fewer warps to hide memory and pipeline latency\n",
+                         percent, m[2].str());
+    if (waves < 1)
+      out += fmt::format("- the grid fills {:.0f}% of what the SMs hold at once: more, smaller blocks would use the idle SMs\n",
+                         waves * 100);
+    else if (waves < 4 && waves - std::floor(waves) > 0 && waves - std::floor(waves) < 0.5)
+      out += fmt::format("- {:.1f} waves: the last, partial wave leaves most SMs idle (a tail effect)\n", waves);
+  }
+  if (text.find("local memory per thread", at) != std::string::npos)
+    out += "- it uses local memory: register spills or local arrays, each access a trip to memory\n";
+  return out;
 }
 
 }  // namespace
@@ -53,6 +88,7 @@ Feedback evaluation_feedback(const EvaluationRecord& r, std::optional<double> co
   if (compile_ms && r.cand_ms && *r.cand_ms > 0)
     d += fmt::format("speedup over torch.compile: {:.3f}x (its time {:.4f} ms)\n", *compile_ms / *r.cand_ms, *compile_ms);
   if (auto k = kernels_clause(r.message); !k.empty()) d += k + "\n";
+  d += slowest_kernel_lines(r.message);
   if (f.own_share && !f.kernel_win)
     d += "most of the GPU time is in library kernels, not yours: this does not count as a kernel of your own\n";
   if (f.sol_share)

@@ -61,6 +61,26 @@ Summary summarize(const std::vector<Launch>& launches) {
   return s;
 }
 
+std::optional<Slowest> slowest_own(const std::vector<Launch>& launches) {
+  std::map<std::string, Slowest> by_name;
+  std::map<std::string, double> longest;
+  for (const Launch& l : launches) {
+    if (l.origin != Origin::own) continue;
+    Slowest& k = by_name[l.kernel];
+    k.kernel = l.kernel;
+    k.gpu_ms += l.gpu_ms;
+    ++k.launches;
+    if (k.launches == 1 || l.gpu_ms > longest[l.kernel]) {
+      longest[l.kernel] = l.gpu_ms;
+      k.shape = l.shape;
+    }
+  }
+  std::optional<Slowest> out;
+  for (auto& [name, k] : by_name)
+    if (!out || k.gpu_ms > out->gpu_ms) out = k;
+  return out;
+}
+
 std::string describe(const Summary& s) {
   if (s.total() == 0) return "kernels: none launched";
   std::string out = "kernels: " + std::to_string(s.own) + " own";

@@ -17,6 +17,8 @@
 #include <string_view>
 #include <vector>
 
+#include "metrics/launch_shape.hpp"
+
 namespace kforge::census {
 
 enum class Origin { own, library, compiled };
@@ -32,7 +34,18 @@ struct Launch {
   std::string object;  // the issuing shared object's file name (no folder)
   Origin origin = Origin::own;
   double gpu_ms = 0;
+  LaunchShape shape;  // where the recording gave it
 };
+
+// The own kernel (by name) that took the most GPU time over all its launches: where a kernel
+// writer's next change pays most. Nothing when no own kernel ran.
+struct Slowest {
+  std::string kernel;
+  double gpu_ms = 0;  // all its launches
+  int launches = 0;
+  LaunchShape shape;  // of its longest launch
+};
+std::optional<Slowest> slowest_own(const std::vector<Launch>& launches);
 
 struct Summary {
   int own = 0, library = 0, compiled = 0;                  // launches

@@ -20,6 +20,8 @@
 #include <optional>
 #include <thread>
 
+#include <fmt/format.h>
+
 #include "metrics/kernel_census.hpp"
 #include "protocol/frame.hpp"
 #include "worker/crash_report.hpp"
@@ -83,6 +85,12 @@ void reject_unjoined_streams(const RecordedForward& rec) {
 
 // What the first trial's launches say under the fallback policy: under --fallback strict a
 // forward without a kernel of its own is a PyTorch fallback. Otherwise, the census for the message.
+// A kernel's name short enough for a message: templates' argument lists can run to pages.
+std::string short_name(const std::string& name) {
+  constexpr size_t kLimit = 120;
+  return name.size() <= kLimit ? name : name.substr(0, kLimit) + "...";
+}
+
 std::string judge_census(const RecordedForward& rec, census::FallbackPolicy policy) {
   if (!rec.recorded) {
     if (policy == census::FallbackPolicy::strict)
@@ -96,6 +104,11 @@ std::string judge_census(const RecordedForward& rec, census::FallbackPolicy poli
   if (auto violation = census::fallback_violation(policy, summary))
     throw Failure{Verdict::rejected, *violation, std::string(rules::kPytorchFallback)};
   std::string text = census::describe(summary);
+  // Where the next change pays most: the own kernel with the most GPU time, and its launch's shape
+  // and occupancy (the agent's digest quotes this clause to the model).
+  if (auto slowest = census::slowest_own(rec.during))
+    text += fmt::format("; slowest own kernel {}: {:.3f} ms in {} launch(es), {}", short_name(demangled(slowest->kernel)),
+                        slowest->gpu_ms, slowest->launches, census::describe(slowest->shape, rec.sm));
   if (!rec.order_unavailable.empty()) text += "; stream order not checked: " + rec.order_unavailable;
   return text;
 }

@@ -103,6 +103,7 @@ struct KernelRecord {
   uint64_t start_ns = 0, end_ns = 0;
   uint32_t stream = 0;
   std::string name;
+  census::LaunchShape shape;
 };
 
 // What one recording gathers. Callbacks come from any thread, activity buffers from CUPTI's own.
@@ -441,13 +442,35 @@ void CUPTIAPI on_buffer_completed(CUcontext, uint32_t, uint8_t* buffer, size_t, 
   while (cupti().next_record(buffer, valid, &record) == CUPTI_SUCCESS) {
     if (record->kind != CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL && record->kind != CUPTI_ACTIVITY_KIND_KERNEL) continue;
     const auto* k = reinterpret_cast<const CUpti_ActivityKernel10*>(record);
-    kernels.push_back({k->correlationId, k->start, k->end, k->streamId, k->name ? k->name : ""});
+    census::LaunchShape shape;
+    shape.grid_x = k->gridX, shape.grid_y = k->gridY, shape.grid_z = k->gridZ;
+    shape.block_x = k->blockX, shape.block_y = k->blockY, shape.block_z = k->blockZ;
+    shape.registers_per_thread = k->registersPerThread;
+    shape.static_shared_bytes = k->staticSharedMemory;
+    shape.dynamic_shared_bytes = k->dynamicSharedMemory;
+    shape.local_bytes_per_thread = k->localMemoryPerThread;
+    kernels.push_back({k->correlationId, k->start, k->end, k->streamId, k->name ? k->name : "", shape});
   }
   std::free(buffer);
   std::lock_guard lock(g_mutex);
   if (!g_gathered) return;
   std::lock_guard inner(g_gathered->mutex);
   for (auto& k : kernels) g_gathered->kernels.push_back(std::move(k));
+}
+
+// The current device's SM, as the occupancy rules need it (the defaults where a figure is missing).
+census::SmLimits sm_limits() {
+  census::SmLimits sm;
+  int device = 0;
+  cudaDeviceProp p{};
+  if (cudaGetDevice(&device) != cudaSuccess || cudaGetDeviceProperties(&p, device) != cudaSuccess) return sm;
+  sm.sm_count = p.multiProcessorCount;
+  if (p.warpSize > 0) sm.max_warps = p.maxThreadsPerMultiProcessor / p.warpSize;
+  if (p.maxBlocksPerMultiProcessor > 0) sm.max_blocks = p.maxBlocksPerMultiProcessor;
+  if (p.regsPerMultiprocessor > 0) sm.registers = p.regsPerMultiprocessor;
+  if (p.sharedMemPerMultiprocessor > 0) sm.shared_bytes = static_cast<int64_t>(p.sharedMemPerMultiprocessor);
+  sm.reserved_shared_per_block = static_cast<int64_t>(p.reservedSharedMemPerBlock);
+  return sm;
 }
 
 std::string file_name(const std::string& path) {
@@ -533,6 +556,7 @@ RecordedForward LaunchRecorder::stop() {
   }
   Gathered& g = state_->gathered;
   out.recorded = true;
+  out.sm = sm_limits();
   // Which of the forward's launches its caller's stream is not ordered after (metrics/stream_order.hpp).
   std::unordered_set<uint32_t> unjoined_ids;
   out.order_recorded = !g.unreadable_flags;
@@ -561,7 +585,7 @@ RecordedForward LaunchRecorder::stop() {
     auto call = g.calls.find(k.correlation);
     if (call == g.calls.end()) continue;  // launched before recording began
     census::Launch launch{k.name, file_name(call->second.object), census::classify(call->second.object, k.name),
-                          (k.end_ns - k.start_ns) / 1e6};
+                          (k.end_ns - k.start_ns) / 1e6, k.shape};
     if (!call->second.after_return) {
       if (unjoined_ids.count(k.correlation)) out.unjoined.push_back({launch, k.stream});
       out.during.push_back(std::move(launch));

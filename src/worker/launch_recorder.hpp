@@ -31,6 +31,7 @@ struct RecordedForward {
     uint32_t stream = 0;  // CUPTI's stream id
   };
   std::vector<Unjoined> unjoined;
+  census::SmLimits sm;  // the device's SM, for the launches' occupancy
   bool order_recorded = false;  // whether the stream order was judged (unjoined is empty otherwise)
   std::string order_unavailable;  // why it was not, when the kernels were recorded
 };

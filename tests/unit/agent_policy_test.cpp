@@ -182,6 +182,27 @@ TEST(AgentFeedback, ACorrectAttemptsDigestHasItsSpeedupKernelsAndSpeedOfLight) {
   EXPECT_NE(f.digest.find("70% of the memory speed of light reached: bandwidth-bound"), std::string::npos) << f.digest;
 }
 
+TEST(AgentFeedback, TheSlowestOwnKernelsLaunchShapeBecomesAdvice) {
+  auto f = evaluation_feedback(
+      correct_record("5/5 trials passed; kernels: 1 own (candidate.so: 1); own 100% of GPU time; slowest own kernel "
+                     "gemm_tile<128>: 0.812 ms in 1 launch(es), grid 160x1x1 of 256 threads (256x1x1), 128 registers/thread, "
+                     "0 B shared, 64 B local memory per thread (register spills or local arrays); theoretical occupancy 25% "
+                     "(limited by registers), 0.6 waves over 132 SMs; SM clock 1980-1980 MHz"),
+      std::nullopt);
+  EXPECT_NE(f.digest.find("kernels: 1 own (candidate.so: 1); own 100% of GPU time\nslowest own kernel gemm_tile<128>: 0.812 ms"),
+            std::string::npos) << f.digest;
+  EXPECT_NE(f.digest.find("- low occupancy (25%), limited by registers"), std::string::npos) << f.digest;
+  EXPECT_NE(f.digest.find("- the grid fills 60% of what the SMs hold at once"), std::string::npos) << f.digest;
+  EXPECT_NE(f.digest.find("- it uses local memory"), std::string::npos) << f.digest;
+  // A full, well-shaped launch gets no advice lines.
+  auto good = evaluation_feedback(
+      correct_record("kernels: 1 own (candidate.so: 1); own 100% of GPU time; slowest own kernel add: 0.2 ms in 1 launch(es), "
+                     "grid 4096x1x1 of 256 threads (256x1x1), 32 registers/thread, 0 B shared, no local memory; theoretical "
+                     "occupancy 100% (limited by warps), 3.9 waves over 132 SMs; SM clock 1980-1980 MHz"),
+      std::nullopt);
+  EXPECT_EQ(good.digest.find("\n- "), std::string::npos) << good.digest;
+}
+
 TEST(AgentFeedback, LibraryKernelsAreNoKernelWinAndFailuresKeepTheJudgesMessage) {
   auto library = evaluation_feedback(correct_record("kernels: 0 own, 3 library (libcublasLt.so.13: 3); own 0% of GPU time"), std::nullopt);
   EXPECT_FALSE(library.kernel_win);
