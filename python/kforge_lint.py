@@ -11,7 +11,11 @@ problem's precision, with the METR and robust-kbench filters at kforge's toleran
 precision: `non-finite`, `nondeterministic` (one seed, two runs differ), `random-in-forward`
 (the output depends on the RNG state at the call), `near-zero`, `near-constant`,
 `input-independent` (other inputs, same output), `weight-independent` (other weights, same
-outputs: every output). The model is built as the evaluation builds it, in train mode. On a
+outputs: every output). `extra-sizes`: the file declares no `extra_sizes` and `cpu_extra_sizes`
+(static), or one of them (the list for the device linted) is unusable: it names a constant the
+file lacks or `get_init_inputs()` reads, changes no input's shape, or the reference fails or gives
+non-finite values at it. On the CPU, the GPU list is also run on PyTorch's meta device (shapes
+only, no data), so a size that no op accepts is found without a GPU. The model is built as the evaluation builds it, in train mode. On a
 GPU also `sizing` (eager time outside the level's window, upstream's rule: 1-15 ms
 for levels 1 and 2, up to 50 ms above) and `memory` (peak over 60 GiB: the suite must run on an
 80 GB card). On any device, an allocation that fails is a `memory` finding too (the problem does
@@ -41,6 +45,10 @@ def call_name(call):
 def static_findings(source):
     found = []
     tree = ast.parse(source)
+    declared = {t.id for node in tree.body if isinstance(node, ast.Assign) for t in node.targets if isinstance(t, ast.Name)}
+    for name in ("extra_sizes", "cpu_extra_sizes"):
+        if name not in declared:
+            found.append(("extra-sizes", f"no {name}: other sizes a correct candidate must handle (docs/suite.md)"))
     for node in ast.walk(tree):
         if isinstance(node, ast.FunctionDef) and node.name == "forward":
             for call in ast.walk(node):
@@ -150,6 +158,91 @@ def run_findings(runner, atol, cpu):
     return found
 
 
+class SizesApplied:
+    """Module constants set for the span of a `with`, and put back after (as the evaluation sets
+    an extra size for get_inputs() only)."""
+
+    def __init__(self, module, sizes):
+        self.m, self.sizes = module, sizes
+
+    def __enter__(self):
+        self.saved = {k: getattr(self.m, k) for k in self.sizes}
+        for k, v in self.sizes.items():
+            setattr(self.m, k, v)
+
+    def __exit__(self, *exc):
+        for k, v in self.saved.items():
+            setattr(self.m, k, v)
+
+
+def same_value(a, b):
+    if isinstance(a, torch.Tensor) or isinstance(b, torch.Tensor):
+        return isinstance(a, torch.Tensor) and isinstance(b, torch.Tensor) and a.shape == b.shape
+    if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
+        return len(a) == len(b) and all(same_value(x, y) for x, y in zip(a, b))
+    return a == b
+
+
+def shapes_of(inputs):
+    return [tuple(t.shape) if isinstance(t, torch.Tensor) else t for t in inputs]
+
+
+def extra_size_findings(runner, name, run=True):
+    """The problem's `name` list (extra_sizes or cpu_extra_sizes), each size checked as the
+    evaluation uses it: set for get_inputs() only, the model built once at the benchmark size."""
+    m = runner.m
+    sizes_list = getattr(m, name, None)
+    if sizes_list is None:
+        return []
+    if not isinstance(sizes_list, (list, tuple)) or not sizes_list:
+        return [("extra-sizes", f"{name} must be a non-empty list of dicts")]
+    found = []
+    init = list(m.get_init_inputs())
+    base_shapes = shapes_of(runner.inputs(1))
+    model = runner.model(42) if run else None
+    if run and runner.device == "meta":
+        try:  # some ops have no meta kernel, or need the data: then only the shapes are checked
+            runner.run(model, runner.inputs(1), 0)
+        except Exception:  # noqa: BLE001
+            run = False
+    for sizes in sizes_list:
+        label = f"{name} {sizes}"
+        if not isinstance(sizes, dict) or not sizes:
+            found.append(("extra-sizes", f"{label}: not a dict of constant name to number"))
+            continue
+        missing = [k for k in sizes if not hasattr(m, k)]
+        if missing:
+            found.append(("extra-sizes", f"{label}: names {', '.join(missing)}, which the file does not define"))
+            continue
+        try:
+            with SizesApplied(m, sizes):
+                changed_init = not same_value(list(m.get_init_inputs()), init)
+                inputs = runner.inputs(7)
+        except Exception as e:  # noqa: BLE001
+            if is_out_of_memory(e):
+                raise
+            found.append(("extra-sizes", f"{label}: get_inputs() fails there: {error_text(e)}"))
+            continue
+        if changed_init:
+            found.append(("extra-sizes", f"{label}: changes get_init_inputs(); only constants that shape the inputs belong"))
+            continue
+        if shapes_of(inputs) == base_shapes:
+            found.append(("extra-sizes", f"{label}: no input changes shape"))
+            continue
+        if not run:
+            continue
+        try:
+            outputs = runner.run(model, inputs, 0)
+        except Exception as e:  # noqa: BLE001 (the size is unusable; the finding says why)
+            if is_out_of_memory(e):
+                raise
+            found.append(("extra-sizes", f"{label}: the reference fails there: {error_text(e)}"))
+            continue
+        if runner.device != "meta" and not all(torch.isfinite(t).all() for t in outputs):
+            found.append(("extra-sizes", f"{label}: the reference gives NaN or Inf there"))
+    return found
+
+
 def gpu_figures(runner, level):
     """Eager time (median of 10 calls after 3) and peak memory at the problem's GPU sizes."""
     torch.cuda.empty_cache()
@@ -194,6 +287,11 @@ def lint(level, path, device, static_only):
                 precision = "fp32"
             runner = Runner(module, device, DTYPES[precision])
             findings += run_findings(runner, TOLERANCE[precision], cpu)
+            findings += extra_size_findings(runner, "cpu_extra_sizes" if cpu else "extra_sizes")
+            if cpu:
+                # The GPU sizes, on the meta device: shapes checked, nothing computed.
+                findings += extra_size_findings(Runner(load(path, False, "kforge_problem_meta"), "meta",
+                                                       DTYPES[precision]), "extra_sizes")
             if not cpu:
                 ms, peak, more = gpu_figures(Runner(load(path, False), device, DTYPES[precision]), level)
                 result["eager_ms"], result["peak_gib"] = ms, peak

@@ -19,6 +19,9 @@ BIAS = False
 
 # kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
 cpu_sizes = {"BATCH": 2, "IN_CHANNELS": 32, "OUT_CHANNELS": 32, "DEPTH": 12, "HEIGHT": 12, "WIDTH": 12}
+# Other sizes a correct candidate must handle (one more correctness trial each; KernelBench tooling ignores these).
+extra_sizes = [{"BATCH": 5, "DEPTH": 37, "HEIGHT": 41, "WIDTH": 43}]
+cpu_extra_sizes = [{"DEPTH": 7, "HEIGHT": 9, "WIDTH": 11}]
 
 
 class Model(nn.Module):

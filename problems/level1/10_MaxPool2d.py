@@ -11,6 +11,9 @@ STRIDE = 2
 
 # kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
 cpu_sizes = {"BATCH": 16, "CHANNELS": 64, "HEIGHT": 128, "WIDTH": 128}
+# Other sizes a correct candidate must handle (one more correctness trial each; KernelBench tooling ignores these).
+extra_sizes = [{"BATCH": 61, "CHANNELS": 95, "HEIGHT": 203, "WIDTH": 171}]
+cpu_extra_sizes = [{"BATCH": 5, "CHANNELS": 37, "HEIGHT": 61, "WIDTH": 77}]
 
 
 class Model(nn.Module):

@@ -8,6 +8,9 @@ N = 5120
 
 # kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
 cpu_sizes = {"M": 512, "K": 768, "N": 1024}
+# Other sizes a correct candidate must handle (one more correctness trial each; KernelBench tooling ignores these).
+extra_sizes = [{"M": 1537, "N": 2551}]
+cpu_extra_sizes = [{"M": 333, "N": 555}]
 
 
 class Model(nn.Module):

@@ -8,6 +8,9 @@ N = 256
 
 # kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
 cpu_sizes = {"M": 2048}
+# Other sizes a correct candidate must handle (one more correctness trial each; KernelBench tooling ignores these).
+extra_sizes = [{"M": 80001, "K": 1001, "N": 257}]
+cpu_extra_sizes = [{"M": 1001, "K": 513, "N": 129}]
 
 
 class Model(nn.Module):

@@ -8,6 +8,9 @@ N = 65536
 
 # kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
 cpu_sizes = {"N": 1024}
+# Other sizes a correct candidate must handle (one more correctness trial each; KernelBench tooling ignores these).
+extra_sizes = [{"M": 97, "K": 3001, "N": 40001}]
+cpu_extra_sizes = [{"M": 77, "K": 1001, "N": 777}]
 
 
 class Model(nn.Module):

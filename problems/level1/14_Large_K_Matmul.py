@@ -8,6 +8,9 @@ K = 196608
 
 # kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
 cpu_sizes = {"M": 128, "N": 128, "K": 32768}
+# Other sizes a correct candidate must handle (one more correctness trial each; KernelBench tooling ignores these).
+extra_sizes = [{"M": 257, "N": 383, "K": 100003}]
+cpu_extra_sizes = [{"M": 67, "N": 99, "K": 20001}]
 
 
 class Model(nn.Module):

@@ -8,6 +8,9 @@ K = 64
 
 # kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
 cpu_sizes = {"M": 2048, "N": 2048}
+# Other sizes a correct candidate must handle (one more correctness trial each; KernelBench tooling ignores these).
+extra_sizes = [{"M": 12289, "N": 16381, "K": 67}]
+cpu_extra_sizes = [{"M": 1001, "N": 777, "K": 67}]
 
 
 class Model(nn.Module):

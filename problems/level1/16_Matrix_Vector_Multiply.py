@@ -7,6 +7,9 @@ K = 61440
 
 # kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
 cpu_sizes = {"M": 2048, "K": 16384}
+# Other sizes a correct candidate must handle (one more correctness trial each; KernelBench tooling ignores these).
+extra_sizes = [{"M": 12289, "K": 40001}]
+cpu_extra_sizes = [{"M": 1001, "K": 9999}]
 
 
 class Model(nn.Module):

@@ -9,6 +9,9 @@ N = 768
 
 # kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
 cpu_sizes = {"BATCH": 4, "M": 256}
+# Other sizes a correct candidate must handle (one more correctness trial each; KernelBench tooling ignores these).
+extra_sizes = [{"BATCH": 53, "M": 511, "K": 999, "N": 769}]
+cpu_extra_sizes = [{"BATCH": 3, "M": 129, "K": 333, "N": 255}]
 
 
 class Model(nn.Module):

@@ -10,6 +10,9 @@ OUT_DIM = 1536
 
 # kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
 cpu_sizes = {"BATCH": 1, "FRAMES": 2}
+# Other sizes a correct candidate must handle (one more correctness trial each; KernelBench tooling ignores these).
+extra_sizes = [{"BATCH": 5, "FRAMES": 7, "TOKENS": 785, "DIM": 509, "OUT_DIM": 1531}]
+cpu_extra_sizes = [{"BATCH": 1, "FRAMES": 3, "TOKENS": 197, "DIM": 257, "OUT_DIM": 383}]
 
 
 class Model(nn.Module):

@@ -8,6 +8,9 @@ CHANNELS = 768
 
 # kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
 cpu_sizes = {"BATCH": 4}
+# Other sizes a correct candidate must handle (one more correctness trial each; KernelBench tooling ignores these).
+extra_sizes = [{"BATCH": 131, "TOKENS": 401, "CHANNELS": 771}]
+cpu_extra_sizes = [{"BATCH": 3, "TOKENS": 197, "CHANNELS": 255}]
 
 
 class Model(nn.Module):

@@ -7,6 +7,9 @@ M = 4096
 
 # kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
 cpu_sizes = {"N": 1024, "M": 1024}
+# Other sizes a correct candidate must handle (one more correctness trial each; KernelBench tooling ignores these).
+extra_sizes = [{"N": 2047, "M": 3001}]
+cpu_extra_sizes = [{"N": 333, "M": 777}]
 
 
 class Model(nn.Module):

@@ -6,6 +6,9 @@ N = 3584
 
 # kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
 cpu_sizes = {"N": 896}
+# Other sizes a correct candidate must handle (one more correctness trial each; KernelBench tooling ignores these).
+extra_sizes = [{"N": 2221}]
+cpu_extra_sizes = [{"N": 445}]
 
 
 class Model(nn.Module):

@@ -8,6 +8,9 @@ N = 4096
 
 # kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
 cpu_sizes = {"M": 512, "K": 2048, "N": 1024}
+# Other sizes a correct candidate must handle (one more correctness trial each; KernelBench tooling ignores these).
+extra_sizes = [{"M": 1537, "K": 3001, "N": 2999}]
+cpu_extra_sizes = [{"M": 333, "K": 1001, "N": 555}]
 
 
 class Model(nn.Module):

@@ -8,6 +8,9 @@ N = 8192  # output features
 
 # kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
 cpu_sizes = {"M": 512, "N": 1024}
+# Other sizes a correct candidate must handle (one more correctness trial each; KernelBench tooling ignores these).
+extra_sizes = [{"M": 2047, "K": 1531, "N": 5001}]
+cpu_extra_sizes = [{"M": 333, "K": 999, "N": 555}]
 
 
 class Model(nn.Module):

@@ -8,6 +8,9 @@ N = 6144
 
 # kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
 cpu_sizes = {"M": 1024, "K": 1024, "N": 1024}
+# Other sizes a correct candidate must handle (one more correctness trial each; KernelBench tooling ignores these).
+extra_sizes = [{"M": 1999, "K": 2047, "N": 3001}]
+cpu_extra_sizes = [{"M": 333, "K": 555, "N": 777}]
 
 
 class Model(nn.Module):

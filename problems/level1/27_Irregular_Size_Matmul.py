@@ -8,6 +8,9 @@ N = 3527
 
 # kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
 cpu_sizes = {"M": 601, "K": 999, "N": 727}
+# Other sizes a correct candidate must handle (one more correctness trial each; KernelBench tooling ignores these).
+extra_sizes = [{"M": 1999, "K": 2999, "N": 2503}]
+cpu_extra_sizes = [{"M": 333, "K": 555, "N": 401}]
 
 
 class Model(nn.Module):

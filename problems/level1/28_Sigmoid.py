@@ -9,6 +9,9 @@ WIDTH = 256
 
 # kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
 cpu_sizes = {"BATCH": 1, "HEIGHT": 128, "WIDTH": 128}
+# Other sizes a correct candidate must handle (one more correctness trial each; KernelBench tooling ignores these).
+extra_sizes = [{"BATCH": 19, "CHANNELS": 255, "HEIGHT": 253, "WIDTH": 251}]
+cpu_extra_sizes = [{"BATCH": 3, "CHANNELS": 37, "HEIGHT": 97, "WIDTH": 101}]
 
 
 class Model(nn.Module):

@@ -8,6 +8,9 @@ HIDDEN = 5120
 
 # kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
 cpu_sizes = {"BATCH": 1, "SEQ_LEN": 1024}
+# Other sizes a correct candidate must handle (one more correctness trial each; KernelBench tooling ignores these).
+extra_sizes = [{"BATCH": 29, "SEQ_LEN": 2047, "HIDDEN": 4001}]
+cpu_extra_sizes = [{"BATCH": 3, "SEQ_LEN": 333, "HIDDEN": 1001}]
 
 
 class Model(nn.Module):

@@ -7,6 +7,9 @@ COLS = 24576
 
 # kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
 cpu_sizes = {"ROWS": 16384, "COLS": 16384}
+# Other sizes a correct candidate must handle (one more correctness trial each; KernelBench tooling ignores these).
+extra_sizes = [{"ROWS": 10007, "COLS": 24571}]
+cpu_extra_sizes = [{"ROWS": 3001, "COLS": 5003}]
 
 
 class Model(nn.Module):

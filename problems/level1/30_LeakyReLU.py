@@ -11,6 +11,9 @@ NEGATIVE_SLOPE = 0.2
 
 # kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
 cpu_sizes = {"BATCH": 1, "HEIGHT": 112, "WIDTH": 112}
+# Other sizes a correct candidate must handle (one more correctness trial each; KernelBench tooling ignores these).
+extra_sizes = [{"BATCH": 23, "CHANNELS": 127, "HEIGHT": 333, "WIDTH": 301}]
+cpu_extra_sizes = [{"BATCH": 3, "CHANNELS": 37, "HEIGHT": 97, "WIDTH": 75}]
 
 
 class Model(nn.Module):

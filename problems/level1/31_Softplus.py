@@ -10,6 +10,9 @@ THRESHOLD = 20.0
 
 # kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
 cpu_sizes = {"ROWS": 120}
+# Other sizes a correct candidate must handle (one more correctness trial each; KernelBench tooling ignores these).
+extra_sizes = [{"ROWS": 9999, "COLS": 30001}]
+cpu_extra_sizes = [{"ROWS": 77, "COLS": 9999}]
 
 
 class Model(nn.Module):

@@ -9,6 +9,9 @@ HIDDEN = 8192
 
 # kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
 cpu_sizes = {"BATCH": 1, "SEQ_LEN": 512}
+# Other sizes a correct candidate must handle (one more correctness trial each; KernelBench tooling ignores these).
+extra_sizes = [{"BATCH": 7, "SEQ_LEN": 4001, "HIDDEN": 7001}]
+cpu_extra_sizes = [{"BATCH": 3, "SEQ_LEN": 111, "HIDDEN": 3001}]
 
 
 class Model(nn.Module):

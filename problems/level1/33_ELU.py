@@ -12,6 +12,9 @@ ALPHA = 1.0
 
 # kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
 cpu_sizes = {"BATCH": 1, "FRAMES": 4, "HEIGHT": 160, "WIDTH": 160}
+# Other sizes a correct candidate must handle (one more correctness trial each; KernelBench tooling ignores these).
+extra_sizes = [{"BATCH": 3, "CHANNELS": 63, "FRAMES": 15, "HEIGHT": 317, "WIDTH": 311}]
+cpu_extra_sizes = [{"BATCH": 1, "CHANNELS": 13, "FRAMES": 3, "HEIGHT": 97, "WIDTH": 101}]
 
 
 class Model(nn.Module):

@@ -7,6 +7,9 @@ HIDDEN = 5120
 
 # kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
 cpu_sizes = {"BATCH": 1024}
+# Other sizes a correct candidate must handle (one more correctness trial each; KernelBench tooling ignores these).
+extra_sizes = [{"BATCH": 50001, "HIDDEN": 4999}]
+cpu_extra_sizes = [{"BATCH": 333, "HIDDEN": 3001}]
 
 
 class Model(nn.Module):

@@ -10,6 +10,9 @@ WIDTH = 160
 
 # kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
 cpu_sizes = {"BATCH": 2, "HEIGHT": 80, "WIDTH": 80}
+# Other sizes a correct candidate must handle (one more correctness trial each; KernelBench tooling ignores these).
+extra_sizes = [{"BATCH": 97, "CHANNELS": 119, "HEIGHT": 157, "WIDTH": 161}]
+cpu_extra_sizes = [{"BATCH": 3, "CHANNELS": 37, "HEIGHT": 79, "WIDTH": 83}]
 
 
 class Model(nn.Module):

@@ -8,6 +8,9 @@ INTERMEDIATE = 11008
 
 # kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
 cpu_sizes = {"TOKENS": 512}
+# Other sizes a correct candidate must handle (one more correctness trial each; KernelBench tooling ignores these).
+extra_sizes = [{"TOKENS": 30001, "INTERMEDIATE": 9999}]
+cpu_extra_sizes = [{"TOKENS": 333, "INTERMEDIATE": 5001}]
 
 
 class Model(nn.Module):

@@ -9,6 +9,9 @@ HIDDEN = 3072
 
 # kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
 cpu_sizes = {"BATCH": 8}
+# Other sizes a correct candidate must handle (one more correctness trial each; KernelBench tooling ignores these).
+extra_sizes = [{"BATCH": 501, "TOKENS": 199, "HIDDEN": 3001}]
+cpu_extra_sizes = [{"BATCH": 3, "TOKENS": 101, "HIDDEN": 1001}]
 
 
 class Model(nn.Module):

@@ -7,6 +7,9 @@ VOCAB = 32000
 
 # kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
 cpu_sizes = {"TOKENS": 256}
+# Other sizes a correct candidate must handle (one more correctness trial each; KernelBench tooling ignores these).
+extra_sizes = [{"TOKENS": 9001, "VOCAB": 32003}]
+cpu_extra_sizes = [{"TOKENS": 77, "VOCAB": 10001}]
 
 
 class Model(nn.Module):

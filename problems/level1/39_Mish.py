@@ -10,6 +10,9 @@ WIDTH = 304
 
 # kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
 cpu_sizes = {"BATCH": 1, "HEIGHT": 152, "WIDTH": 152}
+# Other sizes a correct candidate must handle (one more correctness trial each; KernelBench tooling ignores these).
+extra_sizes = [{"BATCH": 23, "CHANNELS": 127, "HEIGHT": 301, "WIDTH": 299}]
+cpu_extra_sizes = [{"BATCH": 3, "CHANNELS": 37, "HEIGHT": 75, "WIDTH": 77}]
 
 
 class Model(nn.Module):

@@ -8,6 +8,9 @@ COLS = 32768
 
 # kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
 cpu_sizes = {"ROWS": 4096, "COLS": 4096}
+# Other sizes a correct candidate must handle (one more correctness trial each; KernelBench tooling ignores these).
+extra_sizes = [{"ROWS": 8191, "COLS": 24575}]
+cpu_extra_sizes = [{"ROWS": 2049, "COLS": 3001}]
 
 
 class Model(nn.Module):

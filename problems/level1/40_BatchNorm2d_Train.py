@@ -10,6 +10,9 @@ WIDTH = 384
 
 # kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
 cpu_sizes = {"BATCH": 8, "HEIGHT": 64, "WIDTH": 64}
+# Other sizes a correct candidate must handle (one more correctness trial each; KernelBench tooling ignores these).
+extra_sizes = [{"BATCH": 23, "HEIGHT": 321, "WIDTH": 299}]
+cpu_extra_sizes = [{"BATCH": 3, "HEIGHT": 37, "WIDTH": 45}]
 
 
 class Model(nn.Module):

@@ -11,6 +11,9 @@ EPS = 1e-5
 
 # kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
 cpu_sizes = {"BATCH": 16, "HEIGHT": 64, "WIDTH": 64}
+# Other sizes a correct candidate must handle (one more correctness trial each; KernelBench tooling ignores these).
+extra_sizes = [{"BATCH": 79, "HEIGHT": 223, "WIDTH": 201}]
+cpu_extra_sizes = [{"BATCH": 5, "HEIGHT": 37, "WIDTH": 45}]
 
 
 class Model(nn.Module):

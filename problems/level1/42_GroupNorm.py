@@ -12,6 +12,9 @@ EPS = 1e-6
 
 # kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
 cpu_sizes = {"BATCH": 4, "HEIGHT": 48, "WIDTH": 48}
+# Other sizes a correct candidate must handle (one more correctness trial each; KernelBench tooling ignores these).
+extra_sizes = [{"BATCH": 17, "HEIGHT": 199, "WIDTH": 187}]
+cpu_extra_sizes = [{"BATCH": 3, "HEIGHT": 29, "WIDTH": 37}]
 
 
 class Model(nn.Module):

@@ -10,6 +10,9 @@ EPS = 1e-6
 
 # kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
 cpu_sizes = {"BATCH": 2, "SEQ_LEN": 256}
+# Other sizes a correct candidate must handle (one more correctness trial each; KernelBench tooling ignores these).
+extra_sizes = [{"BATCH": 3, "SEQ_LEN": 7001}]
+cpu_extra_sizes = [{"BATCH": 3, "SEQ_LEN": 77}]
 
 
 class Model(nn.Module):

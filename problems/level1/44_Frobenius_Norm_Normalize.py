@@ -13,6 +13,9 @@ WIDTH = 512
 
 # kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
 cpu_sizes = {"BATCH": 4, "CHANNELS": 32, "HEIGHT": 128, "WIDTH": 128}
+# Other sizes a correct candidate must handle (one more correctness trial each; KernelBench tooling ignores these).
+extra_sizes = [{"BATCH": 17, "CHANNELS": 63, "HEIGHT": 509, "WIDTH": 499}]
+cpu_extra_sizes = [{"BATCH": 3, "CHANNELS": 13, "HEIGHT": 97, "WIDTH": 101}]
 
 
 class Model(nn.Module):

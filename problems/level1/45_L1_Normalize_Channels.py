@@ -12,6 +12,9 @@ WIDTH = 640
 
 # kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
 cpu_sizes = {"BATCH": 4, "HEIGHT": 64, "WIDTH": 96}
+# Other sizes a correct candidate must handle (one more correctness trial each; KernelBench tooling ignores these).
+extra_sizes = [{"BATCH": 13, "HEIGHT": 509, "WIDTH": 637}]
+cpu_extra_sizes = [{"BATCH": 3, "HEIGHT": 37, "WIDTH": 53}]
 
 
 class Model(nn.Module):

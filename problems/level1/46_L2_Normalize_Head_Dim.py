@@ -11,6 +11,9 @@ HEAD_DIM = 128
 
 # kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
 cpu_sizes = {"BATCH": 2, "SEQ_LEN": 512}
+# Other sizes a correct candidate must handle (one more correctness trial each; KernelBench tooling ignores these).
+extra_sizes = [{"BATCH": 15, "SEQ_LEN": 3001, "HEADS": 39}]
+cpu_extra_sizes = [{"BATCH": 3, "SEQ_LEN": 77, "HEADS": 13}]
 
 
 class Model(nn.Module):

@@ -12,6 +12,9 @@ DILATION = 2
 
 # kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
 cpu_sizes = {"BATCH": 8, "LENGTH": 2048}
+# Other sizes a correct candidate must handle (one more correctness trial each; KernelBench tooling ignores these).
+extra_sizes = [{"BATCH": 29, "CHANNELS": 191, "LENGTH": 50001}]
+cpu_extra_sizes = [{"BATCH": 3, "CHANNELS": 37, "LENGTH": 1001}]
 
 
 class Model(nn.Module):

@@ -14,6 +14,9 @@ PADDING = 1
 
 # kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
 cpu_sizes = {"BATCH": 2, "CHANNELS": 16, "DEPTH": 16, "HEIGHT": 48, "WIDTH": 48}
+# Other sizes a correct candidate must handle (one more correctness trial each; KernelBench tooling ignores these).
+extra_sizes = [{"BATCH": 7, "CHANNELS": 47, "DEPTH": 61, "HEIGHT": 125, "WIDTH": 127}]
+cpu_extra_sizes = [{"BATCH": 3, "CHANNELS": 7, "DEPTH": 13, "HEIGHT": 37, "WIDTH": 45}]
 
 
 class Model(nn.Module):

@@ -12,6 +12,9 @@ PADDING = 2
 
 # kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
 cpu_sizes = {"BATCH": 4, "LENGTH": 3000}
+# Other sizes a correct candidate must handle (one more correctness trial each; KernelBench tooling ignores these).
+extra_sizes = [{"BATCH": 13, "CHANNELS": 255, "LENGTH": 77777}]
+cpu_extra_sizes = [{"BATCH": 3, "CHANNELS": 37, "LENGTH": 2001}]
 
 
 class Model(nn.Module):

@@ -7,6 +7,9 @@ COLS = 1024  # wide enough for a real reduction, narrow enough that few outputs 
 
 # kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
 cpu_sizes = {"ROWS": 16384, "COLS": 1024}
+# Other sizes a correct candidate must handle (one more correctness trial each; KernelBench tooling ignores these).
+extra_sizes = [{"ROWS": 100003, "COLS": 1531}]
+cpu_extra_sizes = [{"ROWS": 3001, "COLS": 1531}]
 
 SCALE = 1.0
 SHIFT = 90.0  # exp(x) overflows fp32 for x > ~88.7

@@ -13,6 +13,9 @@ PADDING = 1
 
 # kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
 cpu_sizes = {"BATCH": 4, "CHANNELS": 32, "HEIGHT": 112, "WIDTH": 112}
+# Other sizes a correct candidate must handle (one more correctness trial each; KernelBench tooling ignores these).
+extra_sizes = [{"BATCH": 37, "CHANNELS": 159, "HEIGHT": 221, "WIDTH": 197}]
+cpu_extra_sizes = [{"BATCH": 3, "CHANNELS": 13, "HEIGHT": 61, "WIDTH": 77}]
 
 
 class Model(nn.Module):

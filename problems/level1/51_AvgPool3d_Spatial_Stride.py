@@ -16,6 +16,9 @@ PADDING = 1
 
 # kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
 cpu_sizes = {"BATCH": 2, "CHANNELS": 16, "FRAMES": 16, "HEIGHT": 48, "WIDTH": 48}
+# Other sizes a correct candidate must handle (one more correctness trial each; KernelBench tooling ignores these).
+extra_sizes = [{"FRAMES": 37, "HEIGHT": 123, "WIDTH": 101}]
+cpu_extra_sizes = [{"FRAMES": 11, "HEIGHT": 37, "WIDTH": 29}]
 
 
 class Model(nn.Module):

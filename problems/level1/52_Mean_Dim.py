@@ -9,6 +9,9 @@ COLS = 32768
 
 # kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
 cpu_sizes = {"BATCH": 8, "COLS": 2048}
+# Other sizes a correct candidate must handle (one more correctness trial each; KernelBench tooling ignores these).
+extra_sizes = [{"BATCH": 97, "REDUCE": 199, "COLS": 20001}]
+cpu_extra_sizes = [{"BATCH": 5, "REDUCE": 77, "COLS": 1001}]
 
 
 class Model(nn.Module):

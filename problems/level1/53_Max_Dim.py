@@ -8,6 +8,9 @@ VOCAB = 32000
 
 # kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
 cpu_sizes = {"TOKENS": 256}
+# Other sizes a correct candidate must handle (one more correctness trial each; KernelBench tooling ignores these).
+extra_sizes = [{"TOKENS": 20011, "VOCAB": 30011}]
+cpu_extra_sizes = [{"TOKENS": 77, "VOCAB": 3001}]
 
 
 class Model(nn.Module):

@@ -9,6 +9,9 @@ COLS = 2560
 
 # kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
 cpu_sizes = {"ROWS": 64, "COLS": 320}
+# Other sizes a correct candidate must handle (one more correctness trial each; KernelBench tooling ignores these).
+extra_sizes = [{"STACK": 199, "ROWS": 1023, "COLS": 2047}]
+cpu_extra_sizes = [{"STACK": 37, "ROWS": 29, "COLS": 111}]
 
 
 class Model(nn.Module):

@@ -10,6 +10,9 @@ WIDTH = 512
 
 # kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
 cpu_sizes = {"BATCH": 4, "HEIGHT": 96, "WIDTH": 96}
+# Other sizes a correct candidate must handle (one more correctness trial each; KernelBench tooling ignores these).
+extra_sizes = [{"BATCH": 29, "CHANNELS": 77, "HEIGHT": 479, "WIDTH": 511}]
+cpu_extra_sizes = [{"BATCH": 3, "CHANNELS": 37, "HEIGHT": 61, "WIDTH": 67}]
 
 
 class Model(nn.Module):

@@ -7,6 +7,9 @@ LENGTH = 4096
 
 # kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
 cpu_sizes = {"ROWS": 512}
+# Other sizes a correct candidate must handle (one more correctness trial each; KernelBench tooling ignores these).
+extra_sizes = [{"ROWS": 60013, "LENGTH": 4001}]
+cpu_extra_sizes = [{"ROWS": 97, "LENGTH": 1001}]
 
 
 class Model(nn.Module):

@@ -9,6 +9,9 @@ CHANNELS = 10240
 
 # kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
 cpu_sizes = {"BATCH": 2, "CHANNELS": 640}
+# Other sizes a correct candidate must handle (one more correctness trial each; KernelBench tooling ignores these).
+extra_sizes = [{"BATCH": 29, "TIME": 999, "CHANNELS": 10007}]
+cpu_extra_sizes = [{"BATCH": 3, "TIME": 301, "CHANNELS": 333}]
 
 
 class Model(nn.Module):

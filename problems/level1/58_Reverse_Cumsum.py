@@ -9,6 +9,9 @@ FEATURES = 10240
 
 # kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
 cpu_sizes = {"BATCH": 2, "FEATURES": 384}
+# Other sizes a correct candidate must handle (one more correctness trial each; KernelBench tooling ignores these).
+extra_sizes = [{"BATCH": 11, "TIME": 2001, "FEATURES": 10001}]
+cpu_extra_sizes = [{"BATCH": 3, "TIME": 501, "FEATURES": 201}]
 
 
 class Model(nn.Module):

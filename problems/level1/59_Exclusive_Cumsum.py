@@ -8,6 +8,9 @@ LENGTH = 3000
 
 # kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
 cpu_sizes = {"ROWS": 1024}
+# Other sizes a correct candidate must handle (one more correctness trial each; KernelBench tooling ignores these).
+extra_sizes = [{"ROWS": 50021, "LENGTH": 4001}]
+cpu_extra_sizes = [{"ROWS": 131, "LENGTH": 1999}]
 
 
 class Model(nn.Module):

@@ -7,6 +7,9 @@ HIDDEN = 8192
 
 # kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
 cpu_sizes = {"BATCH": 4096, "HIDDEN": 2048}
+# Other sizes a correct candidate must handle (one more correctness trial each; KernelBench tooling ignores these).
+extra_sizes = [{"BATCH": 30011}]
+cpu_extra_sizes = [{"BATCH": 1001}]
 
 
 class Model(nn.Module):

@@ -9,6 +9,9 @@ FEATURES = 8192
 
 # kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
 cpu_sizes = {"BATCH": 512}
+# Other sizes a correct candidate must handle (one more correctness trial each; KernelBench tooling ignores these).
+extra_sizes = [{"BATCH": 20011, "FEATURES": 9001}]
+cpu_extra_sizes = [{"BATCH": 77, "FEATURES": 1001}]
 
 
 class Model(nn.Module):

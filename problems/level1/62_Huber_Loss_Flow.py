@@ -11,6 +11,9 @@ DELTA = 1.0
 
 # kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
 cpu_sizes = {"BATCH": 4, "HEIGHT": 256, "WIDTH": 384}
+# Other sizes a correct candidate must handle (one more correctness trial each; KernelBench tooling ignores these).
+extra_sizes = [{"BATCH": 37, "HEIGHT": 1001, "WIDTH": 1531}]
+cpu_extra_sizes = [{"BATCH": 3, "HEIGHT": 97, "WIDTH": 131}]
 
 
 class Model(nn.Module):

@@ -9,6 +9,9 @@ VOCAB = 32000
 
 # kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
 cpu_sizes = {"TOKENS": 64}
+# Other sizes a correct candidate must handle (one more correctness trial each; KernelBench tooling ignores these).
+extra_sizes = [{"TOKENS": 7001, "VOCAB": 30011}]
+cpu_extra_sizes = [{"TOKENS": 37, "VOCAB": 4001}]
 
 
 class Model(nn.Module):

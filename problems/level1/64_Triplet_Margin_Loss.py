@@ -10,6 +10,9 @@ MARGIN = 1.0
 
 # kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
 cpu_sizes = {"BATCH": 2048}
+# Other sizes a correct candidate must handle (one more correctness trial each; KernelBench tooling ignores these).
+extra_sizes = [{"BATCH": 150001, "DIM": 999}]
+cpu_extra_sizes = [{"BATCH": 333, "DIM": 257}]
 
 
 class Model(nn.Module):

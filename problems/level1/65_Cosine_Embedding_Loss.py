@@ -10,6 +10,9 @@ MARGIN = 0.2
 
 # kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
 cpu_sizes = {"BATCH": 4096}
+# Other sizes a correct candidate must handle (one more correctness trial each; KernelBench tooling ignores these).
+extra_sizes = [{"BATCH": 300007, "DIM": 777}]
+cpu_extra_sizes = [{"BATCH": 777, "DIM": 333}]
 
 
 class Model(nn.Module):

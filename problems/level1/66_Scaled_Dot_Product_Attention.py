@@ -11,6 +11,9 @@ HEAD_DIM = 64
 
 # kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
 cpu_sizes = {"BATCH": 1, "HEADS": 4, "SEQ_LEN": 512}
+# Other sizes a correct candidate must handle (one more correctness trial each; KernelBench tooling ignores these).
+extra_sizes = [{"BATCH": 5, "HEADS": 7, "SEQ_LEN": 1999}]
+cpu_extra_sizes = [{"HEADS": 3, "SEQ_LEN": 331}]
 
 
 class Model(nn.Module):

@@ -13,6 +13,9 @@ BIAS = True
 
 # kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
 cpu_sizes = {"BATCH": 4, "IN_CHANNELS": 64, "OUT_CHANNELS": 40, "LENGTH": 1024}
+# Other sizes a correct candidate must handle (one more correctness trial each; KernelBench tooling ignores these).
+extra_sizes = [{"BATCH": 29, "LENGTH": 6007}]
+cpu_extra_sizes = [{"BATCH": 3, "LENGTH": 517}]
 
 
 class Model(nn.Module):

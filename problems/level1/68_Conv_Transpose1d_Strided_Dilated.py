@@ -18,6 +18,9 @@ BIAS = False
 
 # kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
 cpu_sizes = {"BATCH": 4, "IN_CHANNELS": 32, "OUT_CHANNELS": 16, "LENGTH": 4096}
+# Other sizes a correct candidate must handle (one more correctness trial each; KernelBench tooling ignores these).
+extra_sizes = [{"BATCH": 13, "LENGTH": 50001}]
+cpu_extra_sizes = [{"BATCH": 3, "LENGTH": 1999}]
 
 
 class Model(nn.Module):

@@ -14,6 +14,9 @@ BIAS = True
 
 # kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
 cpu_sizes = {"BATCH": 2, "IN_CHANNELS": 32, "OUT_CHANNELS": 32, "HEIGHT": 64, "WIDTH": 64}
+# Other sizes a correct candidate must handle (one more correctness trial each; KernelBench tooling ignores these).
+extra_sizes = [{"BATCH": 7, "HEIGHT": 199, "WIDTH": 199}]
+cpu_extra_sizes = [{"HEIGHT": 37, "WIDTH": 37}]
 
 
 class Model(nn.Module):

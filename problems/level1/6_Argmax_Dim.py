@@ -7,6 +7,9 @@ COLS = 32768
 
 # kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
 cpu_sizes = {"ROWS": 1024, "COLS": 8192}
+# Other sizes a correct candidate must handle (one more correctness trial each; KernelBench tooling ignores these).
+extra_sizes = [{"ROWS": 16383, "COLS": 20001}]
+cpu_extra_sizes = [{"ROWS": 333, "COLS": 5001}]
 
 
 class Model(nn.Module):

@@ -14,6 +14,9 @@ BIAS = True
 
 # kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
 cpu_sizes = {"BATCH": 2, "IN_CHANNELS": 32, "OUT_CHANNELS": 24, "HEIGHT": 30, "WIDTH": 120}
+# Other sizes a correct candidate must handle (one more correctness trial each; KernelBench tooling ignores these).
+extra_sizes = [{"BATCH": 9, "HEIGHT": 97, "WIDTH": 331}]
+cpu_extra_sizes = [{"HEIGHT": 23, "WIDTH": 77}]
 
 
 class Model(nn.Module):

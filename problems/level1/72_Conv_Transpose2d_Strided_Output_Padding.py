@@ -17,6 +17,9 @@ BIAS = True
 
 # kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
 cpu_sizes = {"BATCH": 2, "IN_CHANNELS": 64, "OUT_CHANNELS": 32, "HEIGHT": 32, "WIDTH": 32}
+# Other sizes a correct candidate must handle (one more correctness trial each; KernelBench tooling ignores these).
+extra_sizes = [{"BATCH": 7, "HEIGHT": 127, "WIDTH": 141}]
+cpu_extra_sizes = [{"HEIGHT": 19, "WIDTH": 23}]
 
 
 class Model(nn.Module):

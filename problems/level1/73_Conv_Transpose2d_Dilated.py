@@ -15,6 +15,9 @@ BIAS = True
 
 # kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
 cpu_sizes = {"BATCH": 2, "IN_CHANNELS": 24, "OUT_CHANNELS": 32, "HEIGHT": 56, "WIDTH": 56}
+# Other sizes a correct candidate must handle (one more correctness trial each; KernelBench tooling ignores these).
+extra_sizes = [{"BATCH": 7, "HEIGHT": 183, "WIDTH": 157}]
+cpu_extra_sizes = [{"HEIGHT": 37, "WIDTH": 29}]
 
 
 class Model(nn.Module):

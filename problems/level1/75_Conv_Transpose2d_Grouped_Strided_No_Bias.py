@@ -17,6 +17,9 @@ BIAS = False
 
 # kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
 cpu_sizes = {"BATCH": 2, "IN_CHANNELS": 128, "OUT_CHANNELS": 64, "HEIGHT": 16, "WIDTH": 16}
+# Other sizes a correct candidate must handle (one more correctness trial each; KernelBench tooling ignores these).
+extra_sizes = [{"BATCH": 11, "HEIGHT": 51, "WIDTH": 43}]
+cpu_extra_sizes = [{"HEIGHT": 11, "WIDTH": 13}]
 
 
 class Model(nn.Module):

@@ -17,6 +17,9 @@ BIAS = True
 
 # kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
 cpu_sizes = {"BATCH": 2, "IN_CHANNELS": 16, "OUT_CHANNELS": 24, "DEPTH": 16, "HEIGHT": 16, "WIDTH": 16}
+# Other sizes a correct candidate must handle (one more correctness trial each; KernelBench tooling ignores these).
+extra_sizes = [{"BATCH": 5, "DEPTH": 47, "HEIGHT": 47, "WIDTH": 47}]
+cpu_extra_sizes = [{"DEPTH": 11, "HEIGHT": 11, "WIDTH": 11}]
 
 
 class Model(nn.Module):

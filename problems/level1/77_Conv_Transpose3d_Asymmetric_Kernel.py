@@ -20,6 +20,9 @@ BIAS = True
 
 # kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
 cpu_sizes = {"BATCH": 2, "IN_CHANNELS": 8, "OUT_CHANNELS": 8, "DEPTH": 8, "HEIGHT": 16, "WIDTH": 16}
+# Other sizes a correct candidate must handle (one more correctness trial each; KernelBench tooling ignores these).
+extra_sizes = [{"BATCH": 5, "DEPTH": 23, "HEIGHT": 47, "WIDTH": 53}]
+cpu_extra_sizes = [{"DEPTH": 7, "HEIGHT": 11, "WIDTH": 13}]
 
 
 class Model(nn.Module):

@@ -17,6 +17,9 @@ BIAS = True
 
 # kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
 cpu_sizes = {"BATCH": 2, "IN_CHANNELS": 16, "OUT_CHANNELS": 12, "DEPTH": 6, "HEIGHT": 24, "WIDTH": 40}
+# Other sizes a correct candidate must handle (one more correctness trial each; KernelBench tooling ignores these).
+extra_sizes = [{"BATCH": 5, "DEPTH": 9, "HEIGHT": 71, "WIDTH": 127}]
+cpu_extra_sizes = [{"DEPTH": 5, "HEIGHT": 17, "WIDTH": 29}]
 
 
 class Model(nn.Module):

@@ -18,6 +18,9 @@ BIAS = True
 
 # kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
 cpu_sizes = {"BATCH": 2, "IN_CHANNELS": 32, "OUT_CHANNELS": 16, "DEPTH": 10, "HEIGHT": 10, "WIDTH": 10}
+# Other sizes a correct candidate must handle (one more correctness trial each; KernelBench tooling ignores these).
+extra_sizes = [{"BATCH": 5, "DEPTH": 29, "HEIGHT": 31, "WIDTH": 37}]
+cpu_extra_sizes = [{"DEPTH": 7, "HEIGHT": 9, "WIDTH": 11}]
 
 
 class Model(nn.Module):

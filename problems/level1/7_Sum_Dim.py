@@ -7,6 +7,9 @@ COLS = 32768
 
 # kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
 cpu_sizes = {"ROWS": 2048, "COLS": 4096}
+# Other sizes a correct candidate must handle (one more correctness trial each; KernelBench tooling ignores these).
+extra_sizes = [{"ROWS": 20479, "COLS": 24571}]
+cpu_extra_sizes = [{"ROWS": 1001, "COLS": 3003}]
 
 
 class Model(nn.Module):

@@ -18,6 +18,9 @@ BIAS = True
 
 # kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
 cpu_sizes = {"BATCH": 2, "IN_CHANNELS": 12, "OUT_CHANNELS": 8, "DEPTH": 16, "HEIGHT": 16, "WIDTH": 16}
+# Other sizes a correct candidate must handle (one more correctness trial each; KernelBench tooling ignores these).
+extra_sizes = [{"BATCH": 5, "DEPTH": 41, "HEIGHT": 47, "WIDTH": 53}]
+cpu_extra_sizes = [{"DEPTH": 11, "HEIGHT": 9, "WIDTH": 13}]
 
 
 class Model(nn.Module):

@@ -24,6 +24,9 @@ BIAS = True
 
 # kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
 cpu_sizes = {"BATCH": 2, "IN_CHANNELS": 32, "OUT_CHANNELS": 24, "HEIGHT": 32, "WIDTH": 64}
+# Other sizes a correct candidate must handle (one more correctness trial each; KernelBench tooling ignores these).
+extra_sizes = [{"BATCH": 7, "HEIGHT": 97, "WIDTH": 201}]
+cpu_extra_sizes = [{"HEIGHT": 19, "WIDTH": 41}]
 
 
 class Model(nn.Module):

@@ -17,6 +17,9 @@ BIAS = True
 
 # kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
 cpu_sizes = {"BATCH": 2, "CHANNELS": 96, "HEIGHT": 64, "WIDTH": 64}
+# Other sizes a correct candidate must handle (one more correctness trial each; KernelBench tooling ignores these).
+extra_sizes = [{"BATCH": 29, "HEIGHT": 127, "WIDTH": 149}]
+cpu_extra_sizes = [{"HEIGHT": 37, "WIDTH": 41}]
 
 
 class Model(nn.Module):

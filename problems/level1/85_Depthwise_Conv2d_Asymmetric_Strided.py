@@ -17,6 +17,9 @@ BIAS = True
 
 # kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
 cpu_sizes = {"BATCH": 2, "CHANNELS": 72, "HEIGHT": 96, "WIDTH": 160}
+# Other sizes a correct candidate must handle (one more correctness trial each; KernelBench tooling ignores these).
+extra_sizes = [{"BATCH": 29, "HEIGHT": 157, "WIDTH": 211}]
+cpu_extra_sizes = [{"HEIGHT": 53, "WIDTH": 97}]
 
 
 class Model(nn.Module):

@@ -17,6 +17,9 @@ BIAS = False
 
 # kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
 cpu_sizes = {"BATCH": 2, "IN_CHANNELS": 64, "OUT_CHANNELS": 128, "HEIGHT": 56, "WIDTH": 56}
+# Other sizes a correct candidate must handle (one more correctness trial each; KernelBench tooling ignores these).
+extra_sizes = [{"BATCH": 29, "HEIGHT": 97, "WIDTH": 83}]
+cpu_extra_sizes = [{"HEIGHT": 37, "WIDTH": 29}]
 
 
 class Model(nn.Module):

@@ -13,6 +13,9 @@ BIAS = True
 
 # kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
 cpu_sizes = {"BATCH": 4, "IN_CHANNELS": 128, "OUT_CHANNELS": 256, "HEIGHT": 28, "WIDTH": 28}
+# Other sizes a correct candidate must handle (one more correctness trial each; KernelBench tooling ignores these).
+extra_sizes = [{"BATCH": 61, "HEIGHT": 47, "WIDTH": 53}]
+cpu_extra_sizes = [{"BATCH": 3, "HEIGHT": 19, "WIDTH": 23}]
 
 
 class Model(nn.Module):

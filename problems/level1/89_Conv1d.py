@@ -13,6 +13,9 @@ BIAS = True
 
 # kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
 cpu_sizes = {"BATCH": 4, "IN_CHANNELS": 64, "OUT_CHANNELS": 64, "LENGTH": 2048}
+# Other sizes a correct candidate must handle (one more correctness trial each; KernelBench tooling ignores these).
+extra_sizes = [{"BATCH": 13, "LENGTH": 12007}]
+cpu_extra_sizes = [{"BATCH": 3, "LENGTH": 1001}]
 
 
 class Model(nn.Module):

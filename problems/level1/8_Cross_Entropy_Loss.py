@@ -8,6 +8,9 @@ CLASSES = 4096
 
 # kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
 cpu_sizes = {"BATCH": 8192, "CLASSES": 1000}
+# Other sizes a correct candidate must handle (one more correctness trial each; KernelBench tooling ignores these).
+extra_sizes = [{"BATCH": 65537, "CLASSES": 3001}]
+cpu_extra_sizes = [{"BATCH": 2049, "CLASSES": 999}]
 
 
 class Model(nn.Module):

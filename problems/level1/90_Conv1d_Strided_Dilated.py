@@ -16,6 +16,9 @@ BIAS = False
 
 # kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
 cpu_sizes = {"BATCH": 2, "IN_CHANNELS": 32, "OUT_CHANNELS": 64, "LENGTH": 16384}
+# Other sizes a correct candidate must handle (one more correctness trial each; KernelBench tooling ignores these).
+extra_sizes = [{"BATCH": 7, "LENGTH": 100003}]
+cpu_extra_sizes = [{"LENGTH": 4001}]
 
 
 class Model(nn.Module):

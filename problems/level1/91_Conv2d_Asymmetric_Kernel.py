@@ -15,6 +15,9 @@ BIAS = True
 
 # kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
 cpu_sizes = {"BATCH": 2, "IN_CHANNELS": 32, "OUT_CHANNELS": 32, "HEIGHT": 48, "WIDTH": 48}
+# Other sizes a correct candidate must handle (one more correctness trial each; KernelBench tooling ignores these).
+extra_sizes = [{"BATCH": 7, "HEIGHT": 127, "WIDTH": 149}]
+cpu_extra_sizes = [{"HEIGHT": 29, "WIDTH": 37}]
 
 
 class Model(nn.Module):

@@ -16,6 +16,9 @@ BIAS = True
 
 # kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
 cpu_sizes = {"BATCH": 2, "IN_CHANNELS": 16, "OUT_CHANNELS": 32, "HEIGHT": 54, "WIDTH": 96}
+# Other sizes a correct candidate must handle (one more correctness trial each; KernelBench tooling ignores these).
+extra_sizes = [{"BATCH": 9, "HEIGHT": 199, "WIDTH": 331}]
+cpu_extra_sizes = [{"HEIGHT": 37, "WIDTH": 61}]
 
 
 class Model(nn.Module):

@@ -16,6 +16,9 @@ BIAS = False
 
 # kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
 cpu_sizes = {"BATCH": 8, "HEIGHT": 128, "WIDTH": 128}
+# Other sizes a correct candidate must handle (one more correctness trial each; KernelBench tooling ignores these).
+extra_sizes = [{"BATCH": 199, "HEIGHT": 223, "WIDTH": 251}]
+cpu_extra_sizes = [{"BATCH": 3, "HEIGHT": 97, "WIDTH": 83}]
 
 
 class Model(nn.Module):

@@ -17,6 +17,9 @@ BIAS = True
 
 # kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
 cpu_sizes = {"BATCH": 2, "IN_CHANNELS": 64, "OUT_CHANNELS": 64, "HEIGHT": 28, "WIDTH": 28}
+# Other sizes a correct candidate must handle (one more correctness trial each; KernelBench tooling ignores these).
+extra_sizes = [{"BATCH": 9, "HEIGHT": 97, "WIDTH": 83}]
+cpu_extra_sizes = [{"HEIGHT": 19, "WIDTH": 23}]
 
 
 class Model(nn.Module):

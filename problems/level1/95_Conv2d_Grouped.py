@@ -15,6 +15,9 @@ BIAS = True
 
 # kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
 cpu_sizes = {"BATCH": 2, "IN_CHANNELS": 128, "OUT_CHANNELS": 128, "HEIGHT": 36, "WIDTH": 36}
+# Other sizes a correct candidate must handle (one more correctness trial each; KernelBench tooling ignores these).
+extra_sizes = [{"BATCH": 29, "HEIGHT": 61, "WIDTH": 53}]
+cpu_extra_sizes = [{"HEIGHT": 23, "WIDTH": 19}]
 
 
 class Model(nn.Module):

@@ -16,6 +16,9 @@ BIAS = False
 
 # kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
 cpu_sizes = {"BATCH": 2, "IN_CHANNELS": 32, "OUT_CHANNELS": 64, "HEIGHT": 96, "WIDTH": 96}
+# Other sizes a correct candidate must handle (one more correctness trial each; KernelBench tooling ignores these).
+extra_sizes = [{"BATCH": 15, "HEIGHT": 183, "WIDTH": 157}]
+cpu_extra_sizes = [{"HEIGHT": 53, "WIDTH": 41}]
 
 
 class Model(nn.Module):

@@ -20,6 +20,9 @@ BIAS = True
 
 # kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
 cpu_sizes = {"BATCH": 1, "IN_CHANNELS": 16, "OUT_CHANNELS": 12, "DEPTH": 8, "HEIGHT": 24, "WIDTH": 24}
+# Other sizes a correct candidate must handle (one more correctness trial each; KernelBench tooling ignores these).
+extra_sizes = [{"BATCH": 3, "DEPTH": 11, "HEIGHT": 83, "WIDTH": 97}]
+cpu_extra_sizes = [{"DEPTH": 7, "HEIGHT": 17, "WIDTH": 19}]
 
 
 class Model(nn.Module):

@@ -17,6 +17,9 @@ BIAS = True
 
 # kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
 cpu_sizes = {"BATCH": 2, "IN_CHANNELS": 16, "OUT_CHANNELS": 32, "DEPTH": 16, "HEIGHT": 40, "WIDTH": 40}
+# Other sizes a correct candidate must handle (one more correctness trial each; KernelBench tooling ignores these).
+extra_sizes = [{"BATCH": 5, "DEPTH": 23, "HEIGHT": 97, "WIDTH": 113}]
+cpu_extra_sizes = [{"DEPTH": 11, "HEIGHT": 29, "WIDTH": 23}]
 
 
 class Model(nn.Module):

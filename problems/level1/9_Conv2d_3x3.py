@@ -11,6 +11,9 @@ KERNEL_SIZE = 3
 
 # kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
 cpu_sizes = {"BATCH": 8, "IN_CHANNELS": 32, "OUT_CHANNELS": 64, "HEIGHT": 64, "WIDTH": 64}
+# Other sizes a correct candidate must handle (one more correctness trial each; KernelBench tooling ignores these).
+extra_sizes = [{"BATCH": 37, "HEIGHT": 97, "WIDTH": 111}]
+cpu_extra_sizes = [{"BATCH": 3, "HEIGHT": 37, "WIDTH": 45}]
 
 
 class Model(nn.Module):

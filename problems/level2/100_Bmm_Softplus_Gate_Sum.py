@@ -13,6 +13,9 @@ N = 1024
 
 # kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
 cpu_sizes = {"BATCH": 2, "M": 128, "K": 512, "N": 512}
+# Other sizes a correct candidate must handle (one more correctness trial each; KernelBench tooling ignores these).
+extra_sizes = [{"M": 255, "N": 511}, {"BATCH": 37, "K": 509}]
+cpu_extra_sizes = [{"BATCH": 3, "M": 97, "K": 301, "N": 203}]
 
 
 class Model(nn.Module):

@@ -15,6 +15,9 @@ POOLED = 10
 
 # kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
 cpu_sizes = {"BATCH": 2, "HEIGHT": 60, "WIDTH": 60}
+# Other sizes a correct candidate must handle (one more correctness trial each; KernelBench tooling ignores these).
+extra_sizes = [{"BATCH": 37, "HEIGHT": 121, "WIDTH": 117}]
+cpu_extra_sizes = [{"BATCH": 3, "HEIGHT": 43, "WIDTH": 41}]
 
 
 class Model(nn.Module):

@@ -12,6 +12,9 @@ KERNEL_SIZE = 7
 
 # kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
 cpu_sizes = {"BATCH": 2, "HEIGHT": 40, "WIDTH": 40}
+# Other sizes a correct candidate must handle (one more correctness trial each; KernelBench tooling ignores these).
+extra_sizes = [{"BATCH": 71, "HEIGHT": 83, "WIDTH": 85}]
+cpu_extra_sizes = [{"BATCH": 3, "HEIGHT": 29, "WIDTH": 27}]
 
 EPS = 1e-6
 

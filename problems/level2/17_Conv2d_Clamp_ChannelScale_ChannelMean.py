@@ -12,6 +12,9 @@ KERNEL_SIZE = 3
 
 # kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
 cpu_sizes = {"BATCH": 2, "HEIGHT": 36, "WIDTH": 36}
+# Other sizes a correct candidate must handle (one more correctness trial each; KernelBench tooling ignores these).
+extra_sizes = [{"BATCH": 19, "HEIGHT": 109, "WIDTH": 107}]
+cpu_extra_sizes = [{"BATCH": 3, "HEIGHT": 27, "WIDTH": 25}]
 
 CLAMP_MIN = -0.6
 CLAMP_MAX = 0.8

@@ -12,6 +12,9 @@ WIDTH = 56
 
 # kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
 cpu_sizes = {"BATCH": 2, "HEIGHT": 28, "WIDTH": 28}
+# Other sizes a correct candidate must handle (one more correctness trial each; KernelBench tooling ignores these).
+extra_sizes = [{"BATCH": 71, "HEIGHT": 43, "WIDTH": 41}]
+cpu_extra_sizes = [{"BATCH": 3, "HEIGHT": 19, "WIDTH": 21}]
 
 
 class Model(nn.Module):

@@ -8,6 +8,9 @@ OUT_FEATURES = 2048
 
 # kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
 cpu_sizes = {"BATCH": 1024, "IN_FEATURES": 2048}
+# Other sizes a correct candidate must handle (one more correctness trial each; KernelBench tooling ignores these).
+extra_sizes = [{"BATCH": 1537}]
+cpu_extra_sizes = [{"BATCH": 333}]
 
 SCALE = 0.5
 

@@ -13,6 +13,9 @@ KERNEL_WIDTH = 7
 
 # kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
 cpu_sizes = {"BATCH": 2, "HEIGHT": 32, "WIDTH": 32}
+# Other sizes a correct candidate must handle (one more correctness trial each; KernelBench tooling ignores these).
+extra_sizes = [{"BATCH": 37, "HEIGHT": 97, "WIDTH": 93}]
+cpu_extra_sizes = [{"BATCH": 3, "HEIGHT": 23, "WIDTH": 21}]
 
 NEGATIVE_SLOPE = 0.1
 

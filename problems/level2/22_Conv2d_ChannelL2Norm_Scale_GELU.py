@@ -13,6 +13,9 @@ KERNEL_SIZE = 3
 
 # kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
 cpu_sizes = {"BATCH": 2, "HEIGHT": 30, "WIDTH": 30}
+# Other sizes a correct candidate must handle (one more correctness trial each; KernelBench tooling ignores these).
+extra_sizes = [{"BATCH": 19, "HEIGHT": 91, "WIDTH": 89}]
+cpu_extra_sizes = [{"BATCH": 3, "HEIGHT": 21, "WIDTH": 23}]
 
 SCALE_INIT = 10.0
 

@@ -11,6 +11,9 @@ KERNEL_SIZE = 31
 
 # kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
 cpu_sizes = {"BATCH": 2, "LENGTH": 256}
+# Other sizes a correct candidate must handle (one more correctness trial each; KernelBench tooling ignores these).
+extra_sizes = [{"BATCH": 37, "LENGTH": 3067}]
+cpu_extra_sizes = [{"BATCH": 3, "LENGTH": 157}]
 
 
 class Model(nn.Module):

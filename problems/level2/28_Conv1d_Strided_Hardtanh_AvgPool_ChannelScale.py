@@ -14,6 +14,9 @@ POOL = 4
 
 # kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
 cpu_sizes = {"BATCH": 2, "LENGTH": 1024}
+# Other sizes a correct candidate must handle (one more correctness trial each; KernelBench tooling ignores these).
+extra_sizes = [{"BATCH": 37, "LENGTH": 9221}]
+cpu_extra_sizes = [{"BATCH": 3, "LENGTH": 619}]
 
 
 class Model(nn.Module):

@@ -11,6 +11,9 @@ KERNEL_SIZE = 7
 
 # kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
 cpu_sizes = {"BATCH": 2, "LENGTH": 400}
+# Other sizes a correct candidate must handle (one more correctness trial each; KernelBench tooling ignores these).
+extra_sizes = [{"BATCH": 37, "LENGTH": 3001}]
+cpu_extra_sizes = [{"BATCH": 3, "LENGTH": 241}]
 
 
 class Model(nn.Module):

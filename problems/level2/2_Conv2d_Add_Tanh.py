@@ -11,6 +11,9 @@ KERNEL_SIZE = 3
 
 # kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
 cpu_sizes = {"BATCH": 8, "IN_CHANNELS": 16, "OUT_CHANNELS": 32, "HEIGHT": 64, "WIDTH": 64}
+# Other sizes a correct candidate must handle (one more correctness trial each; KernelBench tooling ignores these).
+extra_sizes = [{"BATCH": 53, "HEIGHT": 97, "WIDTH": 93}]
+cpu_extra_sizes = [{"BATCH": 3, "HEIGHT": 45, "WIDTH": 43}]
 
 
 class Model(nn.Module):

@@ -12,6 +12,9 @@ KERNEL_SIZE = 9
 
 # kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
 cpu_sizes = {"BATCH": 4, "LENGTH": 256}
+# Other sizes a correct candidate must handle (one more correctness trial each; KernelBench tooling ignores these).
+extra_sizes = [{"BATCH": 139, "LENGTH": 1531}]
+cpu_extra_sizes = [{"BATCH": 5, "LENGTH": 157}]
 
 
 class Model(nn.Module):

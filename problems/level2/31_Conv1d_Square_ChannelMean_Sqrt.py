@@ -11,6 +11,9 @@ KERNEL_SIZE = 5
 
 # kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
 cpu_sizes = {"BATCH": 2, "LENGTH": 512}
+# Other sizes a correct candidate must handle (one more correctness trial each; KernelBench tooling ignores these).
+extra_sizes = [{"BATCH": 71, "LENGTH": 3067}]
+cpu_extra_sizes = [{"BATCH": 3, "LENGTH": 311}]
 
 EPS = 1e-6
 

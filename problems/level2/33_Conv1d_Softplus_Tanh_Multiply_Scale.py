@@ -12,6 +12,9 @@ KERNEL_SIZE = 7
 
 # kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
 cpu_sizes = {"BATCH": 2, "LENGTH": 512}
+# Other sizes a correct candidate must handle (one more correctness trial each; KernelBench tooling ignores these).
+extra_sizes = [{"BATCH": 37, "LENGTH": 6143}]
+cpu_extra_sizes = [{"BATCH": 3, "LENGTH": 311}]
 
 SCALE = 0.8
 

@@ -12,6 +12,9 @@ KERNEL_SIZE = 5
 
 # kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
 cpu_sizes = {"BATCH": 2, "LENGTH": 256}
+# Other sizes a correct candidate must handle (one more correctness trial each; KernelBench tooling ignores these).
+extra_sizes = [{"BATCH": 211, "LENGTH": 1531}]
+cpu_extra_sizes = [{"BATCH": 3, "LENGTH": 157}]
 
 SHIFT = 1.5
 

@@ -11,6 +11,9 @@ KERNEL_SIZE = 4
 
 # kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
 cpu_sizes = {"BATCH": 2, "LENGTH": 300}
+# Other sizes a correct candidate must handle (one more correctness trial each; KernelBench tooling ignores these).
+extra_sizes = [{"BATCH": 19, "LENGTH": 4501}]
+cpu_extra_sizes = [{"BATCH": 3, "LENGTH": 181}]
 
 
 class Model(nn.Module):

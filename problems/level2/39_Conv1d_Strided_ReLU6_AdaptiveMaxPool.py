@@ -14,6 +14,9 @@ BINS = 128
 
 # kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
 cpu_sizes = {"BATCH": 2, "LENGTH": 2048}
+# Other sizes a correct candidate must handle (one more correctness trial each; KernelBench tooling ignores these).
+extra_sizes = [{"BATCH": 37, "LENGTH": 18433}]
+cpu_extra_sizes = [{"BATCH": 3, "LENGTH": 1237}]
 
 
 class Model(nn.Module):

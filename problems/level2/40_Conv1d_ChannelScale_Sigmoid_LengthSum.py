@@ -11,6 +11,9 @@ KERNEL_SIZE = 3
 
 # kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
 cpu_sizes = {"BATCH": 16}
+# Other sizes a correct candidate must handle (one more correctness trial each; KernelBench tooling ignores these).
+extra_sizes = [{"BATCH": 2047, "LENGTH": 47}]
+cpu_extra_sizes = [{"BATCH": 11, "LENGTH": 47}]
 
 
 class Model(nn.Module):

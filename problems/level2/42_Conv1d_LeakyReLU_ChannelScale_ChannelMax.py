@@ -12,6 +12,9 @@ KERNEL_SIZE = 5
 
 # kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
 cpu_sizes = {"BATCH": 2, "LENGTH": 300}
+# Other sizes a correct candidate must handle (one more correctness trial each; KernelBench tooling ignores these).
+extra_sizes = [{"BATCH": 37, "LENGTH": 2251}]
+cpu_extra_sizes = [{"BATCH": 3, "LENGTH": 181}]
 
 NEGATIVE_SLOPE = 0.05
 

@@ -14,6 +14,9 @@ POOL = 2
 
 # kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
 cpu_sizes = {"BATCH": 2, "DEPTH": 8, "HEIGHT": 24, "WIDTH": 24}
+# Other sizes a correct candidate must handle (one more correctness trial each; KernelBench tooling ignores these).
+extra_sizes = [{"BATCH": 9, "DEPTH": 27, "HEIGHT": 51, "WIDTH": 49}]
+cpu_extra_sizes = [{"BATCH": 3, "DEPTH": 7, "HEIGHT": 19, "WIDTH": 17}]
 
 
 class Model(nn.Module):

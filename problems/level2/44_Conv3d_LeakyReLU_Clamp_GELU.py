@@ -13,6 +13,9 @@ KERNEL_SIZE = 3
 
 # kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
 cpu_sizes = {"BATCH": 2, "DEPTH": 8, "HEIGHT": 16, "WIDTH": 16}
+# Other sizes a correct candidate must handle (one more correctness trial each; KernelBench tooling ignores these).
+extra_sizes = [{"BATCH": 9, "DEPTH": 13, "HEIGHT": 51, "WIDTH": 49}]
+cpu_extra_sizes = [{"BATCH": 3, "DEPTH": 7, "HEIGHT": 13, "WIDTH": 11}]
 
 NEGATIVE_SLOPE = 0.2
 CLAMP_MIN = -0.5

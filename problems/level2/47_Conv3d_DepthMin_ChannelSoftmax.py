@@ -13,6 +13,9 @@ KERNEL_SIZE = 3
 
 # kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
 cpu_sizes = {"BATCH": 2, "DEPTH": 8, "HEIGHT": 18, "WIDTH": 18}
+# Other sizes a correct candidate must handle (one more correctness trial each; KernelBench tooling ignores these).
+extra_sizes = [{"BATCH": 9, "DEPTH": 15, "HEIGHT": 53, "WIDTH": 51}]
+cpu_extra_sizes = [{"BATCH": 3, "DEPTH": 7, "HEIGHT": 15, "WIDTH": 13}]
 
 
 class Model(nn.Module):

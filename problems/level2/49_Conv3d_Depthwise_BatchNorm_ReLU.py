@@ -12,6 +12,9 @@ KERNEL_SIZE = 3
 
 # kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
 cpu_sizes = {"BATCH": 2, "DEPTH": 8, "HEIGHT": 28, "WIDTH": 28}
+# Other sizes a correct candidate must handle (one more correctness trial each; KernelBench tooling ignores these).
+extra_sizes = [{"BATCH": 27, "DEPTH": 13, "HEIGHT": 45, "WIDTH": 43}]
+cpu_extra_sizes = [{"BATCH": 3, "DEPTH": 7, "HEIGHT": 21, "WIDTH": 23}]
 
 
 class Model(nn.Module):

@@ -14,6 +14,9 @@ TIME_KERNEL = 3
 
 # kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
 cpu_sizes = {"BATCH": 2, "FRAMES": 8, "HEIGHT": 12, "WIDTH": 12}
+# Other sizes a correct candidate must handle (one more correctness trial each; KernelBench tooling ignores these).
+extra_sizes = [{"BATCH": 17, "FRAMES": 13, "HEIGHT": 37, "WIDTH": 31}]
+cpu_extra_sizes = [{"BATCH": 3, "FRAMES": 5, "HEIGHT": 11, "WIDTH": 9}]
 
 
 class Model(nn.Module):

@@ -13,6 +13,9 @@ SCALE = 1.75
 
 # kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
 cpu_sizes = {"BATCH": 2, "HEIGHT": 16, "WIDTH": 16}
+# Other sizes a correct candidate must handle (one more correctness trial each; KernelBench tooling ignores these).
+extra_sizes = [{"BATCH": 29, "HEIGHT": 61, "WIDTH": 47}]
+cpu_extra_sizes = [{"BATCH": 3, "HEIGHT": 13, "WIDTH": 11}]
 
 
 class Model(nn.Module):

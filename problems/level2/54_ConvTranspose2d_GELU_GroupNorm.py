@@ -14,6 +14,9 @@ GROUPS = 16
 
 # kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
 cpu_sizes = {"BATCH": 2, "HEIGHT": 16, "WIDTH": 16}
+# Other sizes a correct candidate must handle (one more correctness trial each; KernelBench tooling ignores these).
+extra_sizes = [{"BATCH": 31, "HEIGHT": 53, "WIDTH": 59}]
+cpu_extra_sizes = [{"BATCH": 3, "HEIGHT": 11, "WIDTH": 13}]
 
 
 class Model(nn.Module):

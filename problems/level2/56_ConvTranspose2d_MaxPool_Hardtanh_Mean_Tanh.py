@@ -16,6 +16,9 @@ HT_MAX = 0.5
 
 # kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
 cpu_sizes = {"BATCH": 4, "HEIGHT": 8, "WIDTH": 8}
+# Other sizes a correct candidate must handle (one more correctness trial each; KernelBench tooling ignores these).
+extra_sizes = [{"BATCH": 53, "HEIGHT": 37, "WIDTH": 31}]
+cpu_extra_sizes = [{"BATCH": 3, "HEIGHT": 9, "WIDTH": 7}]
 
 
 class Model(nn.Module):

@@ -13,6 +13,9 @@ SCALE = 8.0
 
 # kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
 cpu_sizes = {"BATCH": 2, "HEIGHT": 16, "WIDTH": 16}
+# Other sizes a correct candidate must handle (one more correctness trial each; KernelBench tooling ignores these).
+extra_sizes = [{"BATCH": 27, "HEIGHT": 61, "WIDTH": 53}]
+cpu_extra_sizes = [{"BATCH": 3, "HEIGHT": 13, "WIDTH": 9}]
 
 
 class Model(nn.Module):

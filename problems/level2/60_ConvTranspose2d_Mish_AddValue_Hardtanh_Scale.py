@@ -15,6 +15,9 @@ SCALE = 2.0
 
 # kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
 cpu_sizes = {"BATCH": 2, "HEIGHT": 16, "WIDTH": 16}
+# Other sizes a correct candidate must handle (one more correctness trial each; KernelBench tooling ignores these).
+extra_sizes = [{"BATCH": 37, "HEIGHT": 59, "WIDTH": 61}]
+cpu_extra_sizes = [{"BATCH": 3, "HEIGHT": 13, "WIDTH": 11}]
 
 
 class Model(nn.Module):

@@ -13,6 +13,9 @@ KERNEL_SIZE = 3
 
 # kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
 cpu_sizes = {"BATCH": 2, "DEPTH": 4, "HEIGHT": 8, "WIDTH": 8}
+# Other sizes a correct candidate must handle (one more correctness trial each; KernelBench tooling ignores these).
+extra_sizes = [{"BATCH": 13, "DEPTH": 13, "HEIGHT": 31, "WIDTH": 29}]
+cpu_extra_sizes = [{"BATCH": 3, "DEPTH": 5, "HEIGHT": 7, "WIDTH": 5}]
 
 
 class Model(nn.Module):

@@ -12,6 +12,9 @@ KERNEL_SIZE = 5
 
 # kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
 cpu_sizes = {"BATCH": 2, "HEIGHT": 16, "WIDTH": 16}
+# Other sizes a correct candidate must handle (one more correctness trial each; KernelBench tooling ignores these).
+extra_sizes = [{"BATCH": 37, "HEIGHT": 61, "WIDTH": 55}]
+cpu_extra_sizes = [{"BATCH": 3, "HEIGHT": 11, "WIDTH": 13}]
 
 
 class Model(nn.Module):

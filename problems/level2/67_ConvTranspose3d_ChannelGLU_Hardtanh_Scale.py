@@ -15,6 +15,9 @@ KERNEL_SIZE = 3
 
 # kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
 cpu_sizes = {"BATCH": 2, "DEPTH": 4, "HEIGHT": 8, "WIDTH": 8}
+# Other sizes a correct candidate must handle (one more correctness trial each; KernelBench tooling ignores these).
+extra_sizes = [{"BATCH": 11, "DEPTH": 9, "HEIGHT": 29, "WIDTH": 31}]
+cpu_extra_sizes = [{"BATCH": 3, "DEPTH": 3, "HEIGHT": 9, "WIDTH": 7}]
 
 
 class Model(nn.Module):

@@ -16,6 +16,9 @@ MULTIPLY = 1.5
 
 # kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
 cpu_sizes = {"BATCH": 2, "HEIGHT": 14, "WIDTH": 14}
+# Other sizes a correct candidate must handle (one more correctness trial each; KernelBench tooling ignores these).
+extra_sizes = [{"BATCH": 37, "HEIGHT": 53, "WIDTH": 47}]
+cpu_extra_sizes = [{"BATCH": 3, "HEIGHT": 11, "WIDTH": 9}]
 
 
 class Model(nn.Module):

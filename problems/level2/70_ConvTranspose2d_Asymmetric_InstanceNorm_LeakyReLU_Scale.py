@@ -14,6 +14,9 @@ SCALE = 0.75
 
 # kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
 cpu_sizes = {"BATCH": 2, "HEIGHT": 8, "WIDTH": 16}
+# Other sizes a correct candidate must handle (one more correctness trial each; KernelBench tooling ignores these).
+extra_sizes = [{"BATCH": 23, "HEIGHT": 61, "WIDTH": 117}]
+cpu_extra_sizes = [{"BATCH": 3, "HEIGHT": 7, "WIDTH": 13}]
 
 
 class Model(nn.Module):

@@ -9,6 +9,9 @@ SCALE = 2.5
 
 # kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
 cpu_sizes = {"BATCH": 256, "IN_FEATURES": 512, "OUT_FEATURES": 1024}
+# Other sizes a correct candidate must handle (one more correctness trial each; KernelBench tooling ignores these).
+extra_sizes = [{"BATCH": 2047}]
+cpu_extra_sizes = [{"BATCH": 127}]
 
 
 class Model(nn.Module):

@@ -10,6 +10,9 @@ NEGATIVE_SLOPE = 0.01
 
 # kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
 cpu_sizes = {"BATCH": 512, "IN_FEATURES": 384, "OUT_FEATURES": 512}
+# Other sizes a correct candidate must handle (one more correctness trial each; KernelBench tooling ignores these).
+extra_sizes = [{"BATCH": 6143}]
+cpu_extra_sizes = [{"BATCH": 251}]
 
 
 class Model(nn.Module):

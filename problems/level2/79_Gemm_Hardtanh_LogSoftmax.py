@@ -10,6 +10,9 @@ NUM_CLASSES = 10000
 
 # kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
 cpu_sizes = {"BATCH": 128, "IN_FEATURES": 640, "NUM_CLASSES": 2500}
+# Other sizes a correct candidate must handle (one more correctness trial each; KernelBench tooling ignores these).
+extra_sizes = [{"BATCH": 1531}]
+cpu_extra_sizes = [{"BATCH": 77}]
 
 
 class Model(nn.Module):

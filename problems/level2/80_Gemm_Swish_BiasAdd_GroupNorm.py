@@ -9,6 +9,9 @@ GROUPS = 64
 
 # kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
 cpu_sizes = {"BATCH": 256, "IN_FEATURES": 1024, "OUT_FEATURES": 512}
+# Other sizes a correct candidate must handle (one more correctness trial each; KernelBench tooling ignores these).
+extra_sizes = [{"BATCH": 1777}]
+cpu_extra_sizes = [{"BATCH": 131}]
 
 
 class Model(nn.Module):

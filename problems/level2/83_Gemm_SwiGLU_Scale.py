@@ -11,6 +11,9 @@ SCALE = 0.5
 
 # kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
 cpu_sizes = {"TOKENS": 128, "HIDDEN": 512, "FFN": 704}
+# Other sizes a correct candidate must handle (one more correctness trial each; KernelBench tooling ignores these).
+extra_sizes = [{"TOKENS": 1531}]
+cpu_extra_sizes = [{"TOKENS": 77}]
 
 
 class Model(nn.Module):

@@ -11,6 +11,9 @@ NEGATIVE_SLOPE = 0.1
 
 # kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
 cpu_sizes = {"BATCH": 128, "IN_FEATURES": 1280, "OUT_FEATURES": 640}
+# Other sizes a correct candidate must handle (one more correctness trial each; KernelBench tooling ignores these).
+extra_sizes = [{"BATCH": 1531}]
+cpu_extra_sizes = [{"BATCH": 77}]
 
 
 class Model(nn.Module):

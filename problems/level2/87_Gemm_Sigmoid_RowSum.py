@@ -8,6 +8,9 @@ OUT_FEATURES = 3072
 
 # kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
 cpu_sizes = {"BATCH": 512, "IN_FEATURES": 768, "OUT_FEATURES": 768}
+# Other sizes a correct candidate must handle (one more correctness trial each; KernelBench tooling ignores these).
+extra_sizes = [{"BATCH": 1531}]
+cpu_extra_sizes = [{"BATCH": 251}]
 
 
 class Model(nn.Module):

@@ -10,6 +10,9 @@ GROUP_SIZE = 64
 
 # kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
 cpu_sizes = {"BATCH": 128, "IN_FEATURES": 1024, "OUT_FEATURES": 1280}
+# Other sizes a correct candidate must handle (one more correctness trial each; KernelBench tooling ignores these).
+extra_sizes = [{"BATCH": 777}]
+cpu_extra_sizes = [{"BATCH": 77}]
 
 
 class Model(nn.Module):

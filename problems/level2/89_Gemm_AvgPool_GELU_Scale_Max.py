@@ -12,6 +12,9 @@ SCALE = 2.0
 
 # kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
 cpu_sizes = {"BATCH": 512, "IN_FEATURES": 512, "OUT_FEATURES": 768}
+# Other sizes a correct candidate must handle (one more correctness trial each; KernelBench tooling ignores these).
+extra_sizes = [{"BATCH": 3001}]
+cpu_extra_sizes = [{"BATCH": 251}]
 
 
 class Model(nn.Module):

@@ -14,6 +14,9 @@ CLAMP = 3.0
 
 # kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
 cpu_sizes = {"M": 256, "K": 768, "N": 1024}
+# Other sizes a correct candidate must handle (one more correctness trial each; KernelBench tooling ignores these).
+extra_sizes = [{"M": 2047, "N": 1531}, {"M": 1999, "K": 1037}]
+cpu_extra_sizes = [{"M": 131, "K": 389, "N": 517}]
 
 
 class Model(nn.Module):

@@ -13,6 +13,9 @@ EPS = 1e-5
 
 # kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
 cpu_sizes = {"BATCH": 2, "M": 256, "K": 384}
+# Other sizes a correct candidate must handle (one more correctness trial each; KernelBench tooling ignores these).
+extra_sizes = [{"BATCH": 29, "N": 517}, {"BATCH": 31, "K": 383}]
+cpu_extra_sizes = [{"BATCH": 3, "K": 191, "N": 301}]
 
 
 class Model(nn.Module):

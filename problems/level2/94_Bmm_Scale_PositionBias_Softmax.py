@@ -12,6 +12,9 @@ HEAD_DIM = 64
 
 # kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
 cpu_sizes = {"BATCH": 1, "HEADS": 4, "SEQ_LEN": 128}
+# Other sizes a correct candidate must handle (one more correctness trial each; KernelBench tooling ignores these).
+extra_sizes = [{"BATCH": 19}]
+cpu_extra_sizes = [{"BATCH": 3}]
 
 
 class Model(nn.Module):

@@ -13,6 +13,9 @@ OUT_FEATURES = 4096
 
 # kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
 cpu_sizes = {"BATCH": 2, "SEQ_LEN": 64, "IN_FEATURES": 384, "OUT_FEATURES": 1024}
+# Other sizes a correct candidate must handle (one more correctness trial each; KernelBench tooling ignores these).
+extra_sizes = [{"SEQ_LEN": 251, "OUT_FEATURES": 1531}, {"BATCH": 13, "IN_FEATURES": 389}]
+cpu_extra_sizes = [{"BATCH": 3, "SEQ_LEN": 37, "IN_FEATURES": 197, "OUT_FEATURES": 517}]
 
 
 class Model(nn.Module):

@@ -13,6 +13,9 @@ N = 1024
 
 # kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
 cpu_sizes = {"BATCH": 2, "M": 128, "K": 512}
+# Other sizes a correct candidate must handle (one more correctness trial each; KernelBench tooling ignores these).
+extra_sizes = [{"BATCH": 13, "M": 1001}, {"BATCH": 17, "K": 511}]
+cpu_extra_sizes = [{"BATCH": 3, "M": 97, "K": 301}]
 
 
 class Model(nn.Module):

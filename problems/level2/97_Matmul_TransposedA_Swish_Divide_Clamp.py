@@ -12,6 +12,9 @@ DIVISOR = 2.0
 
 # kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
 cpu_sizes = {"M": 256, "K": 1024, "N": 768}
+# Other sizes a correct candidate must handle (one more correctness trial each; KernelBench tooling ignores these).
+extra_sizes = [{"M": 2047, "N": 1531}, {"K": 1037}]
+cpu_extra_sizes = [{"M": 131, "K": 517, "N": 389}]
 
 
 class Model(nn.Module):

@@ -13,6 +13,9 @@ GROUPS = 24
 
 # kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
 cpu_sizes = {"BATCH": 2, "K": 384, "LENGTH": 128}
+# Other sizes a correct candidate must handle (one more correctness trial each; KernelBench tooling ignores these).
+extra_sizes = [{"BATCH": 7, "LENGTH": 1531}, {"BATCH": 11, "K": 769}]
+cpu_extra_sizes = [{"BATCH": 3, "K": 191, "LENGTH": 97}]
 
 
 class Model(nn.Module):

@@ -12,6 +12,9 @@ N = 3072
 
 # kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
 cpu_sizes = {"M": 512, "K": 512, "N": 768}
+# Other sizes a correct candidate must handle (one more correctness trial each; KernelBench tooling ignores these).
+extra_sizes = [{"M": 2047}, {"M": 4001, "N": 1531}]
+cpu_extra_sizes = [{"M": 257, "N": 389}]
 
 
 class Model(nn.Module):

@@ -13,6 +13,9 @@ NUM_CLASSES = 1000
 
 # kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
 cpu_sizes = {"BATCH": 2, "IMAGE_SIZE": 40}
+# Other sizes a correct candidate must handle (one more correctness trial each; KernelBench tooling ignores these).
+extra_sizes = [{"BATCH": 13, "IMAGE_SIZE": 199}]
+cpu_extra_sizes = [{"BATCH": 3, "IMAGE_SIZE": 33}]
 
 EXPANSION = 4
 

@@ -14,6 +14,9 @@ IMAGE_SIZE = 55
 
 # kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
 cpu_sizes = {"BATCH": 2, "IMAGE_SIZE": 23}
+# Other sizes a correct candidate must handle (one more correctness trial each; KernelBench tooling ignores these).
+extra_sizes = [{"BATCH": 163, "IMAGE_SIZE": 47}]
+cpu_extra_sizes = [{"BATCH": 3, "IMAGE_SIZE": 17}]
 
 
 class Model(nn.Module):

@@ -15,6 +15,9 @@ NUM_CLASSES = 1000
 
 # kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
 cpu_sizes = {"BATCH": 2, "IMAGE_SIZE": 64}
+# Other sizes a correct candidate must handle (one more correctness trial each; KernelBench tooling ignores these).
+extra_sizes = [{"BATCH": 53, "IMAGE_SIZE": 199}]
+cpu_extra_sizes = [{"BATCH": 3, "IMAGE_SIZE": 49}]
 
 
 class Fire(nn.Module):

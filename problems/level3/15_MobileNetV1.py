@@ -14,6 +14,9 @@ WIDTH_MULT = 1.0
 
 # kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
 cpu_sizes = {"BATCH": 2, "IMAGE_SIZE": 64}
+# Other sizes a correct candidate must handle (one more correctness trial each; KernelBench tooling ignores these).
+extra_sizes = [{"BATCH": 53, "IMAGE_SIZE": 199}]
+cpu_extra_sizes = [{"BATCH": 3, "IMAGE_SIZE": 49}]
 
 # (output channels, stride) of each depthwise-separable block at width multiplier 1.
 BLOCKS = [(64, 1), (128, 2), (128, 1), (256, 2), (256, 1), (512, 2),

@@ -9,6 +9,9 @@ OUTPUT_SIZE = 1024
 # Sized so the GPU, not the host's kernel launches, sets the time (about 0.24 TFLOP in fp32).
 # The CPU keeps the small sizes.
 cpu_sizes = {"BATCH": 512, "INPUT_SIZE": 1024, "HIDDEN_SIZE": 2048, "OUTPUT_SIZE": 256}
+# Other sizes a correct candidate must handle (one more correctness trial each; KernelBench tooling ignores these).
+extra_sizes = [{"BATCH": 1531}]
+cpu_extra_sizes = [{"BATCH": 77}]
 
 
 class Model(nn.Module):

@@ -15,6 +15,9 @@ NUM_CLASSES = 1000
 
 # kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
 cpu_sizes = {"BATCH": 2, "IMAGE_SIZE": 64}
+# Other sizes a correct candidate must handle (one more correctness trial each; KernelBench tooling ignores these).
+extra_sizes = [{"BATCH": 79, "IMAGE_SIZE": 199}]
+cpu_extra_sizes = [{"BATCH": 3, "IMAGE_SIZE": 49}]
 
 STAGE_REPEATS = [4, 8, 4]
 STAGE_CHANNELS = [116, 232, 464]

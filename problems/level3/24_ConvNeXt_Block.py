@@ -16,6 +16,9 @@ LAYER_SCALE = 1.0
 
 # kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
 cpu_sizes = {"BATCH": 2, "IMAGE_SIZE": 14}
+# Other sizes a correct candidate must handle (one more correctness trial each; KernelBench tooling ignores these).
+extra_sizes = [{"BATCH": 79, "IMAGE_SIZE": 47}]
+cpu_extra_sizes = [{"BATCH": 3, "IMAGE_SIZE": 11}]
 
 
 class Model(nn.Module):

@@ -15,6 +15,9 @@ NUM_CLASSES = 10
 
 # kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
 cpu_sizes = {"BATCH": 4, "IMAGE_SIZE": 16}
+# Other sizes a correct candidate must handle (one more correctness trial each; KernelBench tooling ignores these).
+extra_sizes = [{"BATCH": 307, "IMAGE_SIZE": 29}]
+cpu_extra_sizes = [{"BATCH": 3, "IMAGE_SIZE": 13}]
 
 
 def conv_bn_relu(in_channels: int, out_channels: int) -> list:

@@ -15,6 +15,9 @@ MLP_RATIO = 4
 
 # kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
 cpu_sizes = {"BATCH": 2, "RESOLUTION": 28}
+# Other sizes a correct candidate must handle (one more correctness trial each; KernelBench tooling ignores these).
+extra_sizes = [{"BATCH": 19}]
+cpu_extra_sizes = [{"BATCH": 3}]
 
 
 def to_windows(x: torch.Tensor, w: int) -> torch.Tensor:

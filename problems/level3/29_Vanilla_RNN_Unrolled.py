@@ -12,6 +12,9 @@ OUTPUT_SIZE = 512
 
 # kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
 cpu_sizes = {"SEQ_LEN": 8, "BATCH": 4}
+# Other sizes a correct candidate must handle (one more correctness trial each; KernelBench tooling ignores these).
+extra_sizes = [{"SEQ_LEN": 29, "BATCH": 131}]
+cpu_extra_sizes = [{"SEQ_LEN": 5, "BATCH": 3}]
 
 
 class Model(nn.Module):

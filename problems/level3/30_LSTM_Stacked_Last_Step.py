@@ -12,6 +12,9 @@ NUM_CLASSES = 96
 
 # kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
 cpu_sizes = {"BATCH": 4, "SEQ_LEN": 8}
+# Other sizes a correct candidate must handle (one more correctness trial each; KernelBench tooling ignores these).
+extra_sizes = [{"BATCH": 29, "SEQ_LEN": 97}]
+cpu_extra_sizes = [{"BATCH": 3, "SEQ_LEN": 7}]
 
 
 class Model(nn.Module):

@@ -13,6 +13,9 @@ NUM_TAGS = 47
 
 # kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
 cpu_sizes = {"BATCH": 2, "SEQ_LEN": 12}
+# Other sizes a correct candidate must handle (one more correctness trial each; KernelBench tooling ignores these).
+extra_sizes = [{"BATCH": 29, "SEQ_LEN": 111}]
+cpu_extra_sizes = [{"BATCH": 3, "SEQ_LEN": 9}]
 
 
 class Model(nn.Module):

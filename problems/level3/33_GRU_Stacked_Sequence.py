@@ -11,6 +11,9 @@ NUM_LAYERS = 3
 
 # kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
 cpu_sizes = {"SEQ_LEN": 8, "BATCH": 4}
+# Other sizes a correct candidate must handle (one more correctness trial each; KernelBench tooling ignores these).
+extra_sizes = [{"SEQ_LEN": 97, "BATCH": 29}]
+cpu_extra_sizes = [{"SEQ_LEN": 7, "BATCH": 3}]
 
 
 class Model(nn.Module):

@@ -12,6 +12,9 @@ NUM_LAYERS = 3
 
 # kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
 cpu_sizes = {"BATCH": 4, "SEQ_LEN": 10}
+# Other sizes a correct candidate must handle (one more correctness trial each; KernelBench tooling ignores these).
+extra_sizes = [{"BATCH": 19, "SEQ_LEN": 157}]
+cpu_extra_sizes = [{"BATCH": 3, "SEQ_LEN": 7}]
 
 
 class Model(nn.Module):

@@ -14,6 +14,9 @@ MAX_SEQ_LEN = 1024  # size of the causal-mask buffer
 
 # kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
 cpu_sizes = {"BATCH": 2, "SEQ_LEN": 64}
+# Other sizes a correct candidate must handle (one more correctness trial each; KernelBench tooling ignores these).
+extra_sizes = [{"BATCH": 17, "SEQ_LEN": 397}]
+cpu_extra_sizes = [{"BATCH": 3, "SEQ_LEN": 37}]
 
 
 class Model(nn.Module):

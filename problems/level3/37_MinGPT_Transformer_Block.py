@@ -14,6 +14,9 @@ MAX_SEQ_LEN = 1024
 
 # kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
 cpu_sizes = {"BATCH": 2, "SEQ_LEN": 48}
+# Other sizes a correct candidate must handle (one more correctness trial each; KernelBench tooling ignores these).
+extra_sizes = [{"BATCH": 7, "SEQ_LEN": 397}]
+cpu_extra_sizes = [{"BATCH": 3, "SEQ_LEN": 29}]
 
 
 def gelu_tanh(x: torch.Tensor) -> torch.Tensor:

@@ -15,6 +15,9 @@ MAX_SEQ_LEN = 1024
 
 # kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
 cpu_sizes = {"BATCH": 1, "SEQ_LEN": 32, "VOCAB_SIZE": 4000}
+# Other sizes a correct candidate must handle (one more correctness trial each; KernelBench tooling ignores these).
+extra_sizes = [{"BATCH": 3, "SEQ_LEN": 229}]
+cpu_extra_sizes = [{"BATCH": 3, "SEQ_LEN": 19}]
 
 
 class Block(nn.Module):

@@ -11,6 +11,9 @@ DIM_FEEDFORWARD = 2048
 
 # kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
 cpu_sizes = {"BATCH": 2, "SEQ_LEN": 64}
+# Other sizes a correct candidate must handle (one more correctness trial each; KernelBench tooling ignores these).
+extra_sizes = [{"BATCH": 13, "SEQ_LEN": 397}]
+cpu_extra_sizes = [{"BATCH": 3, "SEQ_LEN": 37}]
 
 
 class Model(nn.Module):

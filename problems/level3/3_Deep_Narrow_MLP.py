@@ -14,6 +14,9 @@ OUTPUT_SIZE = 10
 
 # kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
 cpu_sizes = {"BATCH": 32}
+# Other sizes a correct candidate must handle (one more correctness trial each; KernelBench tooling ignores these).
+extra_sizes = [{"BATCH": 3001}]
+cpu_extra_sizes = [{"BATCH": 19}]
 
 
 class Model(nn.Module):

@@ -15,6 +15,9 @@ NUM_HEADS = 12
 
 # kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
 cpu_sizes = {"BATCH": 2, "QUERY_LEN": 32, "MEMORY_LEN": 96}
+# Other sizes a correct candidate must handle (one more correctness trial each; KernelBench tooling ignores these).
+extra_sizes = [{"BATCH": 13, "QUERY_LEN": 97}]
+cpu_extra_sizes = [{"BATCH": 3, "QUERY_LEN": 19}]
 
 
 class Model(nn.Module):

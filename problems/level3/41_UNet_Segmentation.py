@@ -15,6 +15,9 @@ WIDTH = 320  # both divisible by 16 (four poolings)
 
 # kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
 cpu_sizes = {"BATCH": 2, "HEIGHT": 32, "WIDTH": 48}
+# Other sizes a correct candidate must handle (one more correctness trial each; KernelBench tooling ignores these).
+extra_sizes = [{"BATCH": 5, "HEIGHT": 176, "WIDTH": 240}]
+cpu_extra_sizes = [{"BATCH": 3, "HEIGHT": 48, "WIDTH": 16}]
 
 
 def double_conv(cin: int, cout: int) -> nn.Sequential:

@@ -14,6 +14,9 @@ GHOST_CLUSTERS = 8
 
 # kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
 cpu_sizes = {"BATCH": 4, "NUM_DESCRIPTORS": 64}
+# Other sizes a correct candidate must handle (one more correctness trial each; KernelBench tooling ignores these).
+extra_sizes = [{"BATCH": 97, "NUM_DESCRIPTORS": 961}]
+cpu_extra_sizes = [{"BATCH": 3, "NUM_DESCRIPTORS": 49}]
 
 
 class Model(nn.Module):

@@ -15,6 +15,9 @@ KERNEL_SIZE = 3
 
 # kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
 cpu_sizes = {"BATCH": 2, "SEQ_LEN": 4, "HEIGHT": 16, "WIDTH": 16}
+# Other sizes a correct candidate must handle (one more correctness trial each; KernelBench tooling ignores these).
+extra_sizes = [{"BATCH": 9, "SEQ_LEN": 5, "HEIGHT": 51, "WIDTH": 57}]
+cpu_extra_sizes = [{"BATCH": 3, "SEQ_LEN": 3, "HEIGHT": 13, "WIDTH": 11}]
 
 
 class Model(nn.Module):

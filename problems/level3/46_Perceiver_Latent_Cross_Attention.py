@@ -18,6 +18,9 @@ NUM_LATENT_BLOCKS = 2
 
 # kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
 cpu_sizes = {"BATCH": 1, "INPUT_LEN": 256, "NUM_LATENTS": 32}
+# Other sizes a correct candidate must handle (one more correctness trial each; KernelBench tooling ignores these).
+extra_sizes = [{"BATCH": 7, "INPUT_LEN": 2999}]
+cpu_extra_sizes = [{"BATCH": 3, "INPUT_LEN": 97}]
 
 
 def attend(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor) -> torch.Tensor:

@@ -16,6 +16,9 @@ NUM_HEADS = 16  # head size 64
 
 # kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
 cpu_sizes = {"BATCH": 2, "SEQ_LEN": 16}
+# Other sizes a correct candidate must handle (one more correctness trial each; KernelBench tooling ignores these).
+extra_sizes = [{"BATCH": 29, "SEQ_LEN": 97}]
+cpu_extra_sizes = [{"BATCH": 3, "SEQ_LEN": 11}]
 
 
 class Model(nn.Module):

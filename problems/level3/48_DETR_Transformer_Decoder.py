@@ -18,6 +18,9 @@ NUM_QUERIES = 100
 
 # kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
 cpu_sizes = {"BATCH": 1, "FEATURE_H": 8, "FEATURE_W": 10, "NUM_QUERIES": 20}
+# Other sizes a correct candidate must handle (one more correctness trial each; KernelBench tooling ignores these).
+extra_sizes = [{"BATCH": 15, "FEATURE_H": 23, "FEATURE_W": 29}]
+cpu_extra_sizes = [{"BATCH": 3, "FEATURE_H": 7, "FEATURE_W": 5}]
 
 
 class DecoderLayer(nn.Module):

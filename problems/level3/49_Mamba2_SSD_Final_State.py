@@ -18,6 +18,9 @@ CHUNK = 128  # SEQ_LEN must be a multiple of CHUNK
 
 # kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
 cpu_sizes = {"BATCH": 1, "SEQ_LEN": 256, "NUM_HEADS": 16, "CHUNK": 64}
+# Other sizes a correct candidate must handle (one more correctness trial each; KernelBench tooling ignores these).
+extra_sizes = [{"BATCH": 13, "SEQ_LEN": 896}]
+cpu_extra_sizes = [{"BATCH": 3, "SEQ_LEN": 192}]
 
 
 def segsum(a: torch.Tensor) -> torch.Tensor:

@@ -14,6 +14,9 @@ OUTPUT_SIZE = 1000
 
 # kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
 cpu_sizes = {"BATCH": 8, "HIDDEN_SIZE_1": 4096, "HIDDEN_SIZE_2": 2048}
+# Other sizes a correct candidate must handle (one more correctness trial each; KernelBench tooling ignores these).
+extra_sizes = [{"BATCH": 301}]
+cpu_extra_sizes = [{"BATCH": 5}]
 
 
 class Model(nn.Module):

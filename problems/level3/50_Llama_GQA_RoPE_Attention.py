@@ -16,6 +16,9 @@ ROPE_BASE = 10000.0
 
 # kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
 cpu_sizes = {"BATCH": 1, "SEQ_LEN": 64}
+# Other sizes a correct candidate must handle (one more correctness trial each; KernelBench tooling ignores these).
+extra_sizes = [{"BATCH": 3, "SEQ_LEN": 541}]
+cpu_extra_sizes = [{"BATCH": 3, "SEQ_LEN": 37}]
 
 
 def rotate_half(x: torch.Tensor) -> torch.Tensor:

@@ -15,6 +15,9 @@ NUM_CLASSES = 1000
 
 # kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
 cpu_sizes = {"BATCH": 1, "IMAGE_SIZE": 96, "FC_HIDDEN": 1024}
+# Other sizes a correct candidate must handle (one more correctness trial each; KernelBench tooling ignores these).
+extra_sizes = [{"BATCH": 61, "IMAGE_SIZE": 199}]
+cpu_extra_sizes = [{"BATCH": 3, "IMAGE_SIZE": 67}]
 
 
 class Model(nn.Module):

@@ -16,6 +16,9 @@ NUM_CLASSES = 1000
 
 # kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
 cpu_sizes = {"BATCH": 1, "IMAGE_SIZE": 32, "FC_HIDDEN": 1024}
+# Other sizes a correct candidate must handle (one more correctness trial each; KernelBench tooling ignores these).
+extra_sizes = [{"BATCH": 7, "IMAGE_SIZE": 161}]
+cpu_extra_sizes = [{"BATCH": 3, "IMAGE_SIZE": 33}]
 
 # Output channels of each 3x3 convolution; "M" is a 2x2 max-pool with stride 2.
 STAGES = [64, 64, "M", 128, 128, "M", 256, 256, 256, "M", 512, 512, 512, "M", 512, 512, 512, "M"]

@@ -13,6 +13,9 @@ NUM_CLASSES = 1000
 
 # kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
 cpu_sizes = {"BATCH": 1, "IMAGE_SIZE": 32, "FC_HIDDEN": 1024}
+# Other sizes a correct candidate must handle (one more correctness trial each; KernelBench tooling ignores these).
+extra_sizes = [{"BATCH": 7, "IMAGE_SIZE": 161}]
+cpu_extra_sizes = [{"BATCH": 3, "IMAGE_SIZE": 33}]
 
 CONVS_PER_STAGE = [2, 2, 4, 4, 4]
 STAGE_CHANNELS = [64, 128, 256, 512, 512]

@@ -13,6 +13,9 @@ STRIDE = 2
 
 # kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
 cpu_sizes = {"BATCH": 2, "IMAGE_SIZE": 24}
+# Other sizes a correct candidate must handle (one more correctness trial each; KernelBench tooling ignores these).
+extra_sizes = [{"BATCH": 223, "IMAGE_SIZE": 45}]
+cpu_extra_sizes = [{"BATCH": 3, "IMAGE_SIZE": 19}]
 
 
 class Model(nn.Module):

@@ -22,6 +22,9 @@ HEAD_DIM = 128
 
 # kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
 cpu_sizes = {"BATCH": 8, "MAX_LEN": 512, "NUM_BLOCKS": 256}
+# Other sizes a correct candidate must handle (one more correctness trial each; KernelBench tooling ignores these).
+extra_sizes = [{"BATCH": 61, "MAX_LEN": 4999, "NUM_BLOCKS": 9973}]
+cpu_extra_sizes = [{"BATCH": 5, "MAX_LEN": 333, "NUM_BLOCKS": 199}]
 
 
 class Model(nn.Module):

@@ -24,6 +24,9 @@ LOGIT_STD = 5.0
 
 # kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
 cpu_sizes = {"BATCH": 32, "VOCAB": 32000}
+# Other sizes a correct candidate must handle (one more correctness trial each; KernelBench tooling ignores these).
+extra_sizes = [{"BATCH": 77, "VOCAB": 100003}]
+cpu_extra_sizes = [{"BATCH": 19, "VOCAB": 30011}]
 
 
 class Model(nn.Module):

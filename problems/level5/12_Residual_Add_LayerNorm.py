@@ -19,6 +19,9 @@ EPS = 1e-5
 
 # kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
 cpu_sizes = {"TOKENS": 512}
+# Other sizes a correct candidate must handle (one more correctness trial each; KernelBench tooling ignores these).
+extra_sizes = [{"TOKENS": 16381}]
+cpu_extra_sizes = [{"TOKENS": 333}]
 
 
 class Model(nn.Module):

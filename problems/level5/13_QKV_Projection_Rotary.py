@@ -28,6 +28,9 @@ ROPE_THETA = 500000.0
 
 # kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
 cpu_sizes = {"TOKENS": 128, "CHUNK_TOKENS": 32, "HIDDEN": 1024, "MAX_POS": 4096}
+# Other sizes a correct candidate must handle (one more correctness trial each; KernelBench tooling ignores these).
+extra_sizes = [{"TOKENS": 5997, "CHUNK_TOKENS": 1999}]
+cpu_extra_sizes = [{"TOKENS": 111, "CHUNK_TOKENS": 37}]
 
 
 def rotate_pairs(x: torch.Tensor, cos: torch.Tensor, sin: torch.Tensor) -> torch.Tensor:

@@ -23,6 +23,9 @@ QUERY_BLOCK = 1024
 
 # kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
 cpu_sizes = {"SEQ_LEN": 384, "WINDOW": 96, "QUERY_BLOCK": 128}
+# Other sizes a correct candidate must handle (one more correctness trial each; KernelBench tooling ignores these).
+extra_sizes = [{"BATCH": 2, "Q_HEADS": 6, "KV_HEADS": 3}]
+cpu_extra_sizes = [{"BATCH": 3, "Q_HEADS": 2, "KV_HEADS": 1}]
 
 
 class Model(nn.Module):

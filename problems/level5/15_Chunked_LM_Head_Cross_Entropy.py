@@ -21,6 +21,9 @@ CHUNK = 1024
 
 # kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
 cpu_sizes = {"TOKENS": 64, "HIDDEN": 512, "VOCAB": 8000, "CHUNK": 16}
+# Other sizes a correct candidate must handle (one more correctness trial each; KernelBench tooling ignores these).
+extra_sizes = [{"TOKENS": 1531}]
+cpu_extra_sizes = [{"TOKENS": 37}]
 
 
 class Model(nn.Module):

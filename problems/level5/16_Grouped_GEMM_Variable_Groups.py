@@ -20,6 +20,9 @@ OUT_FEATURES = 4096
 
 # kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
 cpu_sizes = {"ROWS": 256, "IN_FEATURES": 512, "OUT_FEATURES": 256}
+# Other sizes a correct candidate must handle (one more correctness trial each; KernelBench tooling ignores these).
+extra_sizes = [{"ROWS": 6007}]
+cpu_extra_sizes = [{"ROWS": 97}]
 
 
 class Model(nn.Module):

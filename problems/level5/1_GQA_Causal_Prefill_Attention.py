@@ -20,6 +20,9 @@ HEAD_DIM = 128
 
 # kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
 cpu_sizes = {"SEQ_LEN": 256}
+# Other sizes a correct candidate must handle (one more correctness trial each; KernelBench tooling ignores these).
+extra_sizes = [{"BATCH": 2, "Q_HEADS": 12, "KV_HEADS": 3}]
+cpu_extra_sizes = [{"BATCH": 3, "Q_HEADS": 4, "KV_HEADS": 1}]
 
 
 class Model(nn.Module):

@@ -21,6 +21,9 @@ HEAD_DIM = 128
 
 # kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
 cpu_sizes = {"BATCH": 8, "MAX_LEN": 512}
+# Other sizes a correct candidate must handle (one more correctness trial each; KernelBench tooling ignores these).
+extra_sizes = [{"BATCH": 29}]
+cpu_extra_sizes = [{"BATCH": 5}]
 
 
 class Model(nn.Module):

@@ -27,6 +27,9 @@ KV_RANK = 512
 
 # kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
 cpu_sizes = {"BATCH": 4, "MAX_LEN": 256}
+# Other sizes a correct candidate must handle (one more correctness trial each; KernelBench tooling ignores these).
+extra_sizes = [{"BATCH": 29}]
+cpu_extra_sizes = [{"BATCH": 3}]
 
 
 class Model(nn.Module):

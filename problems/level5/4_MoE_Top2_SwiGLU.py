@@ -23,6 +23,9 @@ TOP_K = 2
 
 # kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
 cpu_sizes = {"TOKENS": 64, "HIDDEN": 256, "FFN": 512}
+# Other sizes a correct candidate must handle (one more correctness trial each; KernelBench tooling ignores these).
+extra_sizes = [{"TOKENS": 997}]
+cpu_extra_sizes = [{"TOKENS": 37}]
 
 
 class Model(nn.Module):

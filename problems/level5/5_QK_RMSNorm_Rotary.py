@@ -25,6 +25,9 @@ EPS = 1e-6
 
 # kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
 cpu_sizes = {"TOKENS": 256, "MAX_POS": 4096}
+# Other sizes a correct candidate must handle (one more correctness trial each; KernelBench tooling ignores these).
+extra_sizes = [{"TOKENS": 5003}]
+cpu_extra_sizes = [{"TOKENS": 97}]
 
 
 def norm_and_rotate(x: torch.Tensor, weight: torch.Tensor, cos: torch.Tensor, sin: torch.Tensor,

@@ -18,6 +18,9 @@ FFN = 28672
 
 # kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
 cpu_sizes = {"TOKENS": 64, "HIDDEN": 512, "FFN": 1792}
+# Other sizes a correct candidate must handle (one more correctness trial each; KernelBench tooling ignores these).
+extra_sizes = [{"TOKENS": 701}]
+cpu_extra_sizes = [{"TOKENS": 37}]
 
 
 class Model(nn.Module):

@@ -35,6 +35,9 @@ CHUNK = 256
 
 # kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
 cpu_sizes = {"BATCH": 1, "SEQ_LEN": 256, "CHUNK": 64}
+# Other sizes a correct candidate must handle (one more correctness trial each; KernelBench tooling ignores these).
+extra_sizes = [{"BATCH": 3, "SEQ_LEN": 9472}]
+cpu_extra_sizes = [{"BATCH": 3, "SEQ_LEN": 192}]
 
 
 class Model(nn.Module):

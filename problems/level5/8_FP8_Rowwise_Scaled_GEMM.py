@@ -22,6 +22,9 @@ FP8_MAX = 448.0  # largest finite float8_e4m3fn
 
 # kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
 cpu_sizes = {"TOKENS": 128, "IN_FEATURES": 1024, "OUT_FEATURES": 768}
+# Other sizes a correct candidate must handle (one more correctness trial each; KernelBench tooling ignores these).
+extra_sizes = [{"TOKENS": 1531}]
+cpu_extra_sizes = [{"TOKENS": 61}]
 
 
 def quantise_rows(t: torch.Tensor):

@@ -19,6 +19,9 @@ OUT_FEATURES = 27648
 
 # kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
 cpu_sizes = {"TOKENS": 200, "IN_FEATURES": 1024, "OUT_FEATURES": 1536}
+# Other sizes a correct candidate must handle (one more correctness trial each; KernelBench tooling ignores these).
+extra_sizes = [{"TOKENS": 2003}]
+cpu_extra_sizes = [{"TOKENS": 77}]
 
 
 class Model(nn.Module):

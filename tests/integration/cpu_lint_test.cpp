@@ -24,7 +24,7 @@ TEST(ProblemsLint, FlagsEachBrokenProblemWithItsRule) {
       {"level1/1_Random_In_Forward", "random-in-forward"}, {"level1/2_Device_In_File", "device-in-file"},
       {"level1/3_Near_Zero_Output", "near-zero"},          {"level1/4_Input_Independent", "input-independent"},
       {"level1/5_Weight_Independent", "weight-independent"}, {"level1/6_Nondeterministic", "nondeterministic"},
-      {"level1/7_Dtype_In_File", "dtype-in-file"}};
+      {"level1/7_Dtype_In_File", "dtype-in-file"},         {"level1/10_Extra_Size_Changes_Init", "extra-sizes"}};
   ASSERT_EQ(rules.size(), expected.size()) << r.out;
   for (const auto& [id, rule] : expected) EXPECT_TRUE(rules[id].count(rule)) << id << " lacks " << rule << "\n" << r.out;
   // Clean on purpose: an output of the inputs alone beside a weighted one; a BatchNorm that only
