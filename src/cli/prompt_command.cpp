@@ -40,8 +40,8 @@ int run_prompt(const PromptCommandOptions& o, const GlobalOptions& global) {
   if (o.role == "coder" && (!o.parent.empty() || !o.feedback.empty()))
     throw UsageError("--parent and --feedback belong to --role refiner, debugger or planner");
   const agent::Role role = o.role == "refiner" ? agent::Role::refiner : o.role == "debugger" ? agent::Role::debugger : agent::Role::coder;
-  const std::string parent = o.parent.empty() ? "<the earlier attempt's source>" : read_file(o.parent);
-  const std::string feedback = o.feedback.empty() ? "<kforge's feedback digest on it>" : read_file(o.feedback);
+  const std::string parent = o.parent.empty() ? "<the earlier attempt's source>" : read_source_file(o.parent);
+  const std::string feedback = o.feedback.empty() ? "<kforge's feedback digest on it>" : read_source_file(o.feedback);
   auto p = o.role == "planner" ? agent::plan_prompt(problem, options, "", parent, feedback)
                                 : agent::attempt_prompt(problem, options, role, "", parent, feedback);
   if (o.json) {

@@ -16,7 +16,7 @@ Candidate load_candidate_file(const std::filesystem::path& path, const std::stri
   c.path = std::filesystem::weakly_canonical(path, ec);
   if (ec) c.path = std::filesystem::absolute(path);
   if (!std::filesystem::exists(c.path)) throw Error(path.string() + ": no such candidate file");
-  c.source = read_file(c.path);
+  c.source = read_source_file(c.path);
   c.hash = sha256_hex(c.source);
   c.display_name = display_name.empty() ? path.filename().string() : display_name;
   return c;

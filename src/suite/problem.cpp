@@ -63,7 +63,7 @@ Problem load_problem_file(const std::filesystem::path& path) {
   p.path = std::filesystem::weakly_canonical(path, ec);
   if (ec) p.path = std::filesystem::absolute(path);
   if (!std::filesystem::exists(p.path)) throw Error(path.string() + ": no such problem file");
-  p.source = read_file(p.path);
+  p.source = read_source_file(p.path);
   p.hash = sha256_hex(p.source);
   try {
     p.precision = declared_precision(p.source);

@@ -5,6 +5,9 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <sys/stat.h>
+
 #include "support/command.hpp"
 #include "support/corpus.hpp"
 #include "support/temp_dir.hpp"
@@ -54,6 +57,46 @@ TEST(CpuCorpus, EveryCandidateGetsItsVerdict) {
       EXPECT_TRUE(line["speedup"].is_null()) << file;
     }
   }
+}
+
+// A candidate path may name anything. Special files and files past the size limit are load_error
+// without being read (a FIFO would block kforge's read for ever, /dev/zero would feed it without
+// bound), a binary file is refused as text, and the run goes on to the good candidate.
+TEST(CpuCorpus, SpecialOversizedAndBinaryFilesAreLoadErrorsWithoutBeingRead) {
+  TempDir dir;
+  ASSERT_EQ(::mkfifo(dir.file("fifo.py").c_str(), 0600), 0);
+  std::filesystem::create_symlink("/dev/zero", dir.file("zero.py"));
+  {
+    std::ofstream big(dir.file("big.py"));
+    const std::string line = "# padding line of a candidate far larger than any source\n";
+    for (size_t written = 0; written <= (size_t{5} << 20); written += line.size()) big << line;
+  }
+  std::ofstream(dir.file("binary.py"), std::ios::binary) << std::string("import torch\n\xff\xfe\x00\x01", 17);
+  std::vector<std::string> args{"--db", dir.file("k.db"), "eval"};
+  args.insert(args.end(), kQuick.begin(), kQuick.end());
+  args.insert(args.end(), {"--problem", source_path("tests/problems/level1/1_Tiny_Add_ReLU.py"), dir.file("fifo.py"),
+                           dir.file("zero.py"), dir.file("big.py"), dir.file("binary.py"),
+                           source_path("tests/candidates/correct.py")});
+  auto r = run_kforge(args);
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  const std::map<std::string, std::string> said = {{"fifo.py", "a FIFO, not a source file: not read"},
+                                                   {"zero.py", "a character device, not a source file: not read"},
+                                                   {"big.py", "over the 4 MiB a source file may have: not read"},
+                                                   {"binary.py", "not UTF-8 text"}};
+  size_t seen = 0;
+  for (const auto& line : r.json_lines()) {
+    std::string path = line.at("candidate");
+    std::string file = path.substr(path.find_last_of('/') + 1);
+    if (file == "correct.py") {
+      EXPECT_EQ(line["verdict"], "correct") << line.dump();
+      continue;
+    }
+    ASSERT_TRUE(said.count(file)) << line.dump();
+    EXPECT_EQ(line["verdict"], "load_error") << line.dump();
+    EXPECT_NE(line.at("message").get<std::string>().find(said.at(file)), std::string::npos) << line.dump();
+    ++seen;
+  }
+  EXPECT_EQ(seen, said.size()) << r.out;
 }
 
 TEST(CpuCorpus, MessagesSayWhatWentWrong) {
