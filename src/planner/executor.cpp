@@ -9,6 +9,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <exception>
+#include <fstream>
 #include <memory>
 #include <mutex>
 #include <random>
@@ -22,6 +23,7 @@
 #include "metrics/timing_clock.hpp"
 #include "pool/worker_paths.hpp"
 #include "pool/worker_process.hpp"
+#include "report/results_table.hpp"
 #include "serve/remote_worker.hpp"
 
 namespace kforge {
@@ -178,8 +180,36 @@ std::vector<EvaluationRecord> execute_plan(std::vector<PlannedEval>& plan, const
     became_ready.notify_all();
   };
   const nlohmann::json key_settings = settings_json(settings);
-  std::mutex mutex;  // guards the store, `records`, `done` and the callbacks
+  std::mutex mutex;  // guards the store, `records`, `done`, `unsaved` and the callbacks
   size_t done = 0;
+  // Finished results the store refused (another writer holding it past its busy timeout, a full
+  // disk): kept here and written when it can, before the next result and at the end. Nothing a
+  // worker computed is lost to the store, and no store error ends a worker's thread.
+  struct Unsaved {
+    size_t index;
+    bool insert;  // false: a stored result only joins the run
+  };
+  std::vector<Unsaved> unsaved;
+  std::string store_error;
+  auto save = [&](const Unsaved& u) {
+    try {
+      if (u.insert) records[u.index].id = store.insert_evaluation(records[u.index]);
+      store.add_to_run(run_id, records[u.index]);
+      return true;
+    } catch (const Error& e) {
+      if (store_error.empty())
+        std::fprintf(stderr, "kforge: the store refused a result (%s); finished results are kept and written when it can\n",
+                     e.what());
+      store_error = e.what();
+      return false;
+    }
+  };
+  auto flush_unsaved = [&] {  // in order, stopping at the first the store still refuses
+    size_t k = 0;
+    while (k < unsaved.size() && save(unsaved[k])) ++k;
+    unsaved.erase(unsaved.begin(), unsaved.begin() + static_cast<std::ptrdiff_t>(k));
+    return unsaved.empty();
+  };
   std::string fatal;
   size_t failed_workers = 0;
 
@@ -205,12 +235,12 @@ std::vector<EvaluationRecord> execute_plan(std::vector<PlannedEval>& plan, const
     }
     // Every path ends here: stored (when it has a key worth keeping), added to the run, reported.
     // Call with the mutex held.
-    auto finish = [&](size_t i, EvaluationRecord r, bool store_it) {
-      if (store_it) {
-        r.id = store.insert_evaluation(r);
-        store.add_to_run(run_id, r);
-      }
+    auto finish = [&](size_t i, EvaluationRecord r, bool store_it, bool join_run = true) {
       records[i] = std::move(r);
+      if (store_it || join_run) {
+        Unsaved u{i, store_it};
+        if (!flush_unsaved() || !save(u)) unsaved.push_back(u);
+      }
       ++done;
       if (on_finished) on_finished(records[i], done, plan.size());
     };
@@ -228,7 +258,7 @@ std::vector<EvaluationRecord> execute_plan(std::vector<PlannedEval>& plan, const
         EvaluationRecord r = make_record(e, "unreadable:" + e.candidate_name, key_settings, info, device_label,
                                          settled(Verdict::load_error, e.load_failure), 0.0);
         std::lock_guard lock(mutex);
-        finish(i, std::move(r), false);
+        finish(i, std::move(r), false, false);
         continue;
       }
       std::string key = evaluation_key(e, key_settings, info);
@@ -256,7 +286,6 @@ std::vector<EvaluationRecord> execute_plan(std::vector<PlannedEval>& plan, const
             stored->level = e.problem.level;
             stored->problem_id = e.problem.id;
             stored->reused = true;
-            store.add_to_run(run_id, *stored);
             finish(i, std::move(*stored), false);
             continue;
           }
@@ -302,7 +331,7 @@ std::vector<EvaluationRecord> execute_plan(std::vector<PlannedEval>& plan, const
       const bool worker_died = outcome.failure == JobFailure::crashed;
       if (worker_died) r.message = "the reference process died twice, not the candidate's: " + r.message + " (not stored)";
       std::lock_guard lock(mutex);
-      finish(i, std::move(r), !worker_died);
+      finish(i, std::move(r), !worker_died, !worker_died);
     }
   };
 
@@ -321,6 +350,20 @@ std::vector<EvaluationRecord> execute_plan(std::vector<PlannedEval>& plan, const
     became_ready.notify_all();
   }
   for (auto& t : threads) t.join();
+  // What the store still refuses: tried for a while longer, then kept in a file beside it.
+  for (auto give_up = std::chrono::steady_clock::now() + kStoreGiveUp; !flush_unsaved();) {
+    if (std::chrono::steady_clock::now() >= give_up) {
+      const auto file = std::filesystem::path(store.path().string() + ".unsaved-" +
+                                              std::to_string(std::chrono::duration_cast<std::chrono::seconds>(
+                                                  std::chrono::system_clock::now().time_since_epoch()).count()) +
+                                              ".jsonl");
+      std::ofstream out(file);
+      for (const Unsaved& u : unsaved) out << report::evaluation_json(records[u.index]).dump() << "\n";
+      throw Error(fmt::format("the store could not take {} finished result(s) ({}); they are in {}", unsaved.size(),
+                              store_error, out ? file.string() : std::string("no file either (cannot write beside the store)")));
+    }
+    std::this_thread::sleep_for(std::chrono::seconds(1));
+  }
   if (prepare_error) std::rethrow_exception(prepare_error);
   if (failed_workers == config.worker_devices.size()) throw Error(fatal);  // nothing could run
   if (failed_workers > 0)

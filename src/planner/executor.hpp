@@ -1,6 +1,7 @@
 #pragma once
 // Runs a plan: one long-lived worker per device, each pulling jobs from a shared queue; results
 // are stored one by one as they finish (so a killed run keeps everything already done).
+#include <chrono>
 #include <functional>
 #include <mutex>
 #include <string>
@@ -12,6 +13,10 @@
 #include "store/store.hpp"
 
 namespace kforge {
+
+// How long, after the last job, results the store refused (a lock held by another writer, a full
+// disk) are tried again before they go to a file beside the store and the run fails.
+inline constexpr std::chrono::seconds kStoreGiveUp{60};
 
 struct ExecutorConfig {
   std::vector<std::string> worker_devices;  // "cpu", or one CUDA_VISIBLE_DEVICES id per GPU worker

@@ -88,6 +88,7 @@ struct RunInfo {
 class Store {
  public:
   explicit Store(const std::filesystem::path& path);
+  const std::filesystem::path& path() const { return db_.path(); }
 
   void put_problem(const Problem& p);
   void put_candidate(const Candidate& c);

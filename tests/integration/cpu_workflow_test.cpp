@@ -2,6 +2,7 @@
 // report, export, a killed run, a locked database, and the shipped solutions (make demo on CPU).
 #include <gtest/gtest.h>
 #include <signal.h>
+#include <fcntl.h>
 #include <spawn.h>
 #include <sys/wait.h>
 
@@ -157,6 +158,47 @@ TEST_F(CpuWorkflow, LockedDatabaseFailsClearlyAndLosesNothing) {
   }
   EXPECT_EQ(count_evaluations(db_), 2);
   EXPECT_EQ(run_kforge({"--db", db_, "report"}).exit_code, 0);
+}
+
+// Another writer takes the store in the middle of a run, past its 5 s busy timeout: the result
+// finished then is kept, written once the store is free, and the run ends normally with every
+// result stored (it used to abort, exit 134, losing the result it had just computed).
+TEST_F(CpuWorkflow, AStoreLockedMidRunKeepsTheResultAndWritesItLater) {
+  std::vector<std::string> argv{KFORGE_BINARY};
+  for (auto& a : eval_args(db_, {"--problem", source_path("tests/problems/level1/1_Tiny_Add_ReLU.py"),
+                                 source_path("tests/candidates/correct.py"), source_path("tests/candidates/identity.py"),
+                                 source_path("tests/candidates/wrong_dtype.py"),
+                                 source_path("tests/candidates/nan_output.py")}))
+    argv.push_back(a);
+  std::vector<char*> cargv;
+  for (auto& a : argv) cargv.push_back(a.data());
+  cargv.push_back(nullptr);
+  posix_spawn_file_actions_t files;
+  posix_spawn_file_actions_init(&files);
+  const std::string err_path = dir_.file("stderr.txt");
+  posix_spawn_file_actions_addopen(&files, 2, err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+  pid_t pid;
+  ASSERT_EQ(posix_spawn(&pid, cargv[0], &files, nullptr, cargv.data(), environ), 0);
+  posix_spawn_file_actions_destroy(&files);
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
+  while (count_evaluations(db_) < 1 && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  {
+    sqlite::Database holder(db_);
+    holder.exec("BEGIN EXCLUSIVE");
+    std::this_thread::sleep_for(std::chrono::seconds(8));
+    holder.exec("ROLLBACK");
+  }
+  int status = 0;
+  waitpid(pid, &status, 0);
+  const std::string err = read_file(err_path);
+  ASSERT_TRUE(WIFEXITED(status)) << "ended by a signal: " << err;
+  EXPECT_EQ(WEXITSTATUS(status), 0) << err;
+  EXPECT_NE(err.find("the store refused a result"), std::string::npos) << err;
+  EXPECT_EQ(count_evaluations(db_), 4) << err;
+  auto report = run_kforge({"--db", db_, "report", "--json", "--results"});
+  ASSERT_EQ(report.exit_code, 0) << report.err;
+  EXPECT_EQ(nlohmann::json::parse(report.out)["results"].size(), 4u) << report.out;
 }
 
 TEST(CpuDemo, ShippedSolutionsOnCpu) {
