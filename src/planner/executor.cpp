@@ -146,6 +146,15 @@ WorkerConfig worker_config(const ExecutorConfig& config, const std::string& id) 
   return wc;
 }
 
+// The time limit is left out of the store's key, so a result is reused under any --timeout; but
+// a `timeout` verdict says only that the candidate did not finish in the limit it had, and under a
+// larger limit it is run again (as is one stored before the limit was recorded).
+static bool reusable(const EvaluationRecord& stored, const EvalSettings& settings) {
+  if (stored.verdict != Verdict::timeout) return true;
+  const auto& limit = stored.settings.is_object() ? stored.settings.value("timeout_s", nlohmann::json()) : nlohmann::json();
+  return limit.is_number() && limit.get<double>() >= settings.timeout_s;
+}
+
 std::vector<EvaluationRecord> execute_plan(std::vector<PlannedEval>& plan, const EvalSettings& settings,
                                            const ExecutorConfig& config, Store& store, int64_t run_id,
                                            const Prepare& prepare, const OnStarted& on_started,
@@ -280,7 +289,7 @@ std::vector<EvaluationRecord> execute_plan(std::vector<PlannedEval>& plan, const
       {
         std::lock_guard lock(mutex);
         if (!settings.force)
-          if (auto stored = store.find_evaluation(key)) {
+          if (auto stored = store.find_evaluation(key); stored && reusable(*stored, settings)) {
             stored->problem_name = e.problem_name;
             stored->candidate_name = e.candidate_name;
             stored->level = e.problem.level;
@@ -327,6 +336,7 @@ std::vector<EvaluationRecord> execute_plan(std::vector<PlannedEval>& plan, const
       nlohmann::json stored_settings = key_settings;
       stored_settings["trial_seeds"] = job.trial_seeds;
       stored_settings["precision"] = to_string(job.precision);  // as resolved for this problem
+      stored_settings["timeout_s"] = settings.timeout_s;        // not in the key: see reusable()
       EvaluationRecord r = make_record(e, key, stored_settings, info, device_label, outcome, wall);
       const bool worker_died = outcome.failure == JobFailure::crashed;
       if (worker_died) r.message = "the reference process died twice, not the candidate's: " + r.message + " (not stored)";

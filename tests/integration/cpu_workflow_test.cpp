@@ -201,6 +201,31 @@ TEST_F(CpuWorkflow, AStoreLockedMidRunKeepsTheResultAndWritesItLater) {
   EXPECT_EQ(nlohmann::json::parse(report.out)["results"].size(), 4u) << report.out;
 }
 
+// A `timeout` stored under a short --timeout is not reused under a longer one (the candidate may
+// finish there); under the same or a shorter limit it is.
+TEST_F(CpuWorkflow, ATimeoutIsNotReusedUnderALongerLimit) {
+  auto eval = [&](const std::string& timeout) {
+    std::vector<std::string> args{"--db", db_, "eval", "--device", "cpu", "--timeout", timeout, "--max-time", "0.3",
+                                  "--min-time", "0", "--min-samples", "5", "--json", "--problem",
+                                  source_path("tests/problems/level1/1_Tiny_Add_ReLU.py"),
+                                  source_path("tests/candidates/infinite_loop.py")};
+    auto r = run_kforge(args);
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    auto lines = r.json_lines();
+    EXPECT_EQ(lines.size(), 1u) << r.out;
+    return lines.empty() ? nlohmann::json() : lines[0];
+  };
+  auto first = eval("2");
+  EXPECT_EQ(first["verdict"], "timeout") << first.dump();
+  auto longer = eval("4");
+  EXPECT_EQ(longer["verdict"], "timeout") << longer.dump();
+  EXPECT_EQ(longer["reused"], false) << "a 2 s timeout must not stand for a 4 s one: " << longer.dump();
+  auto same = eval("4");
+  EXPECT_EQ(same["reused"], true) << same.dump();
+  auto shorter = eval("3");
+  EXPECT_EQ(shorter["reused"], true) << shorter.dump();
+}
+
 TEST(CpuDemo, ShippedSolutionsOnCpu) {
   TempDir dir;
   auto r = run_kforge(eval_args(dir.file("k.db"), {"--json", source_path("solutions")}));
