@@ -88,12 +88,23 @@ std::optional<generate::GenerateSummary> generate_step(const GenerateCommandOpti
                            summary.skipped ? fmt::format(", {} already generated", summary.skipped) : "",
                            summary.cancelled || g_cancel ? ", stopped by Ctrl-C (what finished is kept)" : "",
                            summary.input_tokens, summary.output_tokens, summary.cost_usd, g.out_dir.string(), global.db);
+  if (!summary.stopped.empty())
+    std::cerr << fmt::format("kforge: stopped after a call the provider refused in a way every call would be: {}; "
+                             "no further call was made (check the key and the model in kforge.toml)\n",
+                             summary.stopped);
   return summary;
 }
 
+// Whether a batch failed as a whole: stopped by a refused key or model, or with calls to make and
+// none answered. Its exit status is then 1, so a script does not go on as if it had candidates.
+bool batch_failed(const generate::GenerateSummary& s) {
+  return !s.stopped.empty() || (s.planned > s.skipped && s.answered() == 0 && s.cancelled == 0);
+}
+
 int run_generate(const GenerateCommandOptions& o, const GlobalOptions& global) {
-  generate_step(o, global);
-  return g_cancel ? 130 : 0;
+  auto summary = generate_step(o, global);
+  if (g_cancel) return 130;
+  return summary && !o.dry_run && batch_failed(*summary) ? 1 : 0;
 }
 
 
@@ -125,7 +136,7 @@ int run_run(const RunCommandOptions& o, const GlobalOptions& global) {
   std::cout << fmt::format("generation: {} call(s) of {}, {} input and {} output tokens, ${:.4f}\n",
                            summary->planned - summary->skipped, o.generate.model, summary->input_tokens,
                            summary->output_tokens, summary->cost_usd);
-  return 0;
+  return summary->stopped.empty() ? 0 : 1;  // what was generated before the stop is evaluated, but the run failed
 }
 #else
 [[noreturn]] void without_providers() {

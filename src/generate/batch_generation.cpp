@@ -89,6 +89,7 @@ GenerateSummary generate_candidates(const std::vector<Problem>& problems, const 
   // What a call thread cannot do (write a candidate, store a call) stops the others from starting
   // calls and is rethrown once they have finished theirs.
   std::atomic<bool> failed{false};
+  std::atomic<bool> stop{false};  // a call showed that no call can succeed
   std::exception_ptr failure;
   auto call_one = [&](const Task& t) {
     const Prompt& prompt = *t.prompt;
@@ -140,13 +141,19 @@ GenerateSummary generate_candidates(const std::vector<Problem>& problems, const 
     else if (call.outcome == "no_code" || call.outcome == "wrong_format") ++summary.no_code;
     else if (call.outcome == "cancelled") ++summary.cancelled;
     else ++summary.failed;
+    // A refused key or an unknown model (404) fails every call alike: the batch stops at once
+    // rather than paying for, or waiting on, the rest.
+    if ((call.outcome == "auth" || (call.outcome == "bad_request" && c.http_status == 404)) && summary.stopped.empty()) {
+      summary.stopped = fmt::format("{} ({}): {}", call.outcome, c.http_status, call.message.substr(0, 200));
+      stop = true;
+    }
     on_line(fmt::format("{} sample {}: {}{} ({} in, {} out, ${:.4f}, {:.1f} s{})", t.problem->display_name(),
                         t.sample, call.outcome, call.message.empty() ? "" : ": " + call.message.substr(0, 120),
                         c.input_tokens, c.output_tokens, c.cost_usd, c.latency_s,
                         c.attempts > 1 ? fmt::format(", {} attempts", c.attempts) : ""));
   };
   auto work = [&] {
-    for (size_t i = next++; i < tasks.size() && !cancel && !failed; i = next++) {
+    for (size_t i = next++; i < tasks.size() && !cancel && !failed && !stop; i = next++) {
       try {
         call_one(tasks[i]);
       } catch (...) {

@@ -31,6 +31,10 @@ struct GenerateSummary {
   int64_t input_tokens = 0, output_tokens = 0;
   double cost_usd = 0;
   double estimated_max_usd = 0;  // dry run: prompts at ~4 characters a token, plus max_tokens out
+  // Why the batch stopped before its end: a call the provider refused for every call alike (a
+  // refused key, an unknown model), after which no other call is started. Empty otherwise.
+  std::string stopped;
+  int answered() const { return ok + no_code; }  // calls the model answered, with code or not
 };
 
 // The file a sample's candidate is written to: for the Python formats (kernelbench, triton)

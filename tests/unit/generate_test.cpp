@@ -188,10 +188,26 @@ TEST_F(Generate, BadInputsAreSaidAndLoseNothing) {
 
   ::setenv("KFORGE_TEST_GENERATE_KEY", "sk-generate-secret", 1);
   auto down = run_kforge(generate(dir, {}, 1));  // two calls, no server
-  EXPECT_EQ(down.exit_code, 0) << down.err;
+  EXPECT_EQ(down.exit_code, 1) << "no call answered: " << down.err;
   EXPECT_NE(down.out.find("connection"), std::string::npos) << down.out;
   EXPECT_NE(down.out.find("2 failed"), std::string::npos) << down.out;
   EXPECT_EQ(rows(dir.file("k.db"), "outcome = 'connection'"), 2);
+}
+
+// A refused key fails every call alike: the batch stops after the first, without sending the rest,
+// says why, and exits 1 (it used to send all of them and exit 0).
+TEST_F(Generate, ARefusedKeyStopsTheBatchAtOnce) {
+  TempDir dir;
+  FakeModelServer server;
+  write_config(dir, server.endpoint());
+  server.script(FakeModelServer::error(401, "Incorrect API key provided"));
+  for (int i = 0; i < 3; ++i) server.script(FakeModelServer::openai_stream(kCuda));
+  auto r = run_kforge(generate(dir, {"--format", "cuda"}));  // four calls planned, one at a time
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  EXPECT_EQ(server.requests().size(), 1u) << r.out;
+  EXPECT_NE(r.err.find("stopped after a call the provider refused"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("auth (401)"), std::string::npos) << r.err;
+  EXPECT_EQ(rows(dir.file("k.db")), 1);
 }
 
 }  // namespace
