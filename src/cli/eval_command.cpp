@@ -20,6 +20,8 @@
 #include "cli/progress.hpp"
 #include "cli/worker_choice.hpp"
 #include "common/errors.hpp"
+#include "common/files.hpp"
+#include "suite/candidate.hpp"
 #include "planner/executor.hpp"
 #include "planner/inline_prebuild.hpp"
 #include "planner/native_builds.hpp"
@@ -55,6 +57,26 @@ std::vector<PlannedEval> plan_for_problem(const EvalOptions& o, const SuiteLoad&
   return plan;
 }
 
+// Files named as upstream's generations carry upstream's problem ids, which are not the built-in
+// suite's: matched against it, each would be judged on another problem. Allowed only where
+// `kforge generate` wrote them for the built-in suite (its marker file says so).
+void refuse_upstream_ids_against_builtin(const EvalOptions& o, const std::filesystem::path& dir, const Discovery& found) {
+  if (!o.suite.empty()) return;
+  std::vector<std::string> upstream;
+  for (const auto& f : found.candidates)
+    if (upstream_generation_name(f.path)) upstream.push_back(f.relative);
+  if (upstream.empty()) return;
+  std::error_code ec;
+  const auto marker = dir / kSuiteMarkerFile;
+  if (std::filesystem::is_regular_file(marker, ec) && read_source_file(marker, 4096).starts_with(kBuiltinSuiteMarker)) return;
+  throw UsageError(fmt::format(
+      "{} file(s) in {} are named as upstream KernelBench generations ({}{}), whose problem ids are upstream's, not "
+      "the built-in suite's (built-in level1/19 is not upstream's level1/19): against the built-in suite each would be "
+      "judged on another problem. Give --suite with upstream's problems (the KernelBench/ folder of its checkout); "
+      "a folder `kforge generate` wrote for the built-in suite holds {} and is accepted",
+      upstream.size(), dir.string(), upstream.front(), upstream.size() > 1 ? ", ..." : "", kSuiteMarkerFile));
+}
+
 std::vector<PlannedEval> plan_for_dir(const EvalOptions& o, const SuiteLoad& suite, bool cpu_run) {
   if (o.targets.size() != 1)
     throw UsageError("give one folder (kforge eval DIR), or --problem PROBLEM with candidate files");
@@ -66,6 +88,7 @@ std::vector<PlannedEval> plan_for_dir(const EvalOptions& o, const SuiteLoad& sui
     throw UsageError("no such folder: " + dir.string());
   }
   Discovery found = discover_candidates(dir);
+  refuse_upstream_ids_against_builtin(o, dir, found);
   std::vector<PlannedEval> plan;
   int needs_gpu = 0, host_only = 0;
   std::vector<std::string> no_problem;

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <atomic>
 #include <csignal>
+#include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <optional>
 
@@ -16,6 +18,7 @@
 #include "generate/batch_generation.hpp"
 #include "llm/model_config.hpp"
 #include "store/store.hpp"
+#include "suite/candidate.hpp"
 #endif
 
 namespace kforge::cli {
@@ -72,6 +75,12 @@ std::optional<generate::GenerateSummary> generate_step(const GenerateCommandOpti
   Store store(global.db);
   g.prompt.device = store.latest_device_peaks();
 
+  // Which suite the candidates' ids belong to, for `kforge eval` of this folder.
+  if (!o.dry_run) {
+    std::filesystem::create_directories(g.out_dir);
+    std::ofstream(g.out_dir / kSuiteMarkerFile)
+        << (o.suite.empty() ? std::string(kBuiltinSuiteMarker) : std::filesystem::absolute(o.suite).string()) << "\n";
+  }
   std::signal(SIGINT, on_interrupt);
   auto summary = generate::generate_candidates(chosen, g, store, g_cancel,
                                                [](const std::string& line) { std::cout << line << std::endl; });

@@ -22,6 +22,11 @@ Candidate load_candidate_file(const std::filesystem::path& path, const std::stri
   return c;
 }
 
+bool upstream_generation_name(const std::filesystem::path& file) {
+  static const std::regex generation(R"(^level_\d+_problem_\d+_sample_\d+_kernel\.py$)");
+  return std::regex_match(file.filename().string(), generation);
+}
+
 std::optional<ProblemKey> match_candidate_path(const std::filesystem::path& relative) {
   std::string ext = relative.extension().string();
   if (ext != ".py" && ext != ".cu" && ext != ".cpp") return std::nullopt;

@@ -53,4 +53,14 @@ inline constexpr const char* kCandidateLayouts =
 
 Discovery discover_candidates(const std::filesystem::path& dir);
 
+// Upstream KernelBench's generation file name (level_<L>_problem_<P>_sample_<S>_kernel.py), whose
+// ids are upstream's: kforge's built-in level1/19 is not upstream's level1/19.
+bool upstream_generation_name(const std::filesystem::path& file);
+
+// `kforge generate` leaves this file in the folder it writes, naming the suite its ids belong to
+// ("built-in", or the --suite folder), so `kforge eval DIR` can tell its own upstream-named files
+// from upstream's.
+inline constexpr const char* kSuiteMarkerFile = "kforge-suite.txt";
+inline constexpr const char* kBuiltinSuiteMarker = "built-in";
+
 }  // namespace kforge

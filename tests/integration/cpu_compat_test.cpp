@@ -43,6 +43,13 @@ TEST(Compat, UpstreamRunFolderEvaluatesAgainstTheCheckout) {
     ASSERT_FALSE(source.empty()) << problem;
     std::ofstream(run / candidate) << source << "\n\nModelNew = Model\n";
   }
+  // Without --suite these would be matched to the built-in suite's level1/19 and the rest, other
+  // problems: refused, with a message that names --suite.
+  auto wrong = run_kforge({"--db", dir.file("k.db"), "eval", "--device", "cpu", run.string()});
+  EXPECT_EQ(wrong.exit_code, 2) << wrong.out << wrong.err;
+  EXPECT_NE(wrong.err.find("3 file(s)"), std::string::npos) << wrong.err;
+  EXPECT_NE(wrong.err.find("Give --suite with upstream's problems"), std::string::npos) << wrong.err;
+
   auto r = run_kforge({"--db", dir.file("k.db"), "eval", "--device", "cpu", "--max-time", "0.3", "--json", "--suite",
                        source_path(kCheckout), run.string()});
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;

@@ -137,6 +137,11 @@ TEST_F(Generate, PythonFormatsGetUpstreamNamesAndWrongFormatIsRecorded) {
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
   EXPECT_TRUE(std::filesystem::exists(dir.file("run/level_1_problem_2_sample_0_kernel.py"))) << r.out;
   EXPECT_FALSE(std::filesystem::exists(dir.file("run/level_1_problem_4_sample_0_kernel.py")));
+  // The folder says its ids are the built-in suite's, so `kforge eval run` accepts these names.
+  std::ifstream marker(dir.file("run/kforge-suite.txt"));
+  std::string suite;
+  std::getline(marker, suite);
+  EXPECT_EQ(suite, "built-in");
   EXPECT_NE(r.out.find("wrong_format: asked for a kernelbench file"), std::string::npos) << r.out;
   EXPECT_EQ(rows(dir.file("k.db"), "outcome = 'wrong_format' AND answer LIKE '%KFORGE_CANDIDATE%'"), 1);
 }
