@@ -69,14 +69,15 @@ nlohmann::json evaluation_json(const EvaluationRecord& r) {
   auto opt = [](const std::optional<double>& v) { return v ? nlohmann::json(*v) : nlohmann::json(nullptr); };
   nlohmann::json ci = nullptr;
   if (r.speedup_ci) ci = {r.speedup_ci->low, r.speedup_ci->high};
-  return {{"problem", r.problem_name},
+  return {{"schema", kJsonSchema},
+          {"problem", r.problem_name},
           {"level", r.level},
           {"problem_id", r.problem_id},
           {"candidate", r.candidate_name},
           {"verdict", to_string(r.verdict)},
           {"rule", r.rule.empty() ? nlohmann::json(nullptr) : nlohmann::json(r.rule)},
           {"message", r.message},
-          {"trials", fmt::format("{}/{}", r.trials_passed, r.trials_total)},
+          {"trials", {{"passed", r.trials_passed}, {"total", r.trials_total}}},
           {"max_abs_error", opt(r.max_abs_error)},
           {"max_rel_error", opt(r.max_rel_error)},
           {"ref_ms", opt(r.ref_ms)},

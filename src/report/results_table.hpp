@@ -14,6 +14,10 @@ namespace kforge::report {
 void print_results_table(std::ostream& out, const std::vector<EvaluationRecord>& records);
 
 // The --json line of one evaluation (docs/cli.md lists the fields).
+// The version of evaluation_json's shape, in every object as "schema": raised when a field
+// changes meaning or type, so a script can tell which it reads. 2: "trials" became
+// {"passed", "total"} numbers (it was the string "5/5") and "schema" was added.
+inline constexpr int kJsonSchema = 2;
 nlohmann::json evaluation_json(const EvaluationRecord& r);
 
 // fast_p at upstream's thresholds and the geometric-mean speedup, per level and over all.

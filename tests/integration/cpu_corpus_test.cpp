@@ -49,7 +49,11 @@ TEST(CpuCorpus, EveryCandidateGetsItsVerdict) {
     }
     ASSERT_TRUE(expected.count(file)) << file;
     EXPECT_EQ(line["verdict"], expected[file].verdict) << file << ": " << message;
+    EXPECT_EQ(line["schema"], 2) << file;
+    EXPECT_TRUE(line["trials"]["passed"].is_number_integer() && line["trials"]["total"].is_number_integer()) << line.dump();
+    EXPECT_TRUE(line["wall_s"].is_number()) << line.dump();
     if (line["verdict"] == "correct") {
+      EXPECT_EQ(line["trials"]["passed"], line["trials"]["total"]) << line.dump();
       EXPECT_FALSE(line["speedup"].is_null()) << file;
       EXPECT_EQ(line["speedup_ci"].size(), 2u) << file;
       EXPECT_LE(line["max_abs_error"].get<double>(), 1e-4) << file;
