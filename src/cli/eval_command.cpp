@@ -249,7 +249,8 @@ int run_eval(const EvalOptions& o, const GlobalOptions& global) {
 
   Progress progress;
   auto on_started = [&](const PlannedEval& e, size_t index, size_t total) {
-    progress.show(fmt::format("[{}/{}] {} :: {} ...", index + 1, total, e.problem_name, e.candidate_name));
+    progress.show(fmt::format("[{}/{}] {} :: {} ...", index + 1, total, report::escaped(e.problem_name),
+                              report::escaped(e.candidate_name)));
   };
   const auto started = std::chrono::steady_clock::now();
   auto on_finished = [&](const EvaluationRecord& r, size_t done, size_t total) {
@@ -257,7 +258,8 @@ int run_eval(const EvalOptions& o, const GlobalOptions& global) {
       progress.clear();
       std::cout << report::evaluation_json(r).dump() << std::endl;
     }
-    const std::string line = fmt::format("[{}/{}] {} :: {} -> {} {}", done, total, r.problem_name, r.candidate_name,
+    const std::string line = fmt::format("[{}/{}] {} :: {} -> {} {}", done, total, report::escaped(r.problem_name),
+                                         report::escaped(r.candidate_name),
                                          to_string(r.verdict), report::format_speedup(r.speedup, std::nullopt));
     if (progress.enabled()) {
       progress.show(line);

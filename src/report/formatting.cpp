@@ -22,9 +22,27 @@ std::string format_error(std::optional<double> e) {
   return fmt::format("{:.2g}", *e);
 }
 
+std::string escaped(const std::string& name) {
+  std::string out;
+  for (char c : name) {
+    const auto u = static_cast<unsigned char>(c);
+    if (c == '\n') out += "\\n";
+    else if (c == '\t') out += "\\t";
+    else if (c == '\r') out += "\\r";
+    else if (u < 0x20 || u == 0x7f) out += fmt::format("\\x{:02x}", u);
+    else out += c;
+  }
+  return out;
+}
+
 std::string one_line(const std::string& text, size_t width) {
   std::string out;
-  for (char c : text) out += (c == '\n' || c == '\r' || c == '\t') ? ' ' : c;
+  for (char c : text) {
+    const auto u = static_cast<unsigned char>(c);
+    if (c == '\n' || c == '\r' || c == '\t') out += ' ';
+    else if (u < 0x20 || u == 0x7f) out += '?';  // an escape code would act on the terminal
+    else out += c;
+  }
   if (out.size() <= width) return out;
   // Cut on a UTF-8 boundary.
   size_t cut = width >= 3 ? width - 3 : 0;

@@ -13,4 +13,9 @@ std::string format_error(std::optional<double> e);  // "3.1e-06", "-"
 // Cuts to `width` display columns with an ellipsis; newlines become spaces.
 std::string one_line(const std::string& text, size_t width);
 
+// A name (a file a user or model chose, a problem's) as a terminal should show it: control
+// characters (newlines, escape codes that would move the cursor or recolour the screen) written
+// as visible escapes ("\n", "\x1b"), everything else as is.
+std::string escaped(const std::string& name);
+
 }  // namespace kforge::report

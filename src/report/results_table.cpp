@@ -56,7 +56,7 @@ void print_results_table(std::ostream& out, const std::vector<EvaluationRecord>&
     std::string verdict(to_string(r.verdict));
     if (!r.rule.empty()) verdict += " (" + r.rule + ")";
     std::string message = r.reused ? "[stored] " + r.message : r.message;
-    rows.push_back({r.problem_name, r.candidate_name, verdict, format_ms(r.ref_ms), format_ms(r.cand_ms),
+    rows.push_back({escaped(r.problem_name), escaped(r.candidate_name), verdict, format_ms(r.ref_ms), format_ms(r.cand_ms),
                     format_speedup(r.speedup, r.speedup_ci), format_error(r.max_abs_error), one_line(message, 90)});
   }
   print_table(out,

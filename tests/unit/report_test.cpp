@@ -92,6 +92,19 @@ TEST(EvaluationJson, HasTheContractFields) {
   EXPECT_TRUE(failed["speedup_ci"].is_null());
 }
 
+// A file name is anyone's choice: newlines and escape codes in it are shown, never acted on by the
+// terminal; messages lose their control characters.
+TEST(ResultsTable, NamesAndMessagesCannotDriveTheTerminal) {
+  EXPECT_EQ(escaped("a\nb\tc\x1b[31mred\x7f"), "a\\nb\\tc\\x1b[31mred\\x7f");
+  EXPECT_EQ(escaped("plain_name.py"), "plain_name.py");
+  EvaluationRecord r = record(1, "evil\n\x1b[2J.py", Verdict::incorrect, std::nullopt);
+  r.message = "diff\x1b[31m at [0]\nnext";
+  std::ostringstream out;
+  print_results_table(out, {r});
+  EXPECT_EQ(out.str().find('\x1b'), std::string::npos) << out.str();
+  EXPECT_NE(out.str().find("evil\\n\\x1b[2J.py"), std::string::npos) << out.str();
+}
+
 TEST(FastPTable, PerLevelAndOverall) {
   std::vector<EvaluationRecord> records{record(1, "a.py", Verdict::correct, 2.0),
                                         record(2, "b.py", Verdict::incorrect, std::nullopt)};
