@@ -257,7 +257,7 @@ Runner add_agent_command(CLI::App& app, const GlobalOptions& global) {
                   "A model (kforge.toml) that reads each correct parent's figures and writes the plan its refinement "
                   "follows [default: none]");
   cmd->add_option("--level", o->levels, "Every problem of this level (repeatable)");
-  cmd->add_option("--problem,-p", o->problems, "A problem id or any PyTorch file with Model/get_inputs/get_init_inputs (repeatable)");
+  cmd->add_option("--problem,-p", o->problems, "A problem id, a range of ids (level1/1-10), or any PyTorch file with Model/get_inputs/get_init_inputs (repeatable)");
   cmd->add_option("--suite", o->suite, "Suite folder in the KernelBench layout [default: built-in problems/]");
   cmd->add_option("--config", o->config, "The models' file [default: kforge.toml beside the database]");
   cmd->add_option("--prompts", o->prompts, "Folder of prompt templates [default: the shipped prompts/]");

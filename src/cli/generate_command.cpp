@@ -160,7 +160,7 @@ int run_run(const RunCommandOptions&, const GlobalOptions&) { without_providers(
 void add_generation_options(CLI::App* cmd, GenerateCommandOptions& o) {
   cmd->add_option("--model,-m", o.model, "Model name from kforge.toml's [models.NAME]")->required();
   cmd->add_option("--level", o.levels, "Every problem of this level (repeatable)");
-  cmd->add_option("--problem,-p", o.problems, "A problem id or file (repeatable)");
+  cmd->add_option("--problem,-p", o.problems, "A problem id, a range of ids (level1/1-10), or a file (repeatable)");
   cmd->add_option("--samples", o.samples, "Candidates per problem")->check(CLI::Range(1, 1000));
   cmd->add_option("--format", o.format, "Target format: cuda (native .cu), kernelbench (load_inline), triton or cpp")
       ->check(CLI::IsMember({"cuda", "kernelbench", "triton", "cpp"}));

@@ -31,7 +31,8 @@ std::vector<Problem> chosen_problems(const std::vector<int>& levels, const std::
   std::vector<Problem> chosen;
   for (const auto& p : load.problems)
     if (std::find(levels.begin(), levels.end(), p.level) != levels.end()) chosen.push_back(p);
-  for (const auto& spec : problems) chosen.push_back(resolve_problem(spec, load));
+  for (const auto& spec : problems)
+    for (auto& p : resolve_problems(spec, load)) chosen.push_back(std::move(p));
   if (chosen.empty()) throw UsageError(nothing);
   return chosen;
 }

@@ -12,7 +12,8 @@ ChosenProblems choose_problems(const std::string& suite_dir, const std::vector<s
   c.dir = suite_dir.empty() ? builtin_suite_dir() : std::filesystem::path(suite_dir);
   c.suite = load_suite(c.dir);
   if (specs.empty()) c.problems = c.suite.problems;
-  for (const auto& spec : specs) c.problems.push_back(resolve_problem(spec, c.suite));
+  for (const auto& spec : specs)
+    for (auto& p : resolve_problems(spec, c.suite)) c.problems.push_back(std::move(p));
   if (c.problems.empty()) throw UsageError("no problems in " + c.dir.string());
   return c;
 }

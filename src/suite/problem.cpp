@@ -141,6 +141,23 @@ Problem resolve_problem(const std::string& spec, const SuiteLoad& builtin) {
   throw UsageError("problem '" + spec + "' is neither a file nor a built-in id like level1/19");
 }
 
+std::vector<Problem> resolve_problems(const std::string& spec, const SuiteLoad& builtin) {
+  static const std::regex range_pattern(R"(^level(\d+)/(\d+)-(\d+)$)");
+  std::smatch m;
+  std::error_code ec;
+  if (std::filesystem::is_regular_file(spec, ec) || !std::regex_match(spec, m, range_pattern))
+    return {resolve_problem(spec, builtin)};
+  const int level = std::stoi(m[1]), first = std::stoi(m[2]), last = std::stoi(m[3]);
+  if (first > last) throw UsageError("problem range " + spec + " runs backwards (write level" + m[1].str() + "/" +
+                                     m[3].str() + "-" + m[2].str() + ")");
+  std::vector<Problem> out;
+  for (const auto& p : builtin.problems)
+    if (p.level == level && p.id >= first && p.id <= last) out.push_back(p);
+  std::sort(out.begin(), out.end(), [](const Problem& a, const Problem& b) { return a.id < b.id; });
+  if (out.empty()) throw UsageError("no problem of the suite in " + spec + " (see `kforge problems list`)");
+  return out;
+}
+
 std::filesystem::path builtin_suite_dir() {
   if (const char* env = std::getenv("KFORGE_PROBLEMS"); env && *env) return env;
   return KFORGE_SOURCE_DIR "/problems";

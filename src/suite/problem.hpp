@@ -55,6 +55,10 @@ SuiteLoad load_suite(const std::filesystem::path& root);
 // Throws kforge::UsageError when it names nothing.
 Problem resolve_problem(const std::string& spec, const SuiteLoad& builtin);
 
+// As resolve_problem, and also a range of ids of one level, `level1/1-10` (both ends included):
+// the suite's problems in it, in id order. A range that holds none is a usage error.
+std::vector<Problem> resolve_problems(const std::string& spec, const SuiteLoad& builtin);
+
 // The built-in suite's folder: $KFORGE_PROBLEMS, else the problems/ folder of the source tree
 // this binary was built from.
 std::filesystem::path builtin_suite_dir();

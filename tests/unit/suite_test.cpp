@@ -139,6 +139,22 @@ TEST(Suite, ResolvesPathsAndBuiltinIds) {
   EXPECT_THROW(resolve_problem("relu", suite), UsageError);
 }
 
+TEST(Suite, ResolvesARangeOfIdsInIdOrder) {
+  TempDir dir;
+  dir.write("level1/19_ReLU.py", kValidProblem);
+  dir.write("level1/3_Tanh.py", kValidProblem);
+  dir.write("level1/25_Sigmoid.py", kValidProblem);
+  dir.write("level2/5_Other.py", kValidProblem);
+  SuiteLoad suite = load_suite(dir.path());
+  auto range = resolve_problems("level1/1-20", suite);
+  ASSERT_EQ(range.size(), 2u);
+  EXPECT_EQ(range[0].id, 3);
+  EXPECT_EQ(range[1].id, 19);
+  EXPECT_EQ(resolve_problems("level1/19", suite).size(), 1u);  // one id as before
+  EXPECT_THROW(resolve_problems("level1/20-24", suite), UsageError);  // holds none
+  EXPECT_THROW(resolve_problems("level1/20-3", suite), UsageError);   // backwards
+}
+
 TEST(CandidateMatching, BothLayouts) {
   auto a = match_candidate_path("level1/19_ReLU/cuda_relu.py");
   ASSERT_TRUE(a);
