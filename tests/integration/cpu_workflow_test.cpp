@@ -119,17 +119,28 @@ int64_t count_evaluations(const std::string& db) {
   }
 }
 
-TEST_F(CpuWorkflow, KilledRunKeepsFinishedResults) {
+// kforge started in the background with `args`, its stderr to `err_path` when one is given: a test
+// acts on the store while it runs. -1 when it could not be started.
+pid_t spawn_kforge(const std::vector<std::string>& args, const std::string& err_path = "") {
   std::vector<std::string> argv{KFORGE_BINARY};
-  for (auto& a : eval_args(db_, {"--problem", source_path("tests/problems/level1/1_Tiny_Add_ReLU.py"),
-                                 source_path("tests/candidates/correct.py"),
-                                 source_path("tests/candidates/infinite_loop.py")}))
-    argv.push_back(a);
+  argv.insert(argv.end(), args.begin(), args.end());
   std::vector<char*> cargv;
   for (auto& a : argv) cargv.push_back(a.data());
   cargv.push_back(nullptr);
-  pid_t pid;
-  ASSERT_EQ(posix_spawn(&pid, cargv[0], nullptr, nullptr, cargv.data(), environ), 0);
+  posix_spawn_file_actions_t files;
+  posix_spawn_file_actions_init(&files);
+  if (!err_path.empty()) posix_spawn_file_actions_addopen(&files, 2, err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+  pid_t pid = -1;
+  const int rc = posix_spawn(&pid, cargv[0], &files, nullptr, cargv.data(), environ);
+  posix_spawn_file_actions_destroy(&files);
+  return rc == 0 ? pid : -1;
+}
+
+TEST_F(CpuWorkflow, KilledRunKeepsFinishedResults) {
+  pid_t pid = spawn_kforge(eval_args(db_, {"--problem", source_path("tests/problems/level1/1_Tiny_Add_ReLU.py"),
+                                           source_path("tests/candidates/correct.py"),
+                                           source_path("tests/candidates/infinite_loop.py")}));
+  ASSERT_GT(pid, 0);
   auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
   while (count_evaluations(db_) < 1 && std::chrono::steady_clock::now() < deadline)
     std::this_thread::sleep_for(std::chrono::milliseconds(200));
@@ -164,22 +175,14 @@ TEST_F(CpuWorkflow, LockedDatabaseFailsClearlyAndLosesNothing) {
 // finished then is kept, written once the store is free, and the run ends normally with every
 // result stored (it used to abort, exit 134, losing the result it had just computed).
 TEST_F(CpuWorkflow, AStoreLockedMidRunKeepsTheResultAndWritesItLater) {
-  std::vector<std::string> argv{KFORGE_BINARY};
-  for (auto& a : eval_args(db_, {"--problem", source_path("tests/problems/level1/1_Tiny_Add_ReLU.py"),
-                                 source_path("tests/candidates/correct.py"), source_path("tests/candidates/identity.py"),
-                                 source_path("tests/candidates/wrong_dtype.py"),
-                                 source_path("tests/candidates/nan_output.py")}))
-    argv.push_back(a);
-  std::vector<char*> cargv;
-  for (auto& a : argv) cargv.push_back(a.data());
-  cargv.push_back(nullptr);
-  posix_spawn_file_actions_t files;
-  posix_spawn_file_actions_init(&files);
   const std::string err_path = dir_.file("stderr.txt");
-  posix_spawn_file_actions_addopen(&files, 2, err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
-  pid_t pid;
-  ASSERT_EQ(posix_spawn(&pid, cargv[0], &files, nullptr, cargv.data(), environ), 0);
-  posix_spawn_file_actions_destroy(&files);
+  pid_t pid = spawn_kforge(eval_args(db_, {"--problem", source_path("tests/problems/level1/1_Tiny_Add_ReLU.py"),
+                                           source_path("tests/candidates/correct.py"),
+                                           source_path("tests/candidates/identity.py"),
+                                           source_path("tests/candidates/wrong_dtype.py"),
+                                           source_path("tests/candidates/nan_output.py")}),
+                           err_path);
+  ASSERT_GT(pid, 0);
   auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
   while (count_evaluations(db_) < 1 && std::chrono::steady_clock::now() < deadline)
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
