@@ -75,16 +75,15 @@ std::optional<generate::GenerateSummary> generate_step(const GenerateCommandOpti
   Store store(global.db);
   g.prompt.device = store.latest_device_peaks();
 
-  // Which suite the candidates' ids belong to, for `kforge eval` of this folder.
-  if (!o.dry_run) {
-    std::filesystem::create_directories(g.out_dir);
-    std::ofstream(g.out_dir / kSuiteMarkerFile)
-        << (o.suite.empty() ? std::string(kBuiltinSuiteMarker) : std::filesystem::absolute(o.suite).string()) << "\n";
-  }
   std::signal(SIGINT, on_interrupt);
   auto summary = generate::generate_candidates(chosen, g, store, g_cancel,
                                                [](const std::string& line) { std::cout << line << std::endl; });
   std::signal(SIGINT, SIG_DFL);
+  // Which suite the candidates' ids belong to, for `kforge eval` of this folder (where it has any).
+  std::error_code ec;
+  if (!o.dry_run && std::filesystem::is_directory(g.out_dir, ec))
+    std::ofstream(g.out_dir / kSuiteMarkerFile)
+        << (o.suite.empty() ? std::string(kBuiltinSuiteMarker) : std::filesystem::absolute(o.suite).string()) << "\n";
   if (o.dry_run) {
     std::cout << fmt::format("dry run: {} call(s) of {} ({}), ~{} input tokens; at most ${:.2f} with {} output tokens each\n",
                              summary.planned - summary.skipped, g.model.name, g.model.model, summary.input_tokens,

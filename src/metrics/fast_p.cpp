@@ -14,6 +14,21 @@ double fast_p(std::span<const Outcome> outcomes, double p) {
   return double(fast) / double(outcomes.size());
 }
 
+std::optional<double> fast_p_at_k(std::span<const std::vector<Outcome>> problems, int k, double p) {
+  if (problems.empty() || k < 1) return std::nullopt;
+  double sum = 0;
+  for (const auto& samples : problems) {
+    const int n = static_cast<int>(samples.size());
+    if (n < k) return std::nullopt;
+    const int c = static_cast<int>(std::lround(fast_p(samples, p) * n));
+    // C(n-c, k) / C(n, k) as a product, exact enough for any n a study has.
+    double none_fast = 1.0;
+    for (int j = 0; j < k; ++j) none_fast *= n - c - j <= 0 ? 0.0 : double(n - c - j) / double(n - j);
+    sum += 1.0 - none_fast;
+  }
+  return sum / double(problems.size());
+}
+
 std::optional<double> geometric_mean_speedup(std::span<const Outcome> outcomes) {
   double log_sum = 0;
   size_t n = 0;

@@ -9,7 +9,10 @@
 #include <fstream>
 #include <iterator>
 #include <regex>
+#include <thread>
+#include <chrono>
 
+#include "store/sqlite.hpp"
 #include "support/command.hpp"
 #include "support/fake_model_server.hpp"
 #include "support/temp_dir.hpp"
@@ -186,18 +189,25 @@ TEST(CpuAgent, AStoreLockedAfterAModelCallEndsTheRunWithAMessageAndResumeGoesOn)
   FakeModelServer server;
   write_models(dir, server);
   ScriptedReply slow = FakeModelServer::openai_stream(cpp_answer("cpp_add_relu.cpp"), 1);
-  slow.pause_ms = 500;  // before each of its few chunks: the answer comes while another writer holds the store
+  slow.pause_ms = 300;  // before each of its chunks: the answer comes about a second after the call
   server.script(slow);
-  // A second writer takes the store 1 s in, while the call waits, and holds it past the store's
-  // 5 s busy timeout: the attempt cannot be stored. kforge must say so and exit, not abort.
-  std::string command = "\"" + std::string(KFORGE_BINARY) + "\"";
-  for (const auto& a : agent_args(dir, {"--model", "scripted", "--attempts", "1", "--no-reverify"})) command += " '" + a + "'";
-  command += " > '" + dir.file("out.txt") + "' 2>&1 & pid=$!; sleep 1; python3 -c \"import sqlite3, time; "
-             "c = sqlite3.connect('" + dir.file("k.db") + "', isolation_level=None, timeout=30); "
-             "c.execute('BEGIN EXCLUSIVE'); time.sleep(9); c.execute('COMMIT')\"; wait $pid; echo \"exit $?\"";
-  auto locked = run_command({"/bin/sh", "-c", command});
-  const std::string out = file_text(dir.file("out.txt"));
-  EXPECT_NE(locked.out.find("exit 1"), std::string::npos) << locked.out << out;
+  // A second writer takes the store once the call has reached the model, and holds it for 9 s,
+  // past the store's 5 s busy timeout: the attempt cannot be stored when its answer comes. kforge
+  // must say so and exit 1, not abort.
+  CommandResult locked;
+  std::thread agent([&] { locked = run_kforge(agent_args(dir, {"--model", "scripted", "--attempts", "1", "--no-reverify"})); });
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  while (server.requests().empty() && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  {
+    sqlite::Database holder(dir.file("k.db"));
+    holder.exec("BEGIN EXCLUSIVE");
+    std::this_thread::sleep_for(std::chrono::seconds(9));
+    holder.exec("ROLLBACK");
+  }
+  agent.join();
+  const std::string out = locked.out + locked.err;
+  EXPECT_EQ(locked.exit_code, 1) << out;
   EXPECT_NE(out.find("locked"), std::string::npos) << out;
   EXPECT_NE(out.find("kforge agent --resume 1"), std::string::npos) << out;
 

@@ -36,5 +36,20 @@ TEST(GeometricMean, OverCorrectTimedOnly) {
   EXPECT_FALSE(geometric_mean_speedup(std::vector<Outcome>{{false, 2.0}}));
 }
 
+TEST(FastPAtK, IsTheUnbiasedEstimatorAveragedOverProblems) {
+  const Outcome fast{true, 2.0}, slow{true, 0.5}, wrong{false, std::nullopt};
+  std::vector<std::vector<Outcome>> problems{{fast, wrong}, {slow, wrong, wrong}};
+  // k = 1: per problem the share of fast samples; at p = 1 the first has 1 of 2, the second 0 of 3.
+  EXPECT_DOUBLE_EQ(*fast_p_at_k(problems, 1, 1.0), (0.5 + 0.0) / 2);
+  // At p = 0 (pass@k): k = 2 gives 1 for the first (any pair holds its correct sample) and
+  // 1 - C(2,2)/C(3,2) = 2/3 for the second.
+  EXPECT_DOUBLE_EQ(*fast_p_at_k(problems, 2, 0.0), (1.0 + 2.0 / 3.0) / 2);
+  EXPECT_FALSE(fast_p_at_k(problems, 3, 0.0));  // the first problem has only 2 samples
+  EXPECT_FALSE(fast_p_at_k({}, 1, 0.0));
+  // One sample a problem: fast_p@1 is upstream's fast_p.
+  std::vector<std::vector<Outcome>> single{{fast}, {wrong}, {slow}, {fast}};
+  EXPECT_DOUBLE_EQ(*fast_p_at_k(single, 1, 1.0), 0.5);
+}
+
 }  // namespace
 }  // namespace kforge::metrics

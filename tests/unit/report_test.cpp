@@ -121,6 +121,24 @@ TEST(FastPTable, PerLevelAndOverall) {
   EXPECT_NE(out.str().find("fast_1.5"), std::string::npos);
   EXPECT_NE(out.str().find("level2"), std::string::npos);
   EXPECT_NE(out.str().find("all"), std::string::npos);
+  EXPECT_EQ(out.str().find("best of"), std::string::npos) << "one sample a problem: no best-of-k line";
+}
+
+// With several samples a problem (generate --samples k), the best of k per problem by the
+// unbiased estimator, beside fast_p over every sample.
+TEST(FastPTable, BestOfKWithSeveralSamplesAProblem) {
+  std::vector<EvaluationRecord> records{record(1, "s0.py", Verdict::correct, 2.0), record(1, "s1.py", Verdict::incorrect, std::nullopt),
+                                        record(2, "s0.py", Verdict::correct, 0.5), record(2, "s1.py", Verdict::compile_error, std::nullopt)};
+  auto j = fast_p_json(records);
+  EXPECT_EQ(j["level1"]["problems"], 2);
+  EXPECT_DOUBLE_EQ(j["level1"]["fast_0"].get<double>(), 0.5);                 // 2 of 4 samples correct
+  EXPECT_EQ(j["level1"]["best_of_k"]["k"], 2);
+  EXPECT_DOUBLE_EQ(j["level1"]["best_of_k"]["fast_0"].get<double>(), 1.0);  // each problem has a correct sample
+  EXPECT_DOUBLE_EQ(j["level1"]["best_of_k"]["fast_1"].get<double>(), 0.5);  // only problem 1 has a faster one
+  std::ostringstream out;
+  print_fast_p_table(out, records);
+  EXPECT_NE(out.str().find("level1: 2 problems, best of 2 samples: fast_0@2 100.0% fast_1@2 50.0%"), std::string::npos)
+      << out.str();
 }
 
 }  // namespace
