@@ -139,6 +139,14 @@ int run_run(const RunCommandOptions& o, const GlobalOptions& global) {
   if (o.max_time_s > 0) eval.insert(eval.end(), {"--max-time", fmt::format("{}", o.max_time_s)});
   std::cout << "\n";
   run_subcommand(add_eval_command, global, eval);
+  {
+    // The samples that got no candidate are failures of this run too (fast_p over all asked).
+    Store store(global.db);
+    if (auto run = store.latest_run())
+      for (const auto& m : summary->missing)
+        store.add_gap(*run, {m.problem, fmt::format("{} sample {}", o.generate.model, m.sample), m.level, m.problem_id,
+                             m.outcome, m.message});
+  }
   std::cout << "\n";
   run_subcommand(add_report_command, global, {"report"});
   std::cout << fmt::format("generation: {} call(s) of {}, {} input and {} output tokens, ${:.4f}\n",

@@ -59,6 +59,22 @@ int run_report(const ReportOptions& o, const GlobalOptions& global) {
   auto [run, records] = read_stored_run(store, global.db, o.run);
   std::vector<std::string> missing;
   if (!o.baseline.empty()) missing = use_stored_baseline(store, o.baseline, records);
+  // What the run was asked to judge and never evaluated: failures in its fast_p, shown as
+  // load_error rows that say what happened.
+  const auto gaps = store.run_gaps(run);
+  for (const auto& g : gaps) {
+    EvaluationRecord r;
+    r.problem_name = g.problem_name;
+    r.candidate_name = g.candidate_name;
+    r.level = g.level;
+    r.problem_id = g.problem_id;
+    r.verdict = Verdict::load_error;
+    r.message = g.outcome == "load_error" ? g.message : "no candidate: the generation ended " + g.outcome +
+                                                             (g.message.empty() ? "" : " (" + g.message + ")");
+    r.device = records.front().device;
+    r.device_name = records.front().device_name;
+    records.push_back(std::move(r));
+  }
   if (o.json) {
     nlohmann::json out = {{"run", run}, {"fast_p", report::fast_p_json(records)}};
     if (!o.baseline.empty()) out["baseline"] = {{"mode", o.baseline}, {"missing", missing}};
@@ -71,11 +87,12 @@ int run_report(const ReportOptions& o, const GlobalOptions& global) {
     report::print_results_table(std::cout, records);
     std::cout << '\n';
   }
-  std::cout << fmt::format("run {}: {} evaluations on {} ({})\n", run, records.size(), records.front().device,
-                           records.front().device_name);
+  std::cout << fmt::format("run {}: {} evaluations{} on {} ({})\n", run, records.size() - gaps.size(),
+                           gaps.empty() ? "" : fmt::format(" and {} candidate(s) never evaluated", gaps.size()),
+                           records.front().device, records.front().device_name);
   report::print_fast_p_table(std::cout, records);
-  std::cout << "fast_p: share of all evaluated candidates that are correct and faster than p x the reference; "
-               "geomean over correct ones\n";
+  std::cout << "fast_p: share of all the run's candidates (evaluated or not) that are correct and faster than p x the "
+               "reference; geomean over correct ones\n";
   if (!o.baseline.empty()) {
     std::cout << fmt::format("speedups against the stored {} baseline of each problem (kforge baseline), not the "
                              "reference timed beside the candidate\n",

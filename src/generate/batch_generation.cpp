@@ -141,6 +141,8 @@ GenerateSummary generate_candidates(const std::vector<Problem>& problems, const 
     else if (call.outcome == "no_code" || call.outcome == "wrong_format") ++summary.no_code;
     else if (call.outcome == "cancelled") ++summary.cancelled;
     else ++summary.failed;
+    if (call.outcome != "ok" && call.outcome != "cancelled")
+      summary.missing.push_back({t.problem->display_name(), t.problem->level, t.problem->id, t.sample, call.outcome, call.message});
     // A refused key or an unknown model (404) fails every call alike: the batch stops at once
     // rather than paying for, or waiting on, the rest.
     if ((call.outcome == "auth" || (call.outcome == "bad_request" && c.http_status == 404)) && summary.stopped.empty()) {

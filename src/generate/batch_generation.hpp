@@ -34,6 +34,14 @@ struct GenerateSummary {
   // Why the batch stopped before its end: a call the provider refused for every call alike (a
   // refused key, an unknown model), after which no other call is started. Empty otherwise.
   std::string stopped;
+  // The samples this batch asked for that got no candidate (a failed call, an answer without
+  // code): `kforge run` records them with its run, where fast_p counts them as failures.
+  struct Missing {
+    std::string problem;  // its display name
+    int level = 0, problem_id = 0, sample = 0;
+    std::string outcome, message;
+  };
+  std::vector<Missing> missing;
   int answered() const { return ok + no_code; }  // calls the model answered, with code or not
 };
 

@@ -267,6 +267,11 @@ std::vector<EvaluationRecord> execute_plan(std::vector<PlannedEval>& plan, const
         EvaluationRecord r = make_record(e, "unreadable:" + e.candidate_name, key_settings, info, device_label,
                                          settled(Verdict::load_error, e.load_failure), 0.0);
         std::lock_guard lock(mutex);
+        try {  // not an evaluation, but a failure of the run's: its fast_p counts it
+          store.add_gap(run_id, {e.problem_name, e.candidate_name, e.problem.level, e.problem.id, "load_error", e.load_failure});
+        } catch (const Error& err) {
+          std::fprintf(stderr, "kforge: the store refused the record of an unreadable candidate (%s)\n", err.what());
+        }
         finish(i, std::move(r), false, false);
         continue;
       }

@@ -260,7 +260,23 @@ CREATE INDEX agent_nodes_run ON agent_nodes(run_id, problem_hash);
 UPDATE meta SET value = '9' WHERE key = 'schema_version';
 )sql");
   }
-  // Later migrations go here: `if (version < 10) { ...; UPDATE meta ... }`.
+  if (version < 10) {
+    // What a run was asked to judge and never evaluated: a sample whose generation gave no
+    // candidate, a candidate file that could not be read. fast_p counts them as failures.
+    db.exec(R"sql(
+CREATE TABLE run_gaps (
+  run_id         INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  problem_name   TEXT NOT NULL,
+  candidate_name TEXT NOT NULL,          -- the file, or "<model> sample <k>" for a generation
+  level          INTEGER NOT NULL,
+  problem_id     INTEGER NOT NULL,
+  outcome        TEXT NOT NULL,          -- load_error, or the generation's (no_code, auth, ...)
+  message        TEXT NOT NULL
+);
+UPDATE meta SET value = '10' WHERE key = 'schema_version';
+)sql");
+  }
+  // Later migrations go here: `if (version < 11) { ...; UPDATE meta ... }`.
   tx.commit();
 }
 

@@ -398,6 +398,25 @@ void Store::add_to_run(int64_t run_id, const EvaluationRecord& r) {
       .run();
 }
 
+void Store::add_gap(int64_t run_id, const RunGap& g) {
+  db_.prepare("INSERT INTO run_gaps(run_id, problem_name, candidate_name, level, problem_id, outcome, message)"
+              " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)")
+      .bind(1, run_id).bind(2, g.problem_name).bind(3, g.candidate_name).bind(4, g.level).bind(5, g.problem_id)
+      .bind(6, g.outcome).bind(7, g.message)
+      .run();
+}
+
+std::vector<RunGap> Store::run_gaps(int64_t run_id) {
+  auto s = db_.prepare("SELECT problem_name, candidate_name, level, problem_id, outcome, message FROM run_gaps"
+                       " WHERE run_id = ?1 ORDER BY rowid");
+  s.bind(1, run_id);
+  std::vector<RunGap> out;
+  while (s.step())
+    out.push_back({s.text_at(0), s.text_at(1), static_cast<int>(s.int_at(2)), static_cast<int>(s.int_at(3)), s.text_at(4),
+                   s.text_at(5)});
+  return out;
+}
+
 std::optional<int64_t> Store::latest_run() {
   auto s = db_.prepare(
       "SELECT r.id FROM runs r WHERE EXISTS (SELECT 1 FROM run_evaluations x WHERE x.run_id = r.id)"

@@ -77,6 +77,14 @@ struct AgentNode {
   double cost_usd = 0, latency_s = 0;
 };
 
+// Something a run was asked to judge that never became an evaluation (a sample without a
+// candidate, an unreadable file): a failure in the run's fast_p.
+struct RunGap {
+  std::string problem_name, candidate_name;
+  int level = 0, problem_id = 0;
+  std::string outcome, message;
+};
+
 struct RunInfo {
   int64_t id = 0;
   std::string started_at;
@@ -100,6 +108,8 @@ class Store {
 
   int64_t begin_run(const std::string& command, const std::string& device);
   void add_to_run(int64_t run_id, const EvaluationRecord& record);
+  void add_gap(int64_t run_id, const RunGap& gap);
+  std::vector<RunGap> run_gaps(int64_t run_id);
   std::optional<int64_t> latest_run();
   std::vector<RunInfo> runs();
   // The evaluations of a run in the order they were added, with the names the run used.
@@ -153,7 +163,7 @@ class Store {
 };
 
 // The schema this build writes, and the migrations that bring an older file to it.
-inline constexpr int kSchemaVersion = 9;
+inline constexpr int kSchemaVersion = 10;
 void migrate(sqlite::Database& db);
 
 }  // namespace kforge

@@ -101,6 +101,12 @@ TEST(CpuCorpus, SpecialOversizedAndBinaryFilesAreLoadErrorsWithoutBeingRead) {
     ++seen;
   }
   EXPECT_EQ(seen, said.size()) << r.out;
+  // Unread, but asked for: the run's fast_p counts them as failures (1 correct of 5).
+  auto report = run_kforge({"--db", dir.file("k.db"), "report", "--json"});
+  ASSERT_EQ(report.exit_code, 0) << report.err;
+  auto j = nlohmann::json::parse(report.out);
+  EXPECT_EQ(j["fast_p"]["level1"]["n"], 5) << j.dump(2);
+  EXPECT_DOUBLE_EQ(j["fast_p"]["level1"]["fast_0"].get<double>(), 0.2) << j.dump(2);
 }
 
 TEST(CpuCorpus, MessagesSayWhatWentWrong) {

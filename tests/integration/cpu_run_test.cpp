@@ -44,8 +44,25 @@ TEST(Run, GeneratesBuildsEvaluatesAndReportsALevel) {
   size_t correct = 0;
   for (auto at = r.out.find(" correct "); at != std::string::npos; at = r.out.find(" correct ", at + 1)) ++correct;
   EXPECT_GE(correct, 2u) << r.out;
-  // The report and the spending.
+  // The report counts the answer without code as a failure of the run: 4 candidates, 2 correct
+  // (fast_0 50%, not 2 of 3), and says one was never evaluated.
   EXPECT_NE(r.out.find("fast_p"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("3 evaluations and 1 candidate(s) never evaluated"), std::string::npos) << r.out;
+  auto report = run_kforge({"--db", dir.file("k.db"), "report", "--json", "--results"});
+  ASSERT_EQ(report.exit_code, 0) << report.err;
+  auto j = nlohmann::json::parse(report.out);
+  EXPECT_EQ(j["fast_p"]["level1"]["n"], 4) << j.dump(2);
+  EXPECT_EQ(j["fast_p"]["level1"]["problems"], 4) << j.dump(2);
+  EXPECT_DOUBLE_EQ(j["fast_p"]["level1"]["fast_0"].get<double>(), 0.5) << j.dump(2);
+  bool gap = false;
+  for (const auto& row : j["results"])
+    if (row["problem"] == "level1/2_Tiny_Argmax") {
+      gap = true;
+      EXPECT_EQ(row["verdict"], "load_error") << row.dump();
+      EXPECT_NE(row["message"].get<std::string>().find("no candidate: the generation ended no_code"), std::string::npos)
+          << row.dump();
+    }
+  EXPECT_TRUE(gap) << j.dump(2);
   EXPECT_NE(r.out.find("generation: 4 call(s) of scripted, 6000 input and 1220 output tokens, $0.0193"),
             std::string::npos)
       << r.out;

@@ -127,6 +127,20 @@ TEST(Store, RunsKeepTheirOrderAndNames) {
   EXPECT_EQ(store.runs()[0].evaluations, 2);
 }
 
+TEST(Store, ARunKeepsWhatItNeverEvaluatedInOrder) {
+  TempDir dir;
+  Store store(dir.file("k.db"));
+  int64_t run = store.begin_run("kforge run", "cpu");
+  store.add_gap(run, {"level1/2_X", "m sample 0", 1, 2, "no_code", "no code block"});
+  store.add_gap(run, {"level1/3_Y", "fifo.py", 1, 3, "load_error", "a FIFO, not a source file: not read"});
+  auto gaps = store.run_gaps(run);
+  ASSERT_EQ(gaps.size(), 2u);
+  EXPECT_EQ(gaps[0].outcome, "no_code");
+  EXPECT_EQ(gaps[0].problem_id, 2);
+  EXPECT_EQ(gaps[1].candidate_name, "fifo.py");
+  EXPECT_TRUE(store.run_gaps(run + 1).empty());
+}
+
 std::string bytes_of(const std::string& path) { return read_file(path); }
 
 TEST(Store, CorruptFileIsRefusedAndLeftUntouched) {
