@@ -57,6 +57,22 @@ std::vector<std::vector<metrics::Outcome>> by_problem(const std::vector<const Ev
   return out;
 }
 
+// How many of a group's candidates ended in each verdict, and the shares upstream reports beside
+// fast_p: built (no compile_error), correct, faster than the reference.
+nlohmann::json verdicts_json(const std::vector<const EvaluationRecord*>& records) {
+  nlohmann::json counts = nlohmann::json::object();
+  size_t compiled = 0, correct = 0, faster = 0;
+  for (const auto* r : records) {
+    const std::string v(to_string(r->verdict));
+    counts[v] = counts.value(v, 0) + 1;
+    compiled += r->verdict != Verdict::compile_error;
+    correct += r->verdict == Verdict::correct;
+    faster += r->verdict == Verdict::correct && r->speedup && *r->speedup > 1.0;
+  }
+  const double n = std::max<double>(1.0, double(records.size()));
+  return {{"counts", counts}, {"compiled", compiled / n}, {"correct", correct / n}, {"faster", faster / n}};
+}
+
 // The fewest samples any problem of the group has: the k of best-of-k.
 size_t fewest_samples(const std::vector<std::vector<metrics::Outcome>>& problems) {
   size_t k = 0;
@@ -143,6 +159,17 @@ void print_fast_p_table(std::ostream& out, const std::vector<EvaluationRecord>& 
   };
   for (const auto& [level, group] : by_level) best_of_k(level > 0 ? "level" + std::to_string(level) : "other", group);
   if (by_level.size() > 1) best_of_k("all", all);
+  // The verdicts behind the figures: built, correct and faster shares, and every verdict's count.
+  auto verdicts = [&](const std::string& name, const std::vector<const EvaluationRecord*>& group) {
+    const nlohmann::json v = verdicts_json(group);
+    std::string line = fmt::format("{}: built {:.0f}%, correct {:.0f}%, faster {:.0f}%;", name,
+                                   100 * v["compiled"].get<double>(), 100 * v["correct"].get<double>(),
+                                   100 * v["faster"].get<double>());
+    for (const auto& [verdict, count] : v["counts"].items()) line += fmt::format(" {} {}", verdict, count.get<int>());
+    out << line << "\n";
+  };
+  for (const auto& [level, group] : by_level) verdicts(level > 0 ? "level" + std::to_string(level) : "other", group);
+  if (by_level.size() > 1) verdicts("all", all);
 }
 
 nlohmann::json fast_p_json(const std::vector<EvaluationRecord>& records) {
@@ -161,6 +188,7 @@ nlohmann::json fast_p_json(const std::vector<EvaluationRecord>& records) {
     const auto problems = by_problem(group);
     const size_t k = fewest_samples(problems);
     g["problems"] = problems.size();
+    g["verdicts"] = verdicts_json(group);
     if (k >= 2) {
       nlohmann::json at_k = {{"k", k}};
       for (double p : metrics::kFastPThresholds)

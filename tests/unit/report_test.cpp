@@ -122,6 +122,13 @@ TEST(FastPTable, PerLevelAndOverall) {
   EXPECT_NE(out.str().find("level2"), std::string::npos);
   EXPECT_NE(out.str().find("all"), std::string::npos);
   EXPECT_EQ(out.str().find("best of"), std::string::npos) << "one sample a problem: no best-of-k line";
+  // The verdicts behind the figures, per level.
+  EXPECT_EQ(j["level1"]["verdicts"]["counts"]["correct"], 1);
+  EXPECT_EQ(j["level1"]["verdicts"]["counts"]["incorrect"], 1);
+  EXPECT_DOUBLE_EQ(j["level1"]["verdicts"]["compiled"].get<double>(), 1.0);
+  EXPECT_DOUBLE_EQ(j["level1"]["verdicts"]["faster"].get<double>(), 0.5);
+  EXPECT_NE(out.str().find("level1: built 100%, correct 50%, faster 50%; correct 1 incorrect 1"), std::string::npos)
+      << out.str();
 }
 
 // With several samples a problem (generate --samples k), the best of k per problem by the
