@@ -89,7 +89,10 @@ void print_results_table(std::ostream& out, const std::vector<EvaluationRecord>&
     if (!r.rule.empty()) verdict += " (" + r.rule + ")";
     std::string message = r.reused ? "[stored] " + r.message : r.message;
     rows.push_back({escaped(r.problem_name), escaped(r.candidate_name), verdict, format_ms(r.ref_ms), format_ms(r.cand_ms),
-                    format_speedup(r.speedup, r.speedup_ci), format_error(r.max_abs_error), one_line(message, 90)});
+                    format_speedup(r.speedup, r.speedup_ci) +
+                        (r.speedup_ci && r.cand_samples_ms.size() < kFewPairs
+                             ? fmt::format(" (only {} pairs)", r.cand_samples_ms.size())
+                             : std::string()), format_error(r.max_abs_error), one_line(message, 90)});
   }
   print_table(out,
               {{"problem"}, {"candidate"}, {"verdict"}, {"ref ms", true}, {"cand ms", true},
@@ -117,6 +120,7 @@ nlohmann::json evaluation_json(const EvaluationRecord& r) {
           {"speedup", opt(r.speedup)},
           {"speedup_ci", ci},
           {"samples", r.cand_samples_ms.size()},
+          {"few_pairs", r.speedup_ci.has_value() && r.cand_samples_ms.size() < kFewPairs},
           {"device", r.device},
           {"device_name", r.device_name},
           {"reused", r.reused},

@@ -18,6 +18,10 @@ void print_results_table(std::ostream& out, const std::vector<EvaluationRecord>&
 // changes meaning or type, so a script can tell which it reads. 2: "trials" became
 // {"passed", "total"} numbers (it was the string "5/5") and "schema" was added.
 inline constexpr int kJsonSchema = 2;
+
+// Fewer timed pairs than this make a bootstrap interval too coarse to trust (a handful of
+// resampled blocks): the table marks such an interval, and JSON says "few_pairs".
+inline constexpr size_t kFewPairs = 10;
 nlohmann::json evaluation_json(const EvaluationRecord& r);
 
 // fast_p at upstream's thresholds and the geometric-mean speedup, per level and over all.

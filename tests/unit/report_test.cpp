@@ -105,6 +105,20 @@ TEST(ResultsTable, NamesAndMessagesCannotDriveTheTerminal) {
   EXPECT_NE(out.str().find("evil\\n\\x1b[2J.py"), std::string::npos) << out.str();
 }
 
+// An interval from a handful of timed pairs is marked, in the table and in JSON.
+TEST(ResultsTable, AnIntervalFromFewPairsIsMarked) {
+  EvaluationRecord r = record(1, "quick.py", Verdict::correct, 1.5);  // 3 timed pairs
+  std::ostringstream out;
+  print_results_table(out, {r});
+  EXPECT_NE(out.str().find("(only 3 pairs)"), std::string::npos) << out.str();
+  EXPECT_TRUE(evaluation_json(r)["few_pairs"].get<bool>());
+  r.cand_samples_ms.assign(40, 1.0);
+  std::ostringstream many;
+  print_results_table(many, {r});
+  EXPECT_EQ(many.str().find("pairs)"), std::string::npos) << many.str();
+  EXPECT_FALSE(evaluation_json(r)["few_pairs"].get<bool>());
+}
+
 TEST(FastPTable, PerLevelAndOverall) {
   std::vector<EvaluationRecord> records{record(1, "a.py", Verdict::correct, 2.0),
                                         record(2, "b.py", Verdict::incorrect, std::nullopt)};
