@@ -4,14 +4,22 @@
 
 namespace kforge::metrics {
 
+namespace {
+
+// Correct, and faster than p x the reference (p = 0: correct, timed or not).
+bool is_fast(const Outcome& o, double p) { return o.correct && (p <= 0.0 || (o.speedup && *o.speedup > p)); }
+
+size_t count_fast(std::span<const Outcome> outcomes, double p) {
+  size_t fast = 0;
+  for (const auto& o : outcomes) fast += is_fast(o, p);
+  return fast;
+}
+
+}  // namespace
+
 double fast_p(std::span<const Outcome> outcomes, double p) {
   if (outcomes.empty()) return 0.0;
-  size_t fast = 0;
-  for (const auto& o : outcomes) {
-    if (!o.correct) continue;
-    if (p <= 0.0 || (o.speedup && *o.speedup > p)) ++fast;
-  }
-  return double(fast) / double(outcomes.size());
+  return double(count_fast(outcomes, p)) / double(outcomes.size());
 }
 
 std::optional<double> fast_p_at_k(std::span<const std::vector<Outcome>> problems, int k, double p) {
@@ -20,7 +28,7 @@ std::optional<double> fast_p_at_k(std::span<const std::vector<Outcome>> problems
   for (const auto& samples : problems) {
     const int n = static_cast<int>(samples.size());
     if (n < k) return std::nullopt;
-    const int c = static_cast<int>(std::lround(fast_p(samples, p) * n));
+    const int c = static_cast<int>(count_fast(samples, p));
     // C(n-c, k) / C(n, k) as a product, exact enough for any n a study has.
     double none_fast = 1.0;
     for (int j = 0; j < k; ++j) none_fast *= n - c - j <= 0 ? 0.0 : double(n - c - j) / double(n - j);

@@ -62,22 +62,25 @@ Summary summarize(const std::vector<Launch>& launches) {
 }
 
 std::optional<Slowest> slowest_own(const std::vector<Launch>& launches) {
-  std::map<std::string, Slowest> by_name;
-  std::map<std::string, double> longest;
+  struct Kernel {
+    Slowest total;
+    const Launch* longest = nullptr;  // its longest launch, whose shape is described
+  };
+  std::map<std::string, Kernel> by_name;
   for (const Launch& l : launches) {
     if (l.origin != Origin::own) continue;
-    Slowest& k = by_name[l.kernel];
-    k.kernel = l.kernel;
-    k.gpu_ms += l.gpu_ms;
-    ++k.launches;
-    if (k.launches == 1 || l.gpu_ms > longest[l.kernel]) {
-      longest[l.kernel] = l.gpu_ms;
-      k.shape = l.shape;
-    }
+    Kernel& k = by_name[l.kernel];
+    k.total.gpu_ms += l.gpu_ms;
+    ++k.total.launches;
+    if (!k.longest || l.gpu_ms > k.longest->gpu_ms) k.longest = &l;
   }
   std::optional<Slowest> out;
   for (auto& [name, k] : by_name)
-    if (!out || k.gpu_ms > out->gpu_ms) out = k;
+    if (!out || k.total.gpu_ms > out->gpu_ms) {
+      out = k.total;
+      out->kernel = name;
+      out->shape = k.longest->shape;
+    }
   return out;
 }
 

@@ -42,16 +42,35 @@ void print_table(std::ostream& out, const std::vector<Column>& columns,
   for (const auto& row : rows) line(row);
 }
 
-std::vector<metrics::Outcome> outcomes(const std::vector<const EvaluationRecord*>& records) {
+using Group = std::vector<const EvaluationRecord*>;
+
+metrics::Outcome outcome_of(const EvaluationRecord& r) { return {r.verdict == Verdict::correct, r.speedup}; }
+
+std::vector<metrics::Outcome> outcomes(const Group& records) {
   std::vector<metrics::Outcome> out;
-  for (const auto* r : records) out.push_back({r->verdict == Verdict::correct, r->speedup});
+  for (const auto* r : records) out.push_back(outcome_of(*r));
+  return out;
+}
+
+// The records per level, in level order ("other" for a file outside any level), then "all": where
+// there is more than one level, or always with `all_always`.
+std::vector<std::pair<std::string, Group>> level_groups(const std::vector<EvaluationRecord>& records, bool all_always) {
+  std::map<int, Group> by_level;
+  Group all;
+  for (const auto& r : records) {
+    by_level[r.level].push_back(&r);
+    all.push_back(&r);
+  }
+  std::vector<std::pair<std::string, Group>> out;
+  for (auto& [level, group] : by_level) out.emplace_back(level > 0 ? "level" + std::to_string(level) : "other", std::move(group));
+  if (all_always || out.size() > 1) out.emplace_back("all", std::move(all));
   return out;
 }
 
 // A group's outcomes per problem (a problem's samples are the candidates evaluated for it).
-std::vector<std::vector<metrics::Outcome>> by_problem(const std::vector<const EvaluationRecord*>& records) {
+std::vector<std::vector<metrics::Outcome>> by_problem(const Group& records) {
   std::map<std::string, std::vector<metrics::Outcome>> problems;
-  for (const auto* r : records) problems[r->problem_name].push_back({r->verdict == Verdict::correct, r->speedup});
+  for (const auto* r : records) problems[r->problem_name].push_back(outcome_of(*r));
   std::vector<std::vector<metrics::Outcome>> out;
   for (auto& [name, samples] : problems) out.push_back(std::move(samples));
   return out;
@@ -59,7 +78,7 @@ std::vector<std::vector<metrics::Outcome>> by_problem(const std::vector<const Ev
 
 // How many of a group's candidates ended in each verdict, and the shares upstream reports beside
 // fast_p: built (no compile_error), correct, faster than the reference.
-nlohmann::json verdicts_json(const std::vector<const EvaluationRecord*>& records) {
+nlohmann::json verdicts_json(const Group& records) {
   nlohmann::json counts = nlohmann::json::object();
   size_t compiled = 0, correct = 0, faster = 0;
   for (const auto* r : records) {
@@ -130,60 +149,44 @@ nlohmann::json evaluation_json(const EvaluationRecord& r) {
 }
 
 void print_fast_p_table(std::ostream& out, const std::vector<EvaluationRecord>& records) {
-  std::map<int, std::vector<const EvaluationRecord*>> by_level;
-  std::vector<const EvaluationRecord*> all;
-  for (const auto& r : records) {
-    by_level[r.level].push_back(&r);
-    all.push_back(&r);
-  }
+  const auto groups = level_groups(records, false);
   std::vector<Column> columns{{"level"}, {"n", true}};
   for (double p : metrics::kFastPThresholds) columns.push_back({fmt::format("fast_{:g}", p), true});
   columns.push_back({"geomean speedup", true});
   std::vector<std::vector<std::string>> rows;
-  auto row = [&](const std::string& name, const std::vector<const EvaluationRecord*>& group) {
+  for (const auto& [name, group] : groups) {
     auto o = outcomes(group);
     std::vector<std::string> cells{name, std::to_string(group.size())};
     for (double p : metrics::kFastPThresholds) cells.push_back(fmt::format("{:.1f}%", 100 * metrics::fast_p(o, p)));
     auto g = metrics::geometric_mean_speedup(o);
     cells.push_back(g ? fmt::format("{:.3f}x", *g) : "-");
     rows.push_back(std::move(cells));
-  };
-  for (const auto& [level, group] : by_level) row(level > 0 ? "level" + std::to_string(level) : "other", group);
-  if (by_level.size() > 1) row("all", all);
+  }
   print_table(out, columns, rows);
   // With several samples a problem: the best of k, by the unbiased estimator (fast_p@k).
-  auto best_of_k = [&](const std::string& name, const std::vector<const EvaluationRecord*>& group) {
+  for (const auto& [name, group] : groups) {
     const auto problems = by_problem(group);
     const size_t k = fewest_samples(problems);
-    if (k < 2) return;
+    if (k < 2) continue;
     std::string line = fmt::format("{}: {} problems, best of {} samples:", name, problems.size(), k);
     for (double p : {0.0, 1.0, 1.5, 2.0})
       line += fmt::format(" fast_{:g}@{} {:.1f}%", p, k, 100 * metrics::fast_p_at_k(problems, static_cast<int>(k), p).value_or(0));
     out << line << "\n";
-  };
-  for (const auto& [level, group] : by_level) best_of_k(level > 0 ? "level" + std::to_string(level) : "other", group);
-  if (by_level.size() > 1) best_of_k("all", all);
+  }
   // The verdicts behind the figures: built, correct and faster shares, and every verdict's count.
-  auto verdicts = [&](const std::string& name, const std::vector<const EvaluationRecord*>& group) {
+  for (const auto& [name, group] : groups) {
     const nlohmann::json v = verdicts_json(group);
     std::string line = fmt::format("{}: built {:.0f}%, correct {:.0f}%, faster {:.0f}%;", name,
                                    100 * v["compiled"].get<double>(), 100 * v["correct"].get<double>(),
                                    100 * v["faster"].get<double>());
     for (const auto& [verdict, count] : v["counts"].items()) line += fmt::format(" {} {}", verdict, count.get<int>());
     out << line << "\n";
-  };
-  for (const auto& [level, group] : by_level) verdicts(level > 0 ? "level" + std::to_string(level) : "other", group);
-  if (by_level.size() > 1) verdicts("all", all);
+  }
 }
 
 nlohmann::json fast_p_json(const std::vector<EvaluationRecord>& records) {
-  std::map<std::string, std::vector<const EvaluationRecord*>> groups;
-  for (const auto& r : records) {
-    groups[r.level > 0 ? "level" + std::to_string(r.level) : "other"].push_back(&r);
-    groups["all"].push_back(&r);
-  }
   nlohmann::json out = nlohmann::json::object();
-  for (const auto& [name, group] : groups) {
+  for (const auto& [name, group] : level_groups(records, true)) {
     auto o = outcomes(group);
     nlohmann::json g = {{"n", group.size()}};
     for (double p : metrics::kFastPThresholds) g[fmt::format("fast_{:g}", p)] = metrics::fast_p(o, p);

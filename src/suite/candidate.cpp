@@ -22,18 +22,26 @@ Candidate load_candidate_file(const std::filesystem::path& path, const std::stri
   return c;
 }
 
+namespace {
+
+// Upstream's generation file name, level_<L>_problem_<P>_sample_<S>_kernel.py: level and problem id.
+const std::regex& generation_name() {
+  static const std::regex pattern(R"(^level_(\d+)_problem_(\d+)_sample_(\d+)_kernel\.py$)");
+  return pattern;
+}
+
+}  // namespace
+
 bool upstream_generation_name(const std::filesystem::path& file) {
-  static const std::regex generation(R"(^level_\d+_problem_\d+_sample_\d+_kernel\.py$)");
-  return std::regex_match(file.filename().string(), generation);
+  return std::regex_match(file.filename().string(), generation_name());
 }
 
 std::optional<ProblemKey> match_candidate_path(const std::filesystem::path& relative) {
   std::string ext = relative.extension().string();
   if (ext != ".py" && ext != ".cu" && ext != ".cpp") return std::nullopt;
-  static const std::regex generation(R"(^level_(\d+)_problem_(\d+)_sample_(\d+)_kernel\.py$)");
   std::smatch m;
   std::string file = relative.filename().string();
-  if (std::regex_match(file, m, generation)) return ProblemKey{std::stoi(m[1]), std::stoi(m[2])};
+  if (std::regex_match(file, m, generation_name())) return ProblemKey{std::stoi(m[1]), std::stoi(m[2])};
 
   // level<L>/<id>_<Name>/<file>.py, anywhere in the path.
   std::vector<std::string> parts;

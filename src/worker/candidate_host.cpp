@@ -83,14 +83,14 @@ void reject_unjoined_streams(const RecordedForward& rec) {
                 std::string(rules::kUnjoinedStream)};
 }
 
-// What the first trial's launches say under the fallback policy: under --fallback strict a
-// forward without a kernel of its own is a PyTorch fallback. Otherwise, the census for the message.
 // A kernel's name short enough for a message: templates' argument lists can run to pages.
 std::string short_name(const std::string& name) {
   constexpr size_t kLimit = 120;
   return name.size() <= kLimit ? name : name.substr(0, kLimit) + "...";
 }
 
+// What the first trial's launches say under the fallback policy: under --fallback strict a
+// forward without a kernel of its own is a PyTorch fallback. Otherwise, the census for the message.
 std::string judge_census(const RecordedForward& rec, census::FallbackPolicy policy) {
   if (!rec.recorded) {
     if (policy == census::FallbackPolicy::strict)

@@ -458,8 +458,9 @@ void CUPTIAPI on_buffer_completed(CUcontext, uint32_t, uint8_t* buffer, size_t, 
   for (auto& k : kernels) g_gathered->kernels.push_back(std::move(k));
 }
 
-// The current device's SM, as the occupancy rules need it (the defaults where a figure is missing).
-census::SmLimits sm_limits() {
+// The device's SM, as the occupancy rules need it (the defaults where a figure is missing). Read
+// once: a candidate's process keeps its one device.
+census::SmLimits read_sm_limits() {
   census::SmLimits sm;
   int device = 0;
   cudaDeviceProp p{};
@@ -470,6 +471,11 @@ census::SmLimits sm_limits() {
   if (p.regsPerMultiprocessor > 0) sm.registers = p.regsPerMultiprocessor;
   if (p.sharedMemPerMultiprocessor > 0) sm.shared_bytes = static_cast<int64_t>(p.sharedMemPerMultiprocessor);
   sm.reserved_shared_per_block = static_cast<int64_t>(p.reservedSharedMemPerBlock);
+  return sm;
+}
+
+const census::SmLimits& sm_limits() {
+  static const census::SmLimits sm = read_sm_limits();
   return sm;
 }
 
@@ -559,11 +565,10 @@ RecordedForward LaunchRecorder::stop() {
   out.sm = sm_limits();
   // Which of the forward's launches its caller's stream is not ordered after (metrics/stream_order.hpp).
   std::unordered_set<uint32_t> unjoined_ids;
-  out.order_recorded = !g.unreadable_flags;
   if (g.unreadable_flags)
     out.order_unavailable = stream_get_flags() ? "a stream's flags could not be read"
                                                : "cuStreamGetFlags not found in libcuda";
-  if (out.order_recorded)
+  else
     for (uint32_t id : census::unjoined_launches(g.ops, state_->caller_stream, [&](uint64_t stream) {
          auto it = g.blocking.find(stream);
          return it == g.blocking.end() || it->second;

@@ -32,8 +32,7 @@ struct RecordedForward {
   };
   std::vector<Unjoined> unjoined;
   census::SmLimits sm;  // the device's SM, for the launches' occupancy
-  bool order_recorded = false;  // whether the stream order was judged (unjoined is empty otherwise)
-  std::string order_unavailable;  // why it was not, when the kernels were recorded
+  std::string order_unavailable;  // why the stream order was not judged (unjoined is then empty)
 };
 
 // A kernel's name as written in its source (the records carry the mangled C++ name).

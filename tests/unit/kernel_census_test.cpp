@@ -78,5 +78,24 @@ TEST(KernelCensus, PolicyNames) {
   EXPECT_STREQ(to_string(FallbackPolicy::strict), "strict");
 }
 
+// The slowest own kernel is the one with the most GPU time over all its launches, described by its
+// longest launch; library kernels never count, however slow.
+TEST(KernelCensus, TheSlowestOwnKernelSumsItsLaunchesAndKeepsTheLongestShape) {
+  LaunchShape small, large;
+  small.grid_x = 10, small.block_x = 128;
+  large.grid_x = 99, large.block_x = 256;
+  std::vector<Launch> launches{{"gemm", "ext.so", Origin::own, 0.3, small},
+                               {"cublas_gemm", "libcublasLt.so.13", Origin::library, 5.0, {}},
+                               {"gemm", "ext.so", Origin::own, 0.5, large},
+                               {"epilogue", "ext.so", Origin::own, 0.6, small}};
+  auto slowest = slowest_own(launches);
+  ASSERT_TRUE(slowest);
+  EXPECT_EQ(slowest->kernel, "gemm");
+  EXPECT_DOUBLE_EQ(slowest->gpu_ms, 0.8);
+  EXPECT_EQ(slowest->launches, 2);
+  EXPECT_EQ(slowest->shape.grid_x, 99);
+  EXPECT_FALSE(slowest_own({{"cublas_gemm", "libcublasLt.so.13", Origin::library, 5.0, {}}}));
+}
+
 }  // namespace
 }  // namespace kforge::census
