@@ -25,12 +25,18 @@ done
 python3 - "$out" <<'PY' | tee "$out/timing-trace.txt"
 import json, re, statistics, sys
 out = sys.argv[1]
-pattern = re.compile(r"request ([\d.]+) ms, calibrated cost ([\d.]+), queued ([\d.]+), bound ([\d.]+); "
-                     r"reported host ([\d.]+), events ([\d.]+)")
-print("timed calls' parts, medians in ms (KFORGE_WORKER_TIMING_TRACE); excess = bound - reported host")
-print(f"{'mode':<6} {'calls':>5} {'request':>8} {'cost':>7} {'queued':>7} {'bound':>7} {'host':>7} {'events':>7} {'excess':>7}  verdict, speedup")
+timed = re.compile(r"request ([\d.]+) ms, calibrated cost ([\d.]+), queued ([\d.]+), bound ([\d.]+); "
+                   r"reported host ([\d.]+), events ([\d.]+); drained [\d.]+; inside ([\d.]+)")
+calib = re.compile(r"calibration: request ([\d.]+) ms, inside ([\d.]+), host ([\d.]+)")
+med = statistics.median
+print("timed calls' parts, medians in ms (KFORGE_WORKER_TIMING_TRACE); excess = bound - reported host;")
+print("delivery = request - inside (the candidate process's own word); work = inside - host - queued")
+print(f"{'mode':<6} {'calls':>5} {'request':>8} {'cost':>7} {'queued':>7} {'bound':>7} {'host':>7} {'events':>7} {'excess':>7}"
+      f" {'deliv':>7} {'work':>7} | {'cal.n':>5} {'deliv':>7} {'work':>7}  verdict, speedup")
 for mode in ("eager", "graph"):
-    rows = [tuple(map(float, m.groups())) for m in map(pattern.search, open(f"{out}/timing-trace-{mode}.txt")) if m]
+    lines = open(f"{out}/timing-trace-{mode}.txt").read().splitlines()
+    rows = [tuple(map(float, m.groups())) for m in map(timed.search, lines) if m]
+    cal = [tuple(map(float, m.groups())) for m in map(calib.search, lines) if m]
     try:
         result = json.loads(open(f"{out}/timing-trace-{mode}.json").read().splitlines()[0])
         said = f"{result['verdict']}, {result['speedup']}"
@@ -39,7 +45,12 @@ for mode in ("eager", "graph"):
     if not rows:
         print(f"{mode:<6} no trace lines; {said}")
         continue
-    med = [statistics.median(col) for col in zip(*rows)]
-    excess = statistics.median(r[3] - r[4] for r in rows)
-    print(f"{mode:<6} {len(rows):>5} " + " ".join(f"{m:>7.3f}" for m in med) + f" {excess:>7.3f}  {said}")
+    cols = [med(col) for col in zip(*rows)][:6]
+    excess = med(r[3] - r[4] for r in rows)
+    deliv = med(r[0] - r[6] for r in rows)
+    work = med(r[6] - r[4] - r[2] for r in rows)
+    cal_deliv = med(c[0] - c[1] for c in cal) if cal else float("nan")
+    cal_work = med(c[1] - c[2] for c in cal) if cal else float("nan")
+    print(f"{mode:<6} {len(rows):>5} " + " ".join(f"{m:>7.3f}" for m in cols) +
+          f" {excess:>7.3f} {deliv:>7.3f} {work:>7.3f} | {len(cal):>5} {cal_deliv:>7.3f} {cal_work:>7.3f}  {said}")
 PY

@@ -43,9 +43,12 @@ namespace {
 using json = nlohmann::json;
 using Clock = std::chrono::steady_clock;
 
-json sample_json(const Sample& s) {
-  return {{"event_ms", s.event_ms}, {"host_ms", s.host_ms}, {"queued_ms", s.queued_ms},
-          {"held", s.held},         {"watchdog", s.watchdog}};
+// `inside_ms`: from reading the request to writing this frame, by this process's clock. Only the
+// timing trace reads it (to split a request's cost into delivery and work inside the process):
+// after a candidate loads, it is the candidate's to forge, so nothing is decided by it.
+json sample_json(const Sample& s, Clock::time_point request_read) {
+  return {{"event_ms", s.event_ms}, {"host_ms", s.host_ms}, {"queued_ms", s.queued_ms}, {"held", s.held},
+          {"watchdog", s.watchdog}, {"inside_ms", std::chrono::duration<double, std::milli>(Clock::now() - request_read).count()}};
 }
 
 json failure_json(const Failure& f, bool context_lost) {
@@ -134,6 +137,7 @@ class CandidateHost {
     if (!protocol::write_frame(fd_, {{"type", "ready"}})) return 1;
     for (;;) {
       auto frame = protocol::read_frame(fd_);
+      request_read_ = Clock::now();
       if (frame.status != protocol::ReadStatus::ok) return 0;  // the reference process went away
       const json& request = frame.message;
       const std::string type = request.value("type", "");
@@ -174,7 +178,7 @@ class CandidateHost {
     CollectorPaused paused;
     PinnedThread pinned(cpu_of(request));
     Sample s = timer_->time([] {}, timer_->can_hold());
-    if (!protocol::write_frame(fd_, {{"type", "timed"}, {"sample", sample_json(s)}}))
+    if (!protocol::write_frame(fd_, {{"type", "timed"}, {"sample", sample_json(s, request_read_)}}))
       throw Failure{Verdict::runtime_error, "the reference process went away", ""};
     return {{"type", "done"}};
   }
@@ -345,7 +349,7 @@ class CandidateHost {
         Sample s = timed_call(args, timing.value("hold", false), timing.value("graph", false), &result);
         // At once: the reference process's clock around the request stops at this frame, so
         // what follows (the checks, copying the outputs out) is not counted against the call.
-        if (!protocol::write_frame(fd_, {{"type", "timed"}, {"sample", sample_json(s)}}))
+        if (!protocol::write_frame(fd_, {{"type", "timed"}, {"sample", sample_json(s, request_read_)}}))
           throw Failure{Verdict::runtime_error, "the reference process went away", ""};
       } else {
         result = model_(*args);
@@ -428,6 +432,7 @@ class CandidateHost {
   }
 
   int fd_;
+  Clock::time_point request_read_;  // when the request being served was read (sample_json)
   bool cuda_;
   std::vector<std::string> writable_;
   std::vector<int> protected_pids_;

@@ -65,6 +65,14 @@ std::string checked_rule(const json& reply) {
   return rules::known(rule) ? rule : std::string(rules::kForgedResult);
 }
 
+// KFORGE_WORKER_TIMING_TRACE=1: every calibration request and timed call's parts in the worker
+// log, to see why the bound replaced an honest candidate's times (docs/evaluation.md, "The
+// candidate's side"; bench/timing_trace.sh reads them).
+bool trace_timing() {
+  static const bool trace = std::getenv("KFORGE_WORKER_TIMING_TRACE") != nullptr;
+  return trace;
+}
+
 double finite_or(const json& j, const char* key, double fallback) {
   if (!j.is_object() || !j.contains(key) || !j[key].is_number()) return fallback;
   double v = j[key].get<double>();
@@ -108,7 +116,11 @@ void RemoteCandidate::calibrate(const py::list& inputs, const std::function<void
     json message = {{"type", "calibrate"}, {"args", args}, {"seed", static_cast<uint64_t>(i)}, {"graph", options.graph}};
     if (options.cpu) message["cpu"] = *options.cpu;
     process_->request(message, &outer, -1, &timed);
-    overhead.push_back(outer - finite_or(timed.value("sample", json()), "host_ms", 0));
+    const json sample = timed.value("sample", json());
+    overhead.push_back(outer - finite_or(sample, "host_ms", 0));
+    if (trace_timing())
+      std::fprintf(stderr, "kforge worker: timing trace: calibration: request %.3f ms, inside %.3f, host %.3f\n", outer,
+                   finite_or(sample, "inside_ms", 0), finite_or(sample, "host_ms", 0));
     if (cuda_) probes.push_back(probe_ms());
   }
   request_overhead_ms_ = stats::median(overhead);
@@ -284,15 +296,13 @@ RemoteCall RemoteCandidate::call(const py::list& inputs, const CallOptions& opti
         sample.throttled = reading->throttled;
       }
     out.sample = sample;
-    // KFORGE_WORKER_TIMING_TRACE=1: every timed call's parts in the worker log, to see why the
-    // bound replaced an honest candidate's times (docs/evaluation.md, "The candidate's side").
-    static const bool trace = std::getenv("KFORGE_WORKER_TIMING_TRACE") != nullptr;
-    if (trace)
+    // `inside` is the candidate process's own word (trace only): the request less it is delivery.
+    if (trace_timing())
       std::fprintf(stderr,
                    "kforge worker: timing trace: %s: request %.3f ms, calibrated cost %.3f, queued %.3f, bound %.3f; "
-                   "reported host %.3f, events %.3f; drained %.3f\n",
+                   "reported host %.3f, events %.3f; drained %.3f; inside %.3f\n",
                    options.what.c_str(), outer_ms, request_overhead_ms_, queued, sample.bound_ms, sample.host_ms,
-                   sample.event_ms, drained);
+                   sample.event_ms, drained, finite_or(s, "inside_ms", 0));
   }
   return out;
 }
