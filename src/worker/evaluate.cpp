@@ -227,10 +227,14 @@ class Evaluation {
       uint64_t seed = derived_seed(0x51afd7ed558ccd1dULL, 3);
       py::list inputs = fresh_inputs(problem_, seed, device_name_, device_, dtype_);
       PinnedThread pinned(reference_cpu());
+      // The reference timed as the timing will time it: flushed, and held until a forward that
+      // waits on the GPU makes the watchdog let it go (then never again, as in time_pairs).
+      Timer& reference_timer = timer();
+      bool hold = reference_timer.can_hold();
       cand_->calibrate(inputs, [&] {
         guarded(Verdict::runtime_error, "the reference Model.forward raised", [&] {
-          ref_(*py::tuple(clone_arguments(inputs)));
-          synchronize_device(cuda_);
+          py::tuple args(clone_arguments(inputs));
+          if (reference_timer.time([&] { ref_(*args); }, hold).watchdog) hold = false;
           return 0;
         });
       }, {candidate_cpu(), job_.timing.cuda_graph});
@@ -379,10 +383,8 @@ class Evaluation {
       if (result) *result = as_result(call.outputs.tensors);
       return call.sample;
     };
-    auto timer = cuda_ ? make_cuda_timer(context_.l2_bytes, context_.clock.get(), context_.hold.get(), context_.why_not_held)
-                       : make_cpu_timer();
     PinnedThread pinned(reference_cpu());
-    TimingOutcome timed = time_pairs(ref_, cand, inputs_for, job_, timing_seed, device_, timing_batch(pair_bytes_, cuda_), *timer);
+    TimingOutcome timed = time_pairs(ref_, cand, inputs_for, job_, timing_seed, device_, timing_batch(pair_bytes_, cuda_), timer());
     // The candidate's reported times, or kforge's own clock around its calls where they fell short.
     const stats::BoundChoice bound = stats::choose_bound(timed.cand_host_ms, timed.cand_bound_ms);
     if (bound.use_bound) {
@@ -429,6 +431,14 @@ class Evaluation {
   const std::optional<TimingCpus> timing_cpus_;  // where each side of a pair times (CUDA: worker/cpu_pin.hpp)
   std::optional<int> reference_cpu() const { return timing_cpus_ ? std::optional(timing_cpus_->reference) : std::nullopt; }
   std::optional<int> candidate_cpu() const { return timing_cpus_ ? std::optional(timing_cpus_->candidate) : std::nullopt; }
+  // The reference's timer (flush, hold, clock): made once, for the calibration and the timing alike.
+  Timer& timer() {
+    if (!timer_)
+      timer_ = cuda_ ? make_cuda_timer(context_.l2_bytes, context_.clock.get(), context_.hold.get(), context_.why_not_held)
+                     : make_cpu_timer();
+    return *timer_;
+  }
+  std::unique_ptr<Timer> timer_;
   py::module_ problem_;
   py::object ref_;
   std::unique_ptr<RemoteCandidate> cand_;

@@ -23,8 +23,13 @@ namespace {
 using json = nlohmann::json;
 using Clock = std::chrono::steady_clock;
 
-// Empty timed requests measured before the candidate exists; their median is the request's cost.
-constexpr int kCalibrationCalls = 15;
+// Pairs of a timed reference call and an empty timed request, before the candidate exists: the
+// requests' median cost is what kforge's clock around a timed call holds beyond the call.
+constexpr int kCalibrationPairs = 24;
+// A slow reference stops it sooner: where one call takes milliseconds, the slack is 10% of it and
+// the request's cost matters little.
+constexpr int kFewestCalibrationPairs = 8;
+constexpr auto kCalibrationBudget = std::chrono::milliseconds(300);
 // [ms] A probe this much slower than an idle one means the GPU was still running the candidate's work.
 constexpr double kBusyProbeMs = 0.03;
 // [ms] Work left running this long after a call is not a kernel finishing late but one left to
@@ -99,15 +104,16 @@ void RemoteCandidate::calibrate(const py::list& inputs, const std::function<void
                                 const CalibrationOptions& options) {
   ensure_arena(arena_input_bytes(inputs) + kSlotAlignment);
   if (cuda_) probe_ = at::zeros({1}, at::TensorOptions().device(at::kCUDA));
-  // Each request as a timed call makes it: after reference work on the GPU (a reference call
-  // every other time, as the pairs alternate; always the inputs' copy into the arena), so the
-  // GPU's switch from this process's context to the candidate's is in the figure; and each
-  // followed by the probe, whose switch back is in the probe's idle time. (On the H200, leaving
-  // the switches out put honest candidates 0.2-0.4 ms per call above the request's cost and
-  // their probes 20-40 us above the idle one.)
+  // Each request as a timed call makes it, in the timing's order (pairs ABBA: after a timed
+  // reference call half the time, after the previous request the other half; paired_timing.cpp),
+  // so the idle gaps the candidate's process wakes from, the GPU's switch from this process's
+  // context to the candidate's, and the flush after reference work are in the figure; and each
+  // request followed by the probe, whose switch back is in the probe's idle time. (On the H200,
+  // leaving the switches out put honest candidates 0.2-0.4 ms per call above the request's cost
+  // and their probes 20-40 us above the idle one; an untimed reference call every other request
+  // still left 0.07-0.23 ms, docs/benchmarks.md session 15.)
   std::vector<double> overhead, probes;
-  for (int i = 0; i < kCalibrationCalls; ++i) {
-    if (i % 2 == 0) reference_call();
+  auto request_empty_call = [&](int i) {
     py::list views;
     int64_t end = 0;
     json args = place_inputs(inputs, views, &end);
@@ -122,6 +128,17 @@ void RemoteCandidate::calibrate(const py::list& inputs, const std::function<void
       std::fprintf(stderr, "kforge worker: timing trace: calibration: request %.3f ms, inside %.3f, host %.3f\n", outer,
                    finite_or(sample, "inside_ms", 0), finite_or(sample, "host_ms", 0));
     if (cuda_) probes.push_back(probe_ms());
+  };
+  const auto started = Clock::now();
+  for (int pair = 0; pair < kCalibrationPairs; ++pair) {
+    if (pair >= kFewestCalibrationPairs && Clock::now() - started > kCalibrationBudget) break;
+    if (pair % 2 == 0) {
+      reference_call();
+      request_empty_call(pair);
+    } else {
+      request_empty_call(pair);
+      reference_call();
+    }
   }
   request_overhead_ms_ = stats::median(overhead);
   idle_probe_ms_ = probes.empty() ? 0 : stats::median(probes);

@@ -38,8 +38,9 @@ class RemoteCandidate {
   RemoteCandidate(std::unique_ptr<CandidateProcess> process, bool cuda, const GpuClockMonitor* clock);
 
   // Before the candidate is loaded: what a timed request with `inputs` and an empty forward costs
-  // by kforge's clock (each after a call of `reference_call`, as a candidate's timed call comes
-  // after the reference's), and how long the GPU takes to answer a probe while nothing else runs.
+  // by kforge's clock, the requests interleaved with `reference_call` in the timing's order (it
+  // should time the reference as the timing does: flushed, held), and how long the GPU takes to
+  // answer a probe while nothing else runs.
   struct CalibrationOptions {
     std::optional<int> cpu;  // the candidate times on this CPU (worker/cpu_pin.hpp)
     bool graph = false;      // timed as CUDA graph replays, whose inputs are copied in once more
