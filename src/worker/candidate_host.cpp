@@ -346,11 +346,17 @@ class CandidateHost {
     guarded(Verdict::runtime_error, "ModelNew.forward raised (" + what + ")", [&] {
       if (timing.is_object()) {
         PinnedThread pinned(cpu_of(timing));
-        Sample s = timed_call(args, timing.value("hold", false), timing.value("graph", false), &result);
+        const bool graph = timing.value("graph", false);
+        CollectorPaused paused;  // until the frame is out, as in the calibration's empty call
+        Sample s = timed_call(args, timing.value("hold", false), graph, &result);
         // At once: the reference process's clock around the request stops at this frame, so
-        // what follows (the checks, copying the outputs out) is not counted against the call.
+        // what follows (the graph's output copied from its static buffer, the checks, copying
+        // the outputs out) is not counted against the call: the calibration's empty call has
+        // none of it (a snapshot before the frame put an honest graphed Conv2d's identity 0.28 ms
+        // per call over the request's cost, docs/benchmarks.md session 15).
         if (!protocol::write_frame(fd_, {{"type", "timed"}, {"sample", sample_json(s, request_read_)}}))
           throw Failure{Verdict::runtime_error, "the reference process went away", ""};
+        if (graph) result = graphed_.attr("snapshot")();
       } else {
         result = model_(*args);
         if (recorder) recorder->forward_returned();
@@ -393,15 +399,12 @@ class CandidateHost {
   }
 
   Sample timed_call(const py::tuple& args, bool hold, bool graph, py::object* result) {
-    CollectorPaused paused;
     if (!graph) return timer_->time([&] { *result = model_(*args); }, hold);
     if (graphed_.is_none())
       graphed_ = guarded(Verdict::runtime_error, "--cuda-graph: ModelNew.forward could not be captured in a CUDA graph",
                          [&] { return py::module_::import("kforge_graphs").attr("GraphedForward")(model_, args); });
     graphed_.attr("load")(*args);
-    Sample s = timer_->time([&] { graphed_.attr("replay")(); }, hold);
-    *result = graphed_.attr("snapshot")();
-    return s;
+    return timer_->time([&] { graphed_.attr("replay")(); }, hold);  // the caller takes the snapshot
   }
 
   // The outputs copied into the arena from `offset`, within `capacity` bytes. An output that is
