@@ -232,10 +232,13 @@ class Evaluation {
       Timer& reference_timer = timer();
       bool hold = reference_timer.can_hold();
       cand_->calibrate(inputs, [&] {
-        guarded(Verdict::runtime_error, "the reference Model.forward raised", [&] {
+        return guarded(Verdict::runtime_error, "the reference Model.forward raised", [&] {
           py::tuple args(clone_arguments(inputs));
-          if (reference_timer.time([&] { ref_(*args); }, hold).watchdog) hold = false;
-          return 0;
+          py::object out;
+          if (reference_timer.time([&] { out = ref_(*args); }, hold).watchdog) hold = false;
+          int64_t bytes = 0;
+          for (const at::Tensor& t : normalize_outputs(out).tensors) bytes += t.nbytes();
+          return bytes;
         });
       }, {candidate_cpu(), job_.timing.cuda_graph});
     }

@@ -100,7 +100,7 @@ double RemoteCandidate::probe_ms() {
 #endif
 }
 
-void RemoteCandidate::calibrate(const py::list& inputs, const std::function<void()>& reference_call,
+void RemoteCandidate::calibrate(const py::list& inputs, const std::function<int64_t()>& reference_call,
                                 const CalibrationOptions& options) {
   ensure_arena(arena_input_bytes(inputs) + kSlotAlignment);
   if (cuda_) probe_ = at::zeros({1}, at::TensorOptions().device(at::kCUDA));
@@ -113,13 +113,18 @@ void RemoteCandidate::calibrate(const py::list& inputs, const std::function<void
   // and their probes 20-40 us above the idle one; an untimed reference call every other request
   // still left 0.07-0.23 ms, docs/benchmarks.md session 15.)
   std::vector<double> overhead, probes;
+  int64_t output_bytes = 0;
   auto request_empty_call = [&](int i) {
     py::list views;
     int64_t end = 0;
     json args = place_inputs(inputs, views, &end);
     double outer = 0;
     json timed;
-    json message = {{"type", "calibrate"}, {"args", args}, {"seed", static_cast<uint64_t>(i)}, {"graph", options.graph}};
+    json message = {{"type", "calibrate"},
+                    {"args", args},
+                    {"seed", static_cast<uint64_t>(i)},
+                    {"graph", options.graph},
+                    {"output_bytes", output_bytes}};
     if (options.cpu) message["cpu"] = *options.cpu;
     process_->request(message, &outer, -1, &timed);
     const json sample = timed.value("sample", json());
@@ -133,11 +138,11 @@ void RemoteCandidate::calibrate(const py::list& inputs, const std::function<void
   for (int pair = 0; pair < kCalibrationPairs; ++pair) {
     if (pair >= kFewestCalibrationPairs && Clock::now() - started > kCalibrationBudget) break;
     if (pair % 2 == 0) {
-      reference_call();
+      output_bytes = reference_call();
       request_empty_call(pair);
     } else {
       request_empty_call(pair);
-      reference_call();
+      output_bytes = reference_call();
     }
   }
   request_overhead_ms_ = stats::median(overhead);

@@ -40,12 +40,13 @@ class RemoteCandidate {
   // Before the candidate is loaded: what a timed request with `inputs` and an empty forward costs
   // by kforge's clock, the requests interleaved with `reference_call` in the timing's order (it
   // should time the reference as the timing does: flushed, held), and how long the GPU takes to
-  // answer a probe while nothing else runs.
+  // answer a probe while nothing else runs. `reference_call` returns the bytes of the reference's
+  // outputs (a graph's timed call copies as many out of its static buffers).
   struct CalibrationOptions {
     std::optional<int> cpu;  // the candidate times on this CPU (worker/cpu_pin.hpp)
     bool graph = false;      // timed as CUDA graph replays, whose inputs are copied in once more
   };
-  void calibrate(const py::list& inputs, const std::function<void()>& reference_call, const CalibrationOptions& options);
+  void calibrate(const py::list& inputs, const std::function<int64_t()>& reference_call, const CalibrationOptions& options);
   // Imports and builds the candidate there. `reference_outputs` (native candidates) shapes its outputs.
   void load(const protocol::EvalJob& job, const std::vector<at::Tensor>& reference_outputs);
 
