@@ -185,6 +185,7 @@ class CandidateHost {
       if (!calibration_outputs_.defined() || calibration_outputs_.numel() != output_bytes)
         calibration_outputs_ = at::empty({output_bytes}, at::TensorOptions().dtype(at::kByte).device(cuda_ ? at::kCUDA : at::kCPU));
       at::Tensor snapshot = calibration_outputs_.clone();
+      synchronize_device(cuda_);
     }
     if (!protocol::write_frame(fd_, {{"type", "timed"}, {"sample", sample_json(s, request_read_)}}))
       throw Failure{Verdict::runtime_error, "the reference process went away", ""};
@@ -355,12 +356,15 @@ class CandidateHost {
       if (timing.is_object()) {
         PinnedThread pinned(cpu_of(timing));
         CollectorPaused paused;  // until the frame is out, as in the calibration's empty call
-        Sample s = timed_call(args, timing.value("hold", false), timing.value("graph", false), &result);
+        const bool graph = timing.value("graph", false);
+        Sample s = timed_call(args, timing.value("hold", false), graph, &result);
+        if (graph) synchronize_device(cuda_);
         // At once: the reference process's clock around the request stops at this frame, so
         // what follows (the checks, copying the outputs out) is not counted against the call.
-        // A graph's output snapshot comes before it: kforge_graphs is in this process, where
-        // candidate code can move its work from the replay into the snapshot; kforge's clock
-        // sees it there, and the calibration makes a copy of the outputs' size to match.
+        // A graph's output snapshot comes before it, finished: kforge_graphs is in this process,
+        // where candidate code can move its work from the replay into the snapshot, queued
+        // after the timed window; kforge's clock sees it there (the calibration makes a copy of
+        // the outputs' size to match).
         if (!protocol::write_frame(fd_, {{"type", "timed"}, {"sample", sample_json(s, request_read_)}}))
           throw Failure{Verdict::runtime_error, "the reference process went away", ""};
       } else {

@@ -66,13 +66,20 @@ TEST(GpuTrust, CudaGraphMode) {
   auto r = run_kforge({"--db", dir.file("k.db"), "eval", "--device", "cuda:0", "--json", "--max-time", "1",
                        "--cuda-graph", "--problem", source_path("tests/problems/hack_target/level1/1_Add_ReLU.py"),
                        source_path("tests/candidates/identity.py"),
-                       source_path("tests/candidates/cuda_graph_breaks_capture.py")});
+                       source_path("tests/candidates/cuda_graph_breaks_capture.py"),
+                       source_path("tests/candidates/cuda_graph_work_in_snapshot.py")});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   auto got = r.lines_by_candidate();
   const auto& identity = got["identity.py"];
   ASSERT_EQ(identity.value("verdict", ""), "correct") << identity.dump();
   EXPECT_NE(identity.value("message", "").find("timed as CUDA graph replays"), std::string::npos) << identity.dump();
   EXPECT_NEAR(identity.at("speedup").get<double>(), 1.0, 0.1) << identity.dump();
+  // Its work moved from the timed replay into the snapshot after it: seen by kforge's clock, it is
+  // timed at what it does (eight times the reference's work, so well below 1), never as an empty replay.
+  const auto& moved = got["cuda_graph_work_in_snapshot.py"];
+  ASSERT_EQ(moved.value("verdict", ""), "correct") << moved.dump();
+  EXPECT_LT(moved.at("speedup").get<double>(), 1.0) << moved.dump();
+  EXPECT_NE(moved.value("message", "").find("timed by kforge's clock"), std::string::npos) << moved.dump();
   const auto& breaks = got["cuda_graph_breaks_capture.py"];
   EXPECT_EQ(breaks.value("verdict", ""), "runtime_error") << breaks.dump();
   EXPECT_NE(breaks.value("message", "").find("could not be captured in a CUDA graph"), std::string::npos)
