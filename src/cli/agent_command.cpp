@@ -45,6 +45,7 @@ struct AgentCommandOptions {
   double max_time_s = 0;
   int timeout_s = 300;
   std::string out;
+  std::string name;  // the run's, optional
   uint64_t seed = 1;
   bool no_reverify = false;
   int64_t resume = 0;
@@ -178,8 +179,8 @@ int run_agent_command(AgentCommandOptions o, const GlobalOptions& global, const 
       it->nodes.push_back(std::move(n));
     }
   } else {
-    run_id = store.begin_run(global.command_line, a.workers.cuda ? "cuda" : "cpu");
-    if (o.out.empty()) o.out = fmt::format("runs/agent-{}", run_id);
+    run_id = store.begin_run(global.command_line, a.workers.cuda ? "cuda" : "cpu", o.name);
+    if (o.out.empty()) o.out = o.name.empty() ? fmt::format("runs/agent-{}", run_id) : "runs/" + o.name;
     store.put_agent_run(run_id, to_json(o).dump());
   }
   a.out_dir = o.out;
@@ -291,7 +292,8 @@ Runner add_agent_command(CLI::App& app, const GlobalOptions& global) {
   cmd->add_option("--max-time", o->max_time_s, "Seconds of timing per candidate at most (as kforge eval) [default: eval's]")
       ->check(CLI::Range(0.0, 3600.0));
   cmd->add_option("--timeout", o->timeout_s, "Seconds one evaluation may take (as kforge eval)")->check(CLI::Range(1, 86400));
-  cmd->add_option("--out,-o", o->out, "Run folder for the attempts and best/ [default: runs/agent-<run>]");
+  cmd->add_option("--out,-o", o->out, "Run folder for the attempts and best/ [default: runs/<name>, else runs/agent-<run>]");
+  cmd->add_option("--name", o->name, "Name the run (unique in the store): kforge report NAME, kforge compare NAME OTHER");
   cmd->add_option("--seed", o->seed, "Seed of the policy's random draws");
   cmd->add_flag("--no-reverify", o->no_reverify, "Do not evaluate each problem's best again on fresh inputs at the end");
   cmd->add_option("--resume", o->resume, "Go on with this stopped run, with the options it began with (--attempts, "

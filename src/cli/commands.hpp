@@ -19,6 +19,8 @@ using Runner = std::function<int()>;
 Runner add_eval_command(CLI::App& app, const GlobalOptions& global);
 Runner add_problems_command(CLI::App& app, const GlobalOptions& global);
 Runner add_report_command(CLI::App& app, const GlobalOptions& global);
+Runner add_runs_command(CLI::App& app, const GlobalOptions& global);
+Runner add_compare_command(CLI::App& app, const GlobalOptions& global);
 Runner add_export_command(CLI::App& app, const GlobalOptions& global);
 Runner add_build_command(CLI::App& app, const GlobalOptions& global);
 Runner add_build_inline_command(CLI::App& app, const GlobalOptions& global);

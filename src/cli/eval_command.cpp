@@ -41,6 +41,7 @@ struct EvalOptions {
   bool json = false;
   bool server = false;
   std::string socket;
+  std::string name;  // the run's, optional
   EvalSettings settings;
 };
 
@@ -217,7 +218,7 @@ int run_eval(const EvalOptions& o, const GlobalOptions& global) {
     if (e.load_failure.empty()) store.put_candidate(e.candidate);
   }
   std::string device_label = workers.cuda ? "cuda" : "cpu";
-  int64_t run_id = store.begin_run(global.command_line, device_label);
+  int64_t run_id = store.begin_run(global.command_line, device_label, o.name);
   // The nvcc target, resolved once and only when something is compiled for the GPU: `auto` asks
   // the driver, which costs a CUDA initialisation in this process.
   const bool gpu_builds = workers.cuda && std::any_of(plan.begin(), plan.end(), [](const PlannedEval& e) {
@@ -333,6 +334,7 @@ Runner add_eval_command(CLI::App& app, const GlobalOptions& global) {
   cmd->add_option("--socket", o->socket, "The kforge serve's socket [default: as kforge serve's]")->needs("--server");
   cmd->add_flag("--force", o->settings.force, "Evaluate again even when the store holds a result for the same inputs and settings");
   cmd->add_flag("--json", o->json, "One JSON object per candidate per line on stdout instead of the table");
+  cmd->add_option("--name", o->name, "Name the run (unique in the store): kforge report NAME, kforge compare NAME OTHER");
   return [o, &global] { return run_eval(*o, global); };
 }
 

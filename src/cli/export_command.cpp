@@ -14,7 +14,7 @@ namespace {
 
 struct ExportOptions {
   std::string format;
-  int64_t run = 0;
+  std::string run;  // id or name; empty: the latest run
   int level = 0;
   std::string output = "eval_results.json";
 };
@@ -22,7 +22,7 @@ struct ExportOptions {
 int run_export(const ExportOptions& o, const GlobalOptions& global) {
   require_database(global.db);
   Store store(global.db);
-  auto [run, records] = read_stored_run(store, global.db, o.run);
+  auto [run, records] = read_stored_run(store, global.db, resolve_run(store, global.db, o.run));
   std::set<int> levels;
   for (const auto& r : records) levels.insert(r.level);
   int level = o.level;
@@ -49,7 +49,7 @@ Runner add_export_command(CLI::App& app, const GlobalOptions& global) {
   auto o = std::make_shared<ExportOptions>();
   auto* cmd = app.add_subcommand("export", "Write a stored run in another tool's format");
   cmd->add_option("--format", o->format, "Output format")->required()->check(CLI::IsMember({"kernelbench"}));
-  cmd->add_option("--run", o->run, "Run id [default: 0, the latest run]");
+  cmd->add_option("--run", o->run, "The run, by id or --name [default: the latest run]");
   cmd->add_option("--level", o->level, "Level to export [default: 0, the run's only level]");
   cmd->add_option("--output,-o", o->output, "File to write");
   return [o, &global] { return run_export(*o, global); };

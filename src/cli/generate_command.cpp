@@ -30,7 +30,8 @@ struct GenerateCommandOptions {
   std::vector<std::string> problems;
   std::string suite;
   std::string config;
-  std::string out;  // empty: runs/<model>
+  std::string out;  // empty: runs/<name>, else runs/<model>
+  std::string name;  // optional: the folder's name, and the run's (kforge run)
   std::string prompts;
   std::string format = "cuda";
   std::string fallback = "mixed";
@@ -45,9 +46,10 @@ struct RunCommandOptions {
   double max_time_s = 0;
 };
 
-// Where the candidates go: --out, else runs/<model>.
+// Where the candidates go: --out, else runs/<name>, else runs/<model>.
 std::filesystem::path run_folder(const GenerateCommandOptions& o) {
-  return o.out.empty() ? std::filesystem::path("runs") / o.model : std::filesystem::path(o.out);
+  if (!o.out.empty()) return o.out;
+  return std::filesystem::path("runs") / (o.name.empty() ? o.model : o.name);
 }
 
 #if KFORGE_WITH_LLM
@@ -128,6 +130,13 @@ int run_subcommand(Runner (*add)(CLI::App&, const GlobalOptions&), const GlobalO
 
 int run_run(const RunCommandOptions& o, const GlobalOptions& global) {
   if (o.generate.dry_run) return generate_step(o.generate, global) ? 0 : 1;
+  if (!o.generate.name.empty()) {
+    // Said before anything is paid for: the evaluation would refuse the name after the generation.
+    Store store(global.db);
+    if (auto taken = store.find_run(o.generate.name))
+      throw UsageError(fmt::format("a run named '{}' exists already (run {}); choose another --name, or see kforge runs",
+                                   o.generate.name, *taken));
+  }
   auto summary = generate_step(o.generate, global);
   if (g_cancel) return 130;
   if (!summary || summary->ok + summary->skipped == 0) {
@@ -137,21 +146,34 @@ int run_run(const RunCommandOptions& o, const GlobalOptions& global) {
   std::vector<std::string> eval{"eval", run_folder(o.generate).string(), "--device", o.device, "--fallback", o.generate.fallback};
   if (!o.generate.suite.empty()) eval.insert(eval.end(), {"--suite", o.generate.suite});
   if (o.max_time_s > 0) eval.insert(eval.end(), {"--max-time", fmt::format("{}", o.max_time_s)});
+  if (!o.generate.name.empty()) eval.insert(eval.end(), {"--name", o.generate.name});
   std::cout << "\n";
   run_subcommand(add_eval_command, global, eval);
   {
-    // The samples that got no candidate are failures of this run too (fast_p over all asked).
+    // The samples that got no candidate are failures of this run too (fast_p over all asked),
+    // and what its candidates cost is stored with it: this batch's calls and those of the earlier
+    // batches it resumed.
     Store store(global.db);
-    if (auto run = store.latest_run())
+    if (auto run = store.latest_run()) {
       for (const auto& m : summary->missing)
         store.add_gap(*run, {m.problem, fmt::format("{} sample {}", o.generate.model, m.sample), m.level, m.problem_id,
                              m.outcome, m.message});
+      store.set_run_cost(*run, {summary->planned, summary->input_tokens + summary->earlier_input_tokens,
+                                summary->output_tokens + summary->earlier_output_tokens,
+                                summary->cost_usd + summary->earlier_cost_usd});
+    }
   }
   std::cout << "\n";
   run_subcommand(add_report_command, global, {"report"});
-  std::cout << fmt::format("generation: {} call(s) of {}, {} input and {} output tokens, ${:.4f}\n",
+  std::cout << fmt::format("generation: {} call(s) of {}, {} input and {} output tokens, ${:.4f}",
                            summary->planned - summary->skipped, o.generate.model, summary->input_tokens,
                            summary->output_tokens, summary->cost_usd);
+  if (summary->skipped > 0)
+    std::cout << fmt::format("; with the {} sample(s) generated before, {} input and {} output tokens, ${:.4f}",
+                             summary->skipped, summary->input_tokens + summary->earlier_input_tokens,
+                             summary->output_tokens + summary->earlier_output_tokens,
+                             summary->cost_usd + summary->earlier_cost_usd);
+  std::cout << "\n";
   return summary->stopped.empty() ? 0 : 1;  // what was generated before the stop is evaluated, but the run failed
 }
 #else
@@ -179,6 +201,8 @@ void add_generation_options(CLI::App* cmd, GenerateCommandOptions& o) {
   cmd->add_option("--suite", o.suite, "Suite folder in the KernelBench layout [default: built-in problems/]");
   cmd->add_option("--prompts", o.prompts, "Folder of prompt templates [default: the shipped prompts/]");
   cmd->add_flag("--dry-run", o.dry_run, "Show each prompt's size and the most the run could cost; call nothing");
+  cmd->add_option("--name", o.name, "Name the run folder [default: runs/NAME] and, with kforge run, the stored run "
+                                    "(unique): kforge report NAME, kforge compare NAME OTHER");
 }
 
 }  // namespace
@@ -190,7 +214,7 @@ Runner add_generate_command(CLI::App& app, const GlobalOptions& global) {
                   "candidate written to a run folder that kforge eval reads; resumable");
   add_generation_options(cmd, *o);
   cmd->add_option("--out,-o", o->out,
-                  "Run folder [default: runs/<model>]: level_<L>_problem_<P>_sample_<k>_kernel.py (kernelbench, triton), "
+                  "Run folder [default: runs/<name>, else runs/<model>]: level_<L>_problem_<P>_sample_<k>_kernel.py (kernelbench, triton), "
                   "level<L>/<id>_<Name>/<model>_sample<k>.<cu|cpp> (cuda, cpp)");
   return [o, &global] { return run_generate(*o, global); };
 }
@@ -201,7 +225,7 @@ Runner add_run_command(CLI::App& app, const GlobalOptions& global) {
       "run", "Generate candidates with a model, evaluate them, and print fast_p with the tokens and dollars spent "
              "(kforge generate, then kforge eval and kforge report over the run folder)");
   add_generation_options(cmd, o->generate);
-  cmd->add_option("--out,-o", o->generate.out, "Run folder [default: runs/<model>] (as kforge generate's)");
+  cmd->add_option("--out,-o", o->generate.out, "Run folder [default: runs/<name>, else runs/<model>] (as kforge generate's)");
   cmd->add_option("--device", o->device, "Where to evaluate: auto, cpu, cuda or cuda:N (as kforge eval)");
   cmd->add_option("--max-time", o->max_time_s, "Seconds of timing per candidate at most (as kforge eval) [default: eval's]")
       ->check(CLI::Range(0.0, 3600.0));

@@ -61,6 +61,8 @@ int main(int argc, char** argv) {
   add(kforge::cli::add_agent_command);
 #endif
   add(kforge::cli::add_report_command);
+  add(kforge::cli::add_runs_command);
+  add(kforge::cli::add_compare_command);
   add(kforge::cli::add_export_command);
 
   try {

@@ -6,6 +6,7 @@
 #include "cli/commands.hpp"
 #include "cli/stored_run.hpp"
 #include "common/errors.hpp"
+#include "report/formatting.hpp"
 #include "report/results_table.hpp"
 #include "store/store.hpp"
 
@@ -13,7 +14,7 @@ namespace kforge::cli {
 namespace {
 
 struct ReportOptions {
-  int64_t run = 0;  // 0: the latest run
+  std::string run;  // id or name; empty: the latest run
   bool list_runs = false;
   bool json = false;
   bool results = false;
@@ -51,30 +52,15 @@ int run_report(const ReportOptions& o, const GlobalOptions& global) {
   require_database(global.db);
   Store store(global.db);
   if (o.list_runs) {
-    for (const auto& r : store.runs())
-      std::cout << fmt::format("{:>5}  {}  {:<5} {:>4} evaluations  {}\n", r.id, r.started_at, r.device,
-                               r.evaluations, r.command);
+    print_runs(std::cout, store.runs());
     return 0;
   }
-  auto [run, records] = read_stored_run(store, global.db, o.run);
+  auto [run, records] = read_stored_run(store, global.db, resolve_run(store, global.db, o.run));
   std::vector<std::string> missing;
   if (!o.baseline.empty()) missing = use_stored_baseline(store, o.baseline, records);
   // What the run was asked to judge and never evaluated: failures in its fast_p, shown as
   // load_error rows that say what happened.
-  const auto gaps = store.run_gaps(run);
-  for (const auto& g : gaps) {
-    EvaluationRecord r;
-    r.problem_name = g.problem_name;
-    r.candidate_name = g.candidate_name;
-    r.level = g.level;
-    r.problem_id = g.problem_id;
-    r.verdict = Verdict::load_error;
-    r.message = g.outcome == "load_error" ? g.message : "no candidate: the generation ended " + g.outcome +
-                                                             (g.message.empty() ? "" : " (" + g.message + ")");
-    r.device = records.front().device;
-    r.device_name = records.front().device_name;
-    records.push_back(std::move(r));
-  }
+  const size_t gaps = append_run_gaps(store, run, records);
   if (o.json) {
     nlohmann::json out = {{"run", run}, {"fast_p", report::fast_p_json(records)}};
     if (!o.baseline.empty()) out["baseline"] = {{"mode", o.baseline}, {"missing", missing}};
@@ -87,8 +73,10 @@ int run_report(const ReportOptions& o, const GlobalOptions& global) {
     report::print_results_table(std::cout, records);
     std::cout << '\n';
   }
-  std::cout << fmt::format("run {}: {} evaluations{} on {} ({})\n", run, records.size() - gaps.size(),
-                           gaps.empty() ? "" : fmt::format(" and {} candidate(s) never evaluated", gaps.size()),
+  const auto info = store.run_info(run);
+  const std::string named = info && !info->name.empty() ? " (" + report::escaped(info->name) + ")" : "";
+  std::cout << fmt::format("run {}{}: {} evaluations{} on {} ({})\n", run, named, records.size() - gaps,
+                           gaps == 0 ? "" : fmt::format(" and {} candidate(s) never evaluated", gaps),
                            records.front().device, records.front().device_name);
   report::print_fast_p_table(std::cout, records);
   std::cout << "fast_p: share of all the run's candidates (evaluated or not) that are correct and faster than p x the "
@@ -110,8 +98,9 @@ int run_report(const ReportOptions& o, const GlobalOptions& global) {
 Runner add_report_command(CLI::App& app, const GlobalOptions& global) {
   auto o = std::make_shared<ReportOptions>();
   auto* cmd = app.add_subcommand("report", "fast_p and geometric-mean speedup of a stored run, per level");
-  cmd->add_option("--run", o->run, "Run id [default: 0, the latest run]");
-  cmd->add_flag("--runs", o->list_runs, "List the stored runs instead");
+  cmd->add_option("run", o->run, "The run, by id or --name [default: the latest run]");
+  cmd->add_option("--run", o->run, "The same, as an option");
+  cmd->add_flag("--runs", o->list_runs, "List the stored runs instead (as kforge runs)");
   cmd->add_flag("--results", o->results, "Also print the per-candidate results table");
   cmd->add_flag("--json", o->json, "JSON instead of tables");
   cmd->add_option("--baseline", o->baseline,

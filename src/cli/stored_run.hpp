@@ -1,6 +1,7 @@
 #pragma once
 // What `report` and `export` share: opening an existing store and reading one of its runs.
 #include <cstdint>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -18,7 +19,18 @@ struct StoredRun {
 // file does not exist or holds no run (nothing is created), UsageError for an unknown run id.
 StoredRun read_stored_run(Store& store, const std::string& db_path, int64_t run_id);
 
+// The run named or numbered `id_or_name` ("" or "0": the latest run with evaluations). Throws
+// UsageError naming `kforge runs` when there is none such.
+int64_t resolve_run(Store& store, const std::string& db_path, const std::string& id_or_name);
+
 // Throws kforge::Error without creating the file when it does not exist.
 void require_database(const std::string& db_path);
+
+// Appends what run `run_id` was asked to judge and never evaluated (run_gaps) as load_error
+// records that say what happened: failures in its fast_p. Returns how many.
+size_t append_run_gaps(Store& store, int64_t run_id, std::vector<EvaluationRecord>& records);
+
+// The runs as `kforge runs` (and `kforge report --runs`) lists them.
+void print_runs(std::ostream& out, const std::vector<RunInfo>& runs);
 
 }  // namespace kforge::cli

@@ -64,6 +64,11 @@ GenerateSummary generate_candidates(const std::vector<Problem>& problems, const 
       if (!o.dry_run)
         if (auto done = store.generated_sample(o.model.name, p.hash, o.prompt.format, s)) {
           ++summary.skipped;
+          if (auto earlier = store.recorded_call(o.model.name, p.hash, o.prompt.format, s)) {
+            summary.earlier_input_tokens += earlier->input_tokens;
+            summary.earlier_output_tokens += earlier->output_tokens;
+            summary.earlier_cost_usd += earlier->cost_usd;
+          }
           on_line(fmt::format("{} sample {}: already generated ({})", p.display_name(), s, *done));
           continue;
         }

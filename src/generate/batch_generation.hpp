@@ -30,6 +30,9 @@ struct GenerateSummary {
   int planned = 0, skipped = 0, ok = 0, no_code = 0, failed = 0, cancelled = 0;
   int64_t input_tokens = 0, output_tokens = 0;
   double cost_usd = 0;
+  // The skipped samples' recorded calls: what an earlier, resumed batch paid for them.
+  int64_t earlier_input_tokens = 0, earlier_output_tokens = 0;
+  double earlier_cost_usd = 0;
   double estimated_max_usd = 0;  // dry run: prompts at ~4 characters a token, plus max_tokens out
   // Why the batch stopped before its end: a call the provider refused for every call alike (a
   // refused key, an unknown model), after which no other call is started. Empty otherwise.

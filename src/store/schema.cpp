@@ -276,7 +276,20 @@ CREATE TABLE run_gaps (
 UPDATE meta SET value = '10' WHERE key = 'schema_version';
 )sql");
   }
-  // Later migrations go here: `if (version < 11) { ...; UPDATE meta ... }`.
+  if (version < 11) {
+    // Named runs (`--name`), and what a run's model calls cost: every call whose candidate the
+    // run evaluated, made by this invocation or an earlier one it resumed (NULL: no model).
+    db.exec(R"sql(
+ALTER TABLE runs ADD COLUMN name TEXT;
+CREATE UNIQUE INDEX runs_by_name ON runs(name) WHERE name IS NOT NULL;
+ALTER TABLE runs ADD COLUMN model_calls INTEGER;
+ALTER TABLE runs ADD COLUMN input_tokens INTEGER;
+ALTER TABLE runs ADD COLUMN output_tokens INTEGER;
+ALTER TABLE runs ADD COLUMN cost_usd REAL;
+UPDATE meta SET value = '11' WHERE key = 'schema_version';
+)sql");
+  }
+  // Later migrations go here: `if (version < 12) { ...; UPDATE meta ... }`.
   tx.commit();
 }
 

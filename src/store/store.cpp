@@ -210,7 +210,7 @@ std::optional<std::string> Store::generated_sample(const std::string& model, con
 std::optional<ModelCall> Store::recorded_call(const std::string& model, const std::string& problem_hash,
                                               const std::string& format, int sample) {
   auto s = db_.prepare(
-      "SELECT provider_model, answer, outcome, input_tokens, output_tokens FROM model_calls WHERE model = ?1 AND "
+      "SELECT provider_model, answer, outcome, input_tokens, output_tokens, cost_usd FROM model_calls WHERE model = ?1 AND "
       "problem_hash = ?2 AND format = ?3 AND sample = ?4 AND outcome IN ('ok', 'no_code', 'wrong_format') "
       "ORDER BY id DESC LIMIT 1");
   s.bind(1, model).bind(2, problem_hash).bind(3, format).bind(4, sample);
@@ -225,6 +225,7 @@ std::optional<ModelCall> Store::recorded_call(const std::string& model, const st
   c.outcome = s.text_at(2);
   c.input_tokens = s.int_at(3);
   c.output_tokens = s.int_at(4);
+  c.cost_usd = s.real_at(5);
   return c;
 }
 
@@ -381,11 +382,35 @@ int64_t Store::insert_evaluation(const EvaluationRecord& r) {
   return id;
 }
 
-int64_t Store::begin_run(const std::string& command, const std::string& device) {
-  db_.prepare("INSERT INTO runs(started_at, command, device) VALUES (?1, ?2, ?3)")
-      .bind(1, now_utc()).bind(2, command).bind(3, device)
-      .run();
+int64_t Store::begin_run(const std::string& command, const std::string& device, const std::string& name) {
+  if (!name.empty())
+    if (auto taken = find_run(name))
+      throw UsageError("a run named '" + name + "' exists already (run " + std::to_string(*taken) +
+                       "); choose another --name, or see kforge runs");
+  auto insert = db_.prepare("INSERT INTO runs(started_at, command, device, name) VALUES (?1, ?2, ?3, ?4)");
+  insert.bind(1, now_utc()).bind(2, command).bind(3, device);
+  if (!name.empty()) insert.bind(4, name);
+  insert.run();
   return db_.last_insert_rowid();
+}
+
+void Store::set_run_cost(int64_t run_id, const RunCost& c) {
+  db_.prepare("UPDATE runs SET model_calls = ?2, input_tokens = ?3, output_tokens = ?4, cost_usd = ?5 WHERE id = ?1")
+      .bind(1, run_id).bind(2, c.calls).bind(3, c.input_tokens).bind(4, c.output_tokens).bind(5, c.usd)
+      .run();
+}
+
+std::optional<int64_t> Store::find_run(const std::string& id_or_name) {
+  auto by_name = db_.prepare("SELECT id FROM runs WHERE name = ?1");
+  by_name.bind(1, id_or_name);
+  if (by_name.step()) return by_name.int_at(0);
+  // A name wins over an id: a run may be named "3".
+  if (id_or_name.empty() || id_or_name.find_first_not_of("0123456789") != std::string::npos || id_or_name.size() > 18)
+    return std::nullopt;
+  auto by_id = db_.prepare("SELECT id FROM runs WHERE id = ?1");
+  by_id.bind(1, static_cast<int64_t>(std::stoll(id_or_name)));
+  if (by_id.step()) return by_id.int_at(0);
+  return std::nullopt;
 }
 
 void Store::add_to_run(int64_t run_id, const EvaluationRecord& r) {
@@ -425,13 +450,51 @@ std::optional<int64_t> Store::latest_run() {
   return s.int_at(0);
 }
 
+namespace {
+// A run's row with its counts; its cost is the generation's it recorded, else its agent attempts'.
+constexpr const char* kRunInfoQuery =
+    "SELECT r.id, r.started_at, r.command, r.device, coalesce(r.name, ''),"
+    " (SELECT count(*) FROM run_evaluations x WHERE x.run_id = r.id),"
+    " (SELECT count(*) FROM run_evaluations x JOIN evaluations e ON e.id = x.evaluation_id"
+    "   WHERE x.run_id = r.id AND e.verdict = 'correct'),"
+    " (SELECT count(*) FROM run_gaps g WHERE g.run_id = r.id),"
+    " r.model_calls, r.input_tokens, r.output_tokens, r.cost_usd,"
+    " (SELECT count(*) FROM agent_nodes n WHERE n.run_id = r.id),"
+    " (SELECT coalesce(sum(input_tokens), 0) FROM agent_nodes n WHERE n.run_id = r.id),"
+    " (SELECT coalesce(sum(output_tokens), 0) FROM agent_nodes n WHERE n.run_id = r.id),"
+    " (SELECT coalesce(sum(cost_usd), 0) FROM agent_nodes n WHERE n.run_id = r.id)"
+    " FROM runs r";
+
+RunInfo read_run_info(sqlite::Statement& s) {
+  RunInfo r;
+  r.id = s.int_at(0);
+  r.started_at = s.text_at(1);
+  r.command = s.text_at(2);
+  r.device = s.text_at(3);
+  r.name = s.text_at(4);
+  r.evaluations = static_cast<int>(s.int_at(5));
+  r.correct = static_cast<int>(s.int_at(6));
+  r.gaps = static_cast<int>(s.int_at(7));
+  if (!s.is_null(8))
+    r.cost = RunCost{s.int_at(8), s.int_at(9), s.int_at(10), s.real_at(11)};
+  else if (s.int_at(12) > 0)
+    r.cost = RunCost{s.int_at(12), s.int_at(13), s.int_at(14), s.real_at(15)};
+  return r;
+}
+}  // namespace
+
 std::vector<RunInfo> Store::runs() {
   std::vector<RunInfo> out;
-  auto s = db_.prepare(
-      "SELECT r.id, r.started_at, r.command, r.device,"
-      " (SELECT count(*) FROM run_evaluations x WHERE x.run_id = r.id) FROM runs r ORDER BY r.id");
-  while (s.step()) out.push_back({s.int_at(0), s.text_at(1), s.text_at(2), s.text_at(3), static_cast<int>(s.int_at(4))});
+  auto s = db_.prepare(std::string(kRunInfoQuery) + " ORDER BY r.id");
+  while (s.step()) out.push_back(read_run_info(s));
   return out;
+}
+
+std::optional<RunInfo> Store::run_info(int64_t run_id) {
+  auto s = db_.prepare(std::string(kRunInfoQuery) + " WHERE r.id = ?1");
+  s.bind(1, run_id);
+  if (!s.step()) return std::nullopt;
+  return read_run_info(s);
 }
 
 std::vector<EvaluationRecord> Store::run_evaluations(int64_t run_id) {

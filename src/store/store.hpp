@@ -85,12 +85,22 @@ struct RunGap {
   std::string outcome, message;
 };
 
+// What a run's model calls cost (kforge run: its generation; kforge agent: its attempts).
+struct RunCost {
+  int64_t calls = 0, input_tokens = 0, output_tokens = 0;
+  double usd = 0;
+};
+
 struct RunInfo {
   int64_t id = 0;
   std::string started_at;
   std::string command;
   std::string device;
   int evaluations = 0;
+  std::string name;             // empty: unnamed
+  int correct = 0;              // evaluations judged correct
+  int gaps = 0;                 // asked for and never evaluated (run_gaps)
+  std::optional<RunCost> cost;  // none: no model was called for it
 };
 
 class Store {
@@ -106,7 +116,12 @@ class Store {
   // Stores the record and its samples in one transaction; returns its id.
   int64_t insert_evaluation(const EvaluationRecord& record);
 
-  int64_t begin_run(const std::string& command, const std::string& device);
+  // `name` (may be empty) must be unused: UsageError names the run that has it.
+  int64_t begin_run(const std::string& command, const std::string& device, const std::string& name = "");
+  void set_run_cost(int64_t run_id, const RunCost& cost);
+  // A run by id ("12") or name; nothing when neither matches.
+  std::optional<int64_t> find_run(const std::string& id_or_name);
+  std::optional<RunInfo> run_info(int64_t run_id);
   void add_to_run(int64_t run_id, const EvaluationRecord& record);
   void add_gap(int64_t run_id, const RunGap& gap);
   std::vector<RunGap> run_gaps(int64_t run_id);
@@ -163,7 +178,7 @@ class Store {
 };
 
 // The schema this build writes, and the migrations that bring an older file to it.
-inline constexpr int kSchemaVersion = 10;
+inline constexpr int kSchemaVersion = 11;
 void migrate(sqlite::Database& db);
 
 }  // namespace kforge

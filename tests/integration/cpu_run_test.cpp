@@ -68,5 +68,57 @@ TEST(Run, GeneratesBuildsEvaluatesAndReportsALevel) {
       << r.out;
 }
 
+// Named runs: a run's name and the cost of its candidates' model calls are stored with it; a run
+// that resumes the same folder pays nothing new but reports what its candidates cost; a taken
+// name is refused before any call; two runs compare problem by problem.
+TEST(Run, NamedRunsKeepTheirCostAndCompare) {
+  TempDir dir;
+  FakeModelServer server;
+  std::ofstream(dir.file("kforge.toml")) << "[models.scripted]\napi = \"openai\"\nendpoint = \"" << server.endpoint()
+                                         << "\"\nmodel = \"scripted-coder\"\nprice_in = 2.0\nprice_out = 6.0\n"
+                                            "concurrency = 1\n";
+  server.script(FakeModelServer::openai_stream(cpp_answer("cpp_add_relu.cpp"), 4, 1500, 400));
+  auto run = [&](const std::string& name) {
+    return run_kforge({"--db", dir.file("k.db"), "run", "--model", "scripted", "--suite", source_path("tests/problems"),
+                       "--problem", "level1/1", "--format", "cpp", "--device", "cpu", "--max-time", "0.3", "--out",
+                       dir.file("run"), "--name", name});
+  };
+  auto first = run("first");
+  ASSERT_EQ(first.exit_code, 0) << first.out << first.err;
+  auto again = run("first");
+  EXPECT_EQ(again.exit_code, 2) << again.out << again.err;
+  EXPECT_NE(again.err.find("a run named 'first' exists already"), std::string::npos) << again.err;
+  auto second = run("second");  // the sample is in the folder: no call
+  ASSERT_EQ(second.exit_code, 0) << second.out << second.err;
+  EXPECT_NE(second.out.find("with the 1 sample(s) generated before, 1500 input and 400 output tokens"), std::string::npos)
+      << second.out;
+  EXPECT_EQ(server.requests().size(), 1u);
+
+  auto runs = run_kforge({"--db", dir.file("k.db"), "runs", "--json"});
+  ASSERT_EQ(runs.exit_code, 0) << runs.err;
+  auto j = nlohmann::json::parse(runs.out);
+  ASSERT_EQ(j.size(), 2u) << j.dump(2);
+  EXPECT_EQ(j[0]["name"], "first");
+  EXPECT_EQ(j[1]["name"], "second");
+  EXPECT_EQ(j[0]["correct"], 1) << j.dump(2);
+  EXPECT_GT(j[0]["cost"]["usd"].get<double>(), 0) << j.dump(2);
+  EXPECT_DOUBLE_EQ(j[1]["cost"]["usd"].get<double>(), j[0]["cost"]["usd"].get<double>()) << j.dump(2);
+  auto table = run_kforge({"--db", dir.file("k.db"), "runs"});
+  EXPECT_NE(table.out.find("second"), std::string::npos) << table.out;
+
+  // The second run reused the first's evaluation: the same speedup, so "same".
+  auto compare = run_kforge({"--db", dir.file("k.db"), "compare", "first", "second", "--json"});
+  ASSERT_EQ(compare.exit_code, 0) << compare.err;
+  auto c = nlohmann::json::parse(compare.out);
+  ASSERT_EQ(c["problems"].size(), 1u) << c.dump(2);
+  EXPECT_EQ(c["problems"][0]["change"], "same") << c.dump(2);
+  EXPECT_DOUBLE_EQ(c["geomean_ratio"].get<double>(), 1.0) << c.dump(2);
+  auto report = run_kforge({"--db", dir.file("k.db"), "report", "second"});
+  EXPECT_NE(report.out.find("run 2 (second)"), std::string::npos) << report.out;
+  auto unknown = run_kforge({"--db", dir.file("k.db"), "compare", "first", "third"});
+  EXPECT_EQ(unknown.exit_code, 2);
+  EXPECT_NE(unknown.err.find("no run is named or numbered 'third'"), std::string::npos) << unknown.err;
+}
+
 }  // namespace
 }  // namespace kforge::testing
