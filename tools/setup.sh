@@ -63,6 +63,24 @@ if ((${#missing[@]})); then
   fi
 fi
 
+# Optional: a headless browser for the test that renders `kforge report --html`'s page
+# (tests/integration/cpu_html_report_test.cpp). Installed through apt-get where it can be, never
+# asking for a password; where it cannot (the GPU machine has no package registry and gets the
+# packages above from .deps/, which does not carry a browser), setup goes on and the test skips.
+# Not tried at all where .deps/ is carried: there apt-get has no registry to reach, and every
+# build would wait on it.
+if ! command -v chromium >/dev/null 2>&1 && ! command -v chromium-browser >/dev/null 2>&1 &&
+    command -v apt-get >/dev/null 2>&1 && [[ ! -d .deps ]]; then
+  sudo_cmd=(); [[ $(id -u) -ne 0 ]] && sudo_cmd=(sudo -n)
+  log=$(mktemp)
+  echo "setup: installing chromium (optional: renders the HTML report in a test)"
+  chromium_install() { "${sudo_cmd[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >>"$log" 2>&1; }
+  chromium_install || { "${sudo_cmd[@]}" apt-get update -qq >>"$log" 2>&1 && chromium_install; } || {
+    tail -n 5 "$log" >&2
+    echo "setup: chromium could not be installed; the HTML report's browser test will skip" >&2; }
+  rm -f "$log"
+fi
+
 if [[ -z "$python_found" ]]; then
   echo "setup: creating $KFORGE_VENV with torch==$KFORGE_TORCH_VERSION (several GB, once)"
   mkdir -p "$(dirname "$KFORGE_VENV")"

@@ -71,6 +71,17 @@ DevicePeaks device_peaks(Store& store, const std::string& device, const ToolIden
 
 }  // namespace
 
+std::optional<stats::SpeedOfLight> problem_speed_of_light(const ProblemMetadata& m, const DevicePeaks& peaks) {
+  if (m.error || !m.flops || !m.input_bytes || !m.param_bytes || !m.output_bytes) return std::nullopt;
+  auto rate = peaks.matmul_flops_per_s.find(m.precision);
+  if (rate == peaks.matmul_flops_per_s.end()) return std::nullopt;
+  auto tf32 = peaks.matmul_flops_per_s.find("tf32");
+  const bool conv_on_tf32 = m.precision == "fp32" && tf32 != peaks.matmul_flops_per_s.end();
+  return stats::speed_of_light(*m.flops, *m.input_bytes + *m.param_bytes + *m.output_bytes, rate->second,
+                               peaks.copy_bytes_per_s, conv_on_tf32 ? m.conv_flops.value_or(0) : 0,
+                               conv_on_tf32 ? tf32->second : 0);
+}
+
 int run_problems_info(const ProblemsInfoOptions& o, const GlobalOptions& global) {
   auto [dir, suite, chosen] = choose_problems(o.suite, o.problems);
 
@@ -113,17 +124,8 @@ int run_problems_info(const ProblemsInfoOptions& o, const GlobalOptions& global)
     }
   }
 
-  // The speed-of-light time of a problem with figures, at its precision's matmul rate; an fp32
-  // problem's convolutions at the TF32 rate (cuDNN may use TF32 by PyTorch's default).
   auto sol_of = [&](const ProblemMetadata& m) -> std::optional<stats::SpeedOfLight> {
-    if (!peaks || m.error || !m.flops || !m.input_bytes || !m.param_bytes || !m.output_bytes) return std::nullopt;
-    auto rate = peaks->matmul_flops_per_s.find(m.precision);
-    if (rate == peaks->matmul_flops_per_s.end()) return std::nullopt;
-    auto tf32 = peaks->matmul_flops_per_s.find("tf32");
-    const bool conv_on_tf32 = m.precision == "fp32" && tf32 != peaks->matmul_flops_per_s.end();
-    return stats::speed_of_light(*m.flops, *m.input_bytes + *m.param_bytes + *m.output_bytes, rate->second,
-                                 peaks->copy_bytes_per_s, conv_on_tf32 ? m.conv_flops.value_or(0) : 0,
-                                 conv_on_tf32 ? tf32->second : 0);
+    return peaks ? problem_speed_of_light(m, *peaks) : std::nullopt;
   };
   if (peaks && !o.json)
     std::cout << fmt::format("peak rates of {} (torch {}): copy {:.4g} GB/s; matmul {}\n", peaks->device_name,

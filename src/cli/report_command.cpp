@@ -1,12 +1,16 @@
-// kforge report: a stored run's results and its fast_p table.
+// kforge report: a stored run's results and its fast_p table, and with --html a page of it.
+#include <filesystem>
 #include <iostream>
 
 #include <fmt/format.h>
 
 #include "cli/commands.hpp"
+#include "cli/problems_info.hpp"
 #include "cli/stored_run.hpp"
 #include "common/errors.hpp"
+#include "common/files.hpp"
 #include "report/formatting.hpp"
+#include "report/html_report.hpp"
 #include "report/results_table.hpp"
 #include "store/store.hpp"
 
@@ -19,7 +23,64 @@ struct ReportOptions {
   bool json = false;
   bool results = false;
   std::string baseline;  // empty: the live reference; else a stored kforge baseline mode
+  std::string html;      // empty: no page; else the file the page is written to
 };
+
+// Where the page goes must be a file in a folder that exists: said before anything is read, so
+// a typo costs nothing (exit 1, no file written anywhere else).
+void check_html_target(const std::string& file) {
+  namespace fs = std::filesystem;
+  const fs::path path(file);
+  const fs::path folder = path.parent_path().empty() ? fs::path(".") : path.parent_path();
+  std::error_code ec;
+  if (!fs::is_directory(folder, ec))
+    throw Error(fmt::format("--html {}: the folder {} does not exist", file, folder.string()));
+  if (fs::is_directory(path, ec)) throw Error(fmt::format("--html {}: is a folder; give a file name", file));
+}
+
+// The precision the record was evaluated at, as its settings say (fp32 when they do not).
+std::string precision_of(const EvaluationRecord& r) {
+  if (r.settings.is_object() && r.settings.contains("precision") && r.settings["precision"].is_string())
+    return r.settings["precision"].get<std::string>();
+  return "fp32";
+}
+
+// What the page shows beyond the records, from the store: each candidate's source, the speed of
+// light of each problem on the run's GPU (where `problems info --sol` stored its figures and the
+// device's rates), the model of each candidate, and an agent run's attempts.
+report::HtmlReportInput page_input(Store& store, int64_t run, std::vector<EvaluationRecord> records, size_t gaps) {
+  report::HtmlReportInput in;
+  in.run = run;
+  if (auto info = store.run_info(run)) {
+    in.name = info->name;
+    in.command = info->command;
+    in.started_at = info->started_at;
+  }
+  const auto models = store.candidate_models();
+  std::map<std::string, std::string> problem_names;
+  for (const auto& r : records) {
+    if (r.candidate_hash.empty()) continue;  // a run gap: no candidate
+    problem_names.emplace(r.problem_hash, r.problem_name);
+    if (!in.sources.count(r.candidate_hash))
+      if (auto source = store.candidate_source(r.candidate_hash)) in.sources[r.candidate_hash] = *source;
+    if (auto m = models.find(r.candidate_hash); m != models.end()) in.models[r.candidate_hash] = m->second;
+    // The figures are for the problem's own sizes, which a CPU run does not evaluate (it takes the
+    // problem's cpu_sizes): the speed of light is shown for GPU runs only.
+    if (r.device == "cpu" || in.speed_of_light_ms.count(r.problem_hash)) continue;
+    auto peaks = store.find_device_peaks(r.device_name, r.torch_version);
+    auto metadata = store.find_problem_metadata(r.problem_hash, r.torch_version, precision_of(r));
+    if (peaks && metadata)
+      if (auto sol = problem_speed_of_light(*metadata, *peaks)) in.speed_of_light_ms[r.problem_hash] = sol->ms;
+  }
+  for (const auto& n : store.agent_nodes(run)) {
+    auto name = problem_names.find(n.problem_hash);
+    in.attempts.push_back({name != problem_names.end() ? name->second : "problem " + n.problem_hash.substr(0, 12), n.id,
+                           n.round, n.role, n.model, n.verdict.value_or(n.outcome), n.speedup, n.kernel_win});
+  }
+  in.records = std::move(records);
+  in.never_evaluated = gaps;
+  return in;
+}
 
 // Speedups against a stored baseline (kforge baseline) instead of the reference timed beside the
 // candidate: the baseline's median over the candidate's median, as upstream computes them from
@@ -55,12 +116,20 @@ int run_report(const ReportOptions& o, const GlobalOptions& global) {
     print_runs(std::cout, store.runs());
     return 0;
   }
+  if (!o.html.empty()) check_html_target(o.html);
   auto [run, records] = read_stored_run(store, global.db, resolve_run(store, global.db, o.run));
   std::vector<std::string> missing;
   if (!o.baseline.empty()) missing = use_stored_baseline(store, o.baseline, records);
   // What the run was asked to judge and never evaluated: failures in its fast_p, shown as
   // load_error rows that say what happened.
   const size_t gaps = append_run_gaps(store, run, records);
+  if (!o.html.empty()) {
+    auto in = page_input(store, run, records, gaps);
+    in.baseline = o.baseline;
+    in.baseline_missing = missing;
+    write_file_atomically(o.html, report::html_report(in));
+    std::cerr << fmt::format("kforge: wrote {} (run {})\n", o.html, run);
+  }
   if (o.json) {
     nlohmann::json out = {{"run", run}, {"fast_p", report::fast_p_json(records)}};
     if (!o.baseline.empty()) out["baseline"] = {{"mode", o.baseline}, {"missing", missing}};
@@ -97,16 +166,22 @@ int run_report(const ReportOptions& o, const GlobalOptions& global) {
 
 Runner add_report_command(CLI::App& app, const GlobalOptions& global) {
   auto o = std::make_shared<ReportOptions>();
-  auto* cmd = app.add_subcommand("report", "fast_p and geometric-mean speedup of a stored run, per level");
+  auto* cmd = app.add_subcommand("report", "fast_p and geometric-mean speedup of a stored run, per level; with --html "
+                                                "also a self-contained HTML page of it");
   cmd->add_option("run", o->run, "The run, by id or --name [default: the latest run]");
   cmd->add_option("--run", o->run, "The same, as an option");
-  cmd->add_flag("--runs", o->list_runs, "List the stored runs instead (as kforge runs)");
+  auto* runs = cmd->add_flag("--runs", o->list_runs, "List the stored runs instead (as kforge runs)");
   cmd->add_flag("--results", o->results, "Also print the per-candidate results table");
   cmd->add_flag("--json", o->json, "JSON instead of tables");
   cmd->add_option("--baseline", o->baseline,
                   "Speedups against a stored kforge baseline (eager, compile or max-autotune) of the same problem, "
                   "device and torch, instead of the reference timed beside the candidate")
       ->check(CLI::IsMember({"eager", "compile", "max-autotune"}));
+  cmd->add_option("--html", o->html,
+                  "Also write the run as one self-contained HTML page to FILE (charts, sortable table, each "
+                  "problem's best source; docs/reports.md) [default: none]")
+      ->type_name("FILE")
+      ->excludes(runs);
   return [o, &global] { return run_report(*o, global); };
 }
 

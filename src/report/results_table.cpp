@@ -3,10 +3,10 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <map>
 
 #include "metrics/fast_p.hpp"
 #include "report/formatting.hpp"
+#include "report/record_groups.hpp"
 
 namespace kforge::report {
 namespace {
@@ -42,54 +42,15 @@ void print_table(std::ostream& out, const std::vector<Column>& columns,
   for (const auto& row : rows) line(row);
 }
 
-using Group = std::vector<const EvaluationRecord*>;
-
-metrics::Outcome outcome_of(const EvaluationRecord& r) { return {r.verdict == Verdict::correct, r.speedup}; }
-
-std::vector<metrics::Outcome> outcomes(const Group& records) {
-  std::vector<metrics::Outcome> out;
-  for (const auto* r : records) out.push_back(outcome_of(*r));
-  return out;
-}
-
-// The records per level, in level order ("other" for a file outside any level), then "all": where
-// there is more than one level, or always with `all_always`.
-std::vector<std::pair<std::string, Group>> level_groups(const std::vector<EvaluationRecord>& records, bool all_always) {
-  std::map<int, Group> by_level;
-  Group all;
-  for (const auto& r : records) {
-    by_level[r.level].push_back(&r);
-    all.push_back(&r);
-  }
-  std::vector<std::pair<std::string, Group>> out;
-  for (auto& [level, group] : by_level) out.emplace_back(level > 0 ? "level" + std::to_string(level) : "other", std::move(group));
-  if (all_always || out.size() > 1) out.emplace_back("all", std::move(all));
-  return out;
-}
-
-// A group's outcomes per problem (a problem's samples are the candidates evaluated for it).
-std::vector<std::vector<metrics::Outcome>> by_problem(const Group& records) {
-  std::map<std::string, std::vector<metrics::Outcome>> problems;
-  for (const auto* r : records) problems[r->problem_name].push_back(outcome_of(*r));
-  std::vector<std::vector<metrics::Outcome>> out;
-  for (auto& [name, samples] : problems) out.push_back(std::move(samples));
-  return out;
-}
-
-// How many of a group's candidates ended in each verdict, and the shares upstream reports beside
-// fast_p: built (no compile_error), correct, faster than the reference.
-nlohmann::json verdicts_json(const Group& records) {
+// How many of a group's candidates ended in each verdict, and the built, correct and faster shares.
+nlohmann::json verdicts_json(const RecordGroup& records) {
+  const VerdictTally t = tally_verdicts(records);
   nlohmann::json counts = nlohmann::json::object();
-  size_t compiled = 0, correct = 0, faster = 0;
-  for (const auto* r : records) {
-    const std::string v(to_string(r->verdict));
-    counts[v] = counts.value(v, 0) + 1;
-    compiled += r->verdict != Verdict::compile_error;
-    correct += r->verdict == Verdict::correct;
-    faster += r->verdict == Verdict::correct && r->speedup && *r->speedup > 1.0;
-  }
-  const double n = std::max<double>(1.0, double(records.size()));
-  return {{"counts", counts}, {"compiled", compiled / n}, {"correct", correct / n}, {"faster", faster / n}};
+  for (const auto& [verdict, count] : t.counts) counts[std::string(to_string(verdict))] = count;
+  return {{"counts", counts},
+          {"compiled", t.share(t.built)},
+          {"correct", t.share(t.correct)},
+          {"faster", t.share(t.faster)}};
 }
 
 // The fewest samples any problem of the group has: the k of best-of-k.
@@ -165,7 +126,7 @@ void print_fast_p_table(std::ostream& out, const std::vector<EvaluationRecord>& 
   print_table(out, columns, rows);
   // With several samples a problem: the best of k, by the unbiased estimator (fast_p@k).
   for (const auto& [name, group] : groups) {
-    const auto problems = by_problem(group);
+    const auto problems = outcomes_by_problem(group);
     const size_t k = fewest_samples(problems);
     if (k < 2) continue;
     std::string line = fmt::format("{}: {} problems, best of {} samples:", name, problems.size(), k);
@@ -192,7 +153,7 @@ nlohmann::json fast_p_json(const std::vector<EvaluationRecord>& records) {
     for (double p : metrics::kFastPThresholds) g[fmt::format("fast_{:g}", p)] = metrics::fast_p(o, p);
     auto gm = metrics::geometric_mean_speedup(o);
     g["geomean_speedup"] = gm ? nlohmann::json(*gm) : nlohmann::json(nullptr);
-    const auto problems = by_problem(group);
+    const auto problems = outcomes_by_problem(group);
     const size_t k = fewest_samples(problems);
     g["problems"] = problems.size();
     g["verdicts"] = verdicts_json(group);

@@ -291,6 +291,25 @@ void Store::put_candidate(const Candidate& c) {
       .run();
 }
 
+std::optional<std::string> Store::candidate_source(const std::string& candidate_hash) {
+  auto s = db_.prepare("SELECT source FROM candidates WHERE hash = ?1");
+  s.bind(1, candidate_hash);
+  if (!s.step()) return std::nullopt;
+  return s.text_at(0);
+}
+
+std::map<std::string, std::string> Store::candidate_models() {
+  auto s = db_.prepare(
+      "SELECT candidate_hash, model FROM model_calls WHERE candidate_hash IS NOT NULL"
+      " UNION SELECT candidate_hash, model FROM agent_nodes WHERE candidate_hash IS NOT NULL ORDER BY 1, 2");
+  std::map<std::string, std::string> out;
+  while (s.step()) {
+    auto& models = out[s.text_at(0)];
+    models += (models.empty() ? "" : ", ") + s.text_at(1);
+  }
+  return out;
+}
+
 EvaluationRecord Store::read_record(sqlite::Statement& s) {
   EvaluationRecord r;
   r.id = s.int_at(0);

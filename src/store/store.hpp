@@ -110,6 +110,11 @@ class Store {
 
   void put_problem(const Problem& p);
   void put_candidate(const Candidate& c);
+  // The source a candidate had when it was first stored, by its hash.
+  std::optional<std::string> candidate_source(const std::string& candidate_hash);
+  // Which model wrote each candidate that came from a model's answer (kforge generate, run and
+  // agent), by candidate hash; a source several models gave is theirs jointly ("a, b").
+  std::map<std::string, std::string> candidate_models();
 
   // The most recent evaluation stored under this key, with its samples.
   std::optional<EvaluationRecord> find_evaluation(const std::string& eval_key);

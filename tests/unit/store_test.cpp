@@ -141,6 +141,47 @@ TEST(Store, ARunKeepsWhatItNeverEvaluatedInOrder) {
   EXPECT_TRUE(store.run_gaps(run + 1).empty());
 }
 
+// What `report --html` reads beside the records: a candidate's source, and the model whose answer
+// each candidate came from (a generate call's or an agent attempt's), by its hash.
+TEST(Store, CandidateSourcesAndTheirModels) {
+  TempDir dir;
+  Store store(dir.file("k.db"));
+  store.put_problem(sample_problem());
+  store.put_candidate(sample_candidate());
+  EXPECT_EQ(store.candidate_source("c-hash"), "class ModelNew: ...");
+  EXPECT_FALSE(store.candidate_source("no-such-hash"));
+  EXPECT_TRUE(store.candidate_models().empty());
+
+  ModelCall call;
+  call.model = "gpt";
+  call.problem_hash = "p-hash";
+  call.format = "kernelbench";
+  call.outcome = "ok";
+  call.candidate_hash = "c-hash";
+  store.insert_model_call(call);
+  call.candidate_hash.reset();  // a call without a candidate names none
+  call.outcome = "no_code";
+  store.insert_model_call(call);
+  int64_t run = store.begin_run("kforge agent", "cpu");
+  AgentNode node;
+  node.run_id = run;
+  node.problem_hash = "p-hash";
+  node.role = "coder";
+  node.model = "claude";
+  node.outcome = "ok";
+  node.candidate_hash = "c-hash";  // the same source from another model: theirs jointly
+  store.insert_agent_node(node);
+  Candidate other = sample_candidate();
+  other.hash = "other-hash";
+  store.put_candidate(other);
+  node.candidate_hash = "other-hash";
+  store.insert_agent_node(node);
+  const auto models = store.candidate_models();
+  ASSERT_EQ(models.size(), 2u);
+  EXPECT_EQ(models.at("c-hash"), "claude, gpt");
+  EXPECT_EQ(models.at("other-hash"), "claude");
+}
+
 std::string bytes_of(const std::string& path) { return read_file(path); }
 
 TEST(Store, CorruptFileIsRefusedAndLeftUntouched) {
