@@ -8,6 +8,8 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.hpp"
+#include "common/files.hpp"
+#include "report/upstream_baselines.hpp"
 #include "cli/problem_tools.hpp"
 #include "common/errors.hpp"
 #include "store/store.hpp"
@@ -32,7 +34,7 @@ std::optional<double> number(const nlohmann::json& j, const char* key) {
   return std::nullopt;
 }
 
-// Upstream's shape, one file per mode: {"level1": {"19_ReLU.py": {mean, std, min, max,
+// Upstream's shape and file names, one file per mode (report/upstream_baselines.hpp): {"level1": {"19_ReLU.py": {mean, std, min, max,
 // num_trials, hardware, device}}} in ms, from the store: what this run measured and what an
 // earlier one had.
 void export_upstream(const std::string& dir, Store& store, const std::vector<Problem>& problems,
@@ -48,7 +50,8 @@ void export_upstream(const std::string& dir, Store& store, const std::vector<Pro
           {"max", b->max_ms.value_or(0)}, {"num_trials", b->num_trials}, {"hardware", b->device_name},
           {"device", device}};
     }
-    std::ofstream(std::filesystem::path(dir) / ("baseline_" + mode + ".json")) << file.dump(2) << '\n';
+    // Upstream's own file names, so its scripts and kforge report --baseline-file read them as they are.
+    write_file_atomically(std::filesystem::path(dir) / report::upstream_baseline_file(mode), file.dump(2) + "\n");
   }
 }
 
@@ -170,7 +173,8 @@ Runner add_baseline_command(CLI::App& app, const GlobalOptions& global) {
       ->delimiter(',')
       ->check(CLI::IsMember({"eager", "compile", "max-autotune"}));
   cmd->add_option("--trials", o->trials, "Timed calls per problem and mode, after 3 warm-ups")->check(CLI::Range(1, 100000));
-  cmd->add_option("--export", o->export_dir, "Folder to write baseline_<mode>.json in upstream's shape");
+  cmd->add_option("--export", o->export_dir, "Folder to write the baselines to in upstream's shape and file names (baseline_time_torch.json, "
+                  "baseline_time_torch_compile_inductor_default.json, ...)");
   cmd->add_flag("--json", o->json, "One JSON object per problem and mode per line");
   cmd->add_flag("--force", o->force,
                 "Measure again what the store already holds for this device and torch (by default it is shown, not "

@@ -39,6 +39,7 @@ struct EvalOptions {
   std::vector<std::string> targets;
   std::string suite;
   bool json = false;
+  bool wide = false;  // the results table with every cell whole, whatever the terminal's width
   bool server = false;
   std::string socket;
   std::string name;  // the run's, optional
@@ -275,7 +276,7 @@ int run_eval(const EvalOptions& o, const GlobalOptions& global) {
   auto records = execute_plan(plan, o.settings, workers, store, run_id, prepare, on_started, on_finished);
   progress.clear();
   if (!o.json) {
-    report::print_results_table(std::cout, records);
+    report::print_results_table(std::cout, records, o.wide ? 0 : report::output_columns());
     std::cout << fmt::format("\nrun {} on {} ({}); stored in {}; `kforge report` shows fast_p\n", run_id,
                              records.empty() ? device_label : records.front().device,
                              records.empty() ? "" : records.front().device_name, global.db);
@@ -334,6 +335,7 @@ Runner add_eval_command(CLI::App& app, const GlobalOptions& global) {
   cmd->add_option("--socket", o->socket, "The kforge serve's socket [default: as kforge serve's]")->needs("--server");
   cmd->add_flag("--force", o->settings.force, "Evaluate again even when the store holds a result for the same inputs and settings");
   cmd->add_flag("--json", o->json, "One JSON object per candidate per line on stdout instead of the table");
+  cmd->add_flag("--wide", o->wide, "The results table with every cell whole (by default a terminal's width cuts the messages, then the names)");
   cmd->add_option("--name", o->name, "Name the run (unique in the store): kforge report NAME, kforge compare NAME OTHER");
   return [o, &global] { return run_eval(*o, global); };
 }

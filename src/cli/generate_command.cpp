@@ -38,6 +38,7 @@ struct GenerateCommandOptions {
   int samples = 1;
   int concurrency = 0;
   bool dry_run = false;
+  bool force = false;
 };
 
 struct RunCommandOptions {
@@ -74,6 +75,7 @@ std::optional<generate::GenerateSummary> generate_step(const GenerateCommandOpti
   g.concurrency = o.concurrency;
   g.out_dir = run_folder(o);
   g.dry_run = o.dry_run;
+  g.force = o.force;
   Store store(global.db);
   g.prompt.device = store.latest_device_peaks();
 
@@ -201,6 +203,9 @@ void add_generation_options(CLI::App* cmd, GenerateCommandOptions& o) {
   cmd->add_option("--suite", o.suite, "Suite folder in the KernelBench layout [default: built-in problems/]");
   cmd->add_option("--prompts", o.prompts, "Folder of prompt templates [default: the shipped prompts/]");
   cmd->add_flag("--dry-run", o.dry_run, "Show each prompt's size and the most the run could cost; call nothing");
+  cmd->add_flag("--force", o.force, "Ask again for every sample, also those the store has an answer for under the same "
+                                    "prompt and settings (by default those are not paid for again, only written back "
+                                    "where the folder lacks them)");
   cmd->add_option("--name", o.name, "Name the run folder [default: runs/NAME] and, with kforge run, the stored run "
                                     "(unique): kforge report NAME, kforge compare NAME OTHER");
 }

@@ -1,5 +1,6 @@
 // kforge report: a stored run's results and its fast_p table, and with --html a page of it.
 #include <filesystem>
+#include <functional>
 #include <iostream>
 
 #include <fmt/format.h>
@@ -12,6 +13,7 @@
 #include "report/formatting.hpp"
 #include "report/html_report.hpp"
 #include "report/results_table.hpp"
+#include "report/upstream_baselines.hpp"
 #include "store/store.hpp"
 
 namespace kforge::cli {
@@ -21,8 +23,10 @@ struct ReportOptions {
   std::string run;  // id or name; empty: the latest run
   bool list_runs = false;
   bool json = false;
+  bool wide = false;  // the results table with every cell whole, whatever the terminal's width
   bool results = false;
-  std::string baseline;  // empty: the live reference; else a stored kforge baseline mode
+  std::string baseline;       // empty: the live reference; else a stored kforge baseline mode
+  std::string baseline_file;  // else an upstream baseline file (baseline_time_torch.json)
   std::string html;      // empty: no page; else the file the page is written to
 };
 
@@ -82,12 +86,12 @@ report::HtmlReportInput page_input(Store& store, int64_t run, std::vector<Evalua
   return in;
 }
 
-// Speedups against a stored baseline (kforge baseline) instead of the reference timed beside the
-// candidate: the baseline's median over the candidate's median, as upstream computes them from
-// its baseline files. The baseline must be of the same problem file, device and torch version;
-// a correct candidate without one keeps no speedup (it counts as not fast) and is listed.
-std::vector<std::string> use_stored_baseline(Store& store, const std::string& mode,
-                                             std::vector<EvaluationRecord>& records) {
+// Speedups against a baseline time of each problem instead of the reference timed beside the
+// candidate: the baseline's time over the candidate's median, as upstream computes them from its
+// baseline files. A correct candidate whose problem `baseline_ms` has no time for keeps no
+// speedup (it counts as not fast) and is listed.
+std::vector<std::string> use_baseline(std::vector<EvaluationRecord>& records,
+                                      const std::function<std::optional<double>(const EvaluationRecord&)>& baseline_ms) {
   std::vector<std::string> missing;
   for (auto& r : records) {
     r.speedup_ci.reset();  // the interval belongs to the paired comparison, not to this ratio
@@ -95,18 +99,36 @@ std::vector<std::string> use_stored_baseline(Store& store, const std::string& mo
       r.speedup.reset();
       continue;
     }
-    // kforge baseline names a CPU "cpu" (its hardware field, as upstream's files do).
-    const std::string device = r.device == "cpu" ? "cpu" : r.device_name;
-    auto b = store.find_baseline(r.problem_hash, mode, device, r.torch_version);
-    if (b && b->median_ms && !b->error) {
-      r.speedup = *b->median_ms / *r.cand_ms;
-      r.ref_ms = b->median_ms;
+    if (auto ms = baseline_ms(r)) {
+      r.speedup = *ms / *r.cand_ms;
+      r.ref_ms = ms;
     } else {
       r.speedup.reset();
       missing.push_back(r.problem_name);
     }
   }
   return missing;
+}
+
+// A stored kforge baseline of the same problem file, device and torch version.
+std::vector<std::string> use_stored_baseline(Store& store, const std::string& mode, std::vector<EvaluationRecord>& records) {
+  return use_baseline(records, [&](const EvaluationRecord& r) -> std::optional<double> {
+    // kforge baseline names a CPU "cpu" (its hardware field, as upstream's files do).
+    auto b = store.find_baseline(r.problem_hash, mode, r.device == "cpu" ? "cpu" : r.device_name, r.torch_version);
+    if (b && b->median_ms && !b->error) return b->median_ms;
+    return std::nullopt;
+  });
+}
+
+// An upstream baseline file's mean time of the problem of that level and file name (upstream's
+// own problems: a run of kforge eval --suite KernelBench/KernelBench).
+std::vector<std::string> use_upstream_baseline_file(const report::UpstreamBaselines& file,
+                                                    std::vector<EvaluationRecord>& records) {
+  return use_baseline(records, [&](const EvaluationRecord& r) -> std::optional<double> {
+    auto it = file.mean_ms.find(r.problem_name);
+    if (it == file.mean_ms.end()) return std::nullopt;
+    return it->second;
+  });
 }
 
 int run_report(const ReportOptions& o, const GlobalOptions& global) {
@@ -119,13 +141,26 @@ int run_report(const ReportOptions& o, const GlobalOptions& global) {
   if (!o.html.empty()) check_html_target(o.html);
   auto [run, records] = read_stored_run(store, global.db, resolve_run(store, global.db, o.run));
   std::vector<std::string> missing;
-  if (!o.baseline.empty()) missing = use_stored_baseline(store, o.baseline, records);
+  // What the speedups are against, when not the reference timed beside each candidate.
+  std::string against;
+  if (!o.baseline.empty()) {
+    missing = use_stored_baseline(store, o.baseline, records);
+    against = fmt::format("the stored {} baseline of each problem (kforge baseline)", o.baseline);
+  } else if (!o.baseline_file.empty()) {
+    const auto file = report::read_upstream_baselines(o.baseline_file);
+    missing = use_upstream_baseline_file(file, records);
+    against = fmt::format("{}'s mean time of each problem (an upstream baseline file{})", o.baseline_file,
+                          file.hardware.empty() ? "" : ", measured on " + file.hardware);
+    if (!file.hardware.empty() && file.hardware != records.front().device_name)
+      std::cerr << fmt::format("kforge: note: {} was measured on {}, the run on {}: the speedups mix two machines\n",
+                               o.baseline_file, file.hardware, records.front().device_name);
+  }
   // What the run was asked to judge and never evaluated: failures in its fast_p, shown as
   // load_error rows that say what happened.
   const size_t gaps = append_run_gaps(store, run, records);
   if (!o.html.empty()) {
     auto in = page_input(store, run, records, gaps);
-    in.baseline = o.baseline;
+    in.baseline = o.baseline.empty() ? o.baseline_file : o.baseline;
     in.baseline_missing = missing;
     write_file_atomically(o.html, report::html_report(in));
     std::cerr << fmt::format("kforge: wrote {} (run {})\n", o.html, run);
@@ -133,13 +168,14 @@ int run_report(const ReportOptions& o, const GlobalOptions& global) {
   if (o.json) {
     nlohmann::json out = {{"run", run}, {"fast_p", report::fast_p_json(records)}};
     if (!o.baseline.empty()) out["baseline"] = {{"mode", o.baseline}, {"missing", missing}};
+    if (!o.baseline_file.empty()) out["baseline"] = {{"file", o.baseline_file}, {"missing", missing}};
     if (o.results)
       for (const auto& r : records) out["results"].push_back(report::evaluation_json(r));
     std::cout << out.dump(2) << '\n';
     return 0;
   }
   if (o.results) {
-    report::print_results_table(std::cout, records);
+    report::print_results_table(std::cout, records, o.wide ? 0 : report::output_columns());
     std::cout << '\n';
   }
   const auto info = store.run_info(run);
@@ -150,14 +186,12 @@ int run_report(const ReportOptions& o, const GlobalOptions& global) {
   report::print_fast_p_table(std::cout, records);
   std::cout << "fast_p: share of all the run's candidates (evaluated or not) that are correct and faster than p x the "
                "reference; geomean over correct ones\n";
-  if (!o.baseline.empty()) {
-    std::cout << fmt::format("speedups against the stored {} baseline of each problem (kforge baseline), not the "
-                             "reference timed beside the candidate\n",
-                             o.baseline);
+  if (!against.empty()) {
+    std::cout << "speedups against " << against << ", not the reference timed beside the candidate\n";
     if (!missing.empty())
-      std::cout << fmt::format("{} correct candidates have no stored {} baseline for their device and torch, and "
-                               "count as not fast: {}{}\n",
-                               missing.size(), o.baseline, missing.front(), missing.size() > 1 ? ", ..." : "");
+      std::cout << fmt::format("{} correct candidates have no such baseline time (for their device and torch, where "
+                               "stored), and count as not fast: {}{}\n",
+                               missing.size(), missing.front(), missing.size() > 1 ? ", ..." : "");
   }
   return 0;
 }
@@ -173,10 +207,17 @@ Runner add_report_command(CLI::App& app, const GlobalOptions& global) {
   auto* runs = cmd->add_flag("--runs", o->list_runs, "List the stored runs instead (as kforge runs)");
   cmd->add_flag("--results", o->results, "Also print the per-candidate results table");
   cmd->add_flag("--json", o->json, "JSON instead of tables");
+  cmd->add_flag("--wide", o->wide, "The results table with every cell whole (by default a terminal's width cuts the messages, then the names)");
   cmd->add_option("--baseline", o->baseline,
                   "Speedups against a stored kforge baseline (eager, compile or max-autotune) of the same problem, "
                   "device and torch, instead of the reference timed beside the candidate")
       ->check(CLI::IsMember({"eager", "compile", "max-autotune"}));
+  cmd->add_option("--baseline-file", o->baseline_file,
+                  "Speedups against an upstream KernelBench baseline file's mean times (results/timing/<gpu>/"
+                  "baseline_time_torch.json and friends, or kforge baseline --export's), matched by level and problem "
+                  "file name")
+      ->excludes("--baseline")
+      ->type_name("FILE");
   cmd->add_option("--html", o->html,
                   "Also write the run as one self-contained HTML page to FILE (charts, sortable table, each "
                   "problem's best source; docs/reports.md) [default: none]")

@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "common/errors.hpp"
+#include "common/files.hpp"
 #include "common/sha256.hpp"
 #include "generate/code_extraction.hpp"
 #include "llm/provider.hpp"
@@ -37,6 +38,28 @@ struct Task {
   const Prompt* prompt;  // one per problem: samples share it
 };
 
+// A prompt as stored with its call (model_calls.prompt), and the hash a resumed batch matches.
+std::string prompt_json(const Prompt& prompt) {
+  return nlohmann::json{{"system", prompt.system}, {"user", prompt.user}}.dump();
+}
+
+// What besides the prompt shapes a model's answer: a change makes every sample a new one.
+std::string settings_json(const llm::ModelConfig& model) {
+  nlohmann::json j = {{"api", model.api}, {"model", model.model}, {"max_tokens", model.max_tokens}};
+  if (model.temperature) j["temperature"] = *model.temperature;
+  if (!model.reasoning_effort.empty()) j["reasoning_effort"] = model.reasoning_effort;
+  return j.dump();
+}
+
+// Whether `path` holds exactly the candidate of hash `hash`.
+bool holds(const std::filesystem::path& path, const std::string& hash) {
+  try {
+    return std::filesystem::is_regular_file(path) && load_candidate_file(path).hash == hash;
+  } catch (const Error&) {
+    return false;
+  }
+}
+
 }  // namespace
 
 std::filesystem::path candidate_path(const std::filesystem::path& out_dir, const Problem& problem,
@@ -56,20 +79,34 @@ GenerateSummary generate_candidates(const std::vector<Problem>& problems, const 
   // Every prompt is built before the first call: a template with an unknown slot stops the command
   // here, with its message, before anything is asked or written.
   std::map<const Problem*, Prompt> prompts;
+  const std::string settings = settings_json(o.model);
   for (const auto& p : problems) {
     store.put_problem(p);
     const Prompt* prompt = &prompts.emplace(&p, build_prompt(p, o.prompt)).first->second;
+    const std::string prompt_hash = sha256_hex(prompt_json(*prompt));
     for (int s = 0; s < o.samples; ++s) {
       ++summary.planned;
-      if (!o.dry_run)
-        if (auto done = store.generated_sample(o.model.name, p.hash, o.prompt.format, s)) {
+      // Resumed by what the output folder holds and what the store paid for: a sample answered
+      // under this prompt and these settings is not asked again; its file, missing from this
+      // folder (a new --out, a deleted file) or changed, is written again from the store.
+      if (!o.dry_run && !o.force)
+        if (auto done = store.generated_call(o.model.name, p.hash, o.prompt.format, s, prompt_hash, settings)) {
           ++summary.skipped;
-          if (auto earlier = store.recorded_call(o.model.name, p.hash, o.prompt.format, s)) {
-            summary.earlier_input_tokens += earlier->input_tokens;
-            summary.earlier_output_tokens += earlier->output_tokens;
-            summary.earlier_cost_usd += earlier->cost_usd;
+          summary.earlier_input_tokens += done->input_tokens;
+          summary.earlier_output_tokens += done->output_tokens;
+          summary.earlier_cost_usd += done->cost_usd;
+          const auto path = candidate_path(o.out_dir, p, o.model.name, o.prompt.format, s);
+          if (holds(path, *done->candidate_hash)) {
+            on_line(fmt::format("{} sample {}: already generated ({})", p.display_name(), s, path.string()));
+          } else {
+            const auto source = store.candidate_source(*done->candidate_hash);
+            if (!source) throw Error("the store holds a call for " + p.display_name() + " sample " + std::to_string(s) +
+                                     " but not its candidate; generate with --force");
+            std::filesystem::create_directories(path.parent_path());
+            write_file_atomically(path, *source);
+            on_line(fmt::format("{} sample {}: written again from the store, no call ({})", p.display_name(), s,
+                                path.string()));
           }
-          on_line(fmt::format("{} sample {}: already generated ({})", p.display_name(), s, *done));
           continue;
         }
       tasks.push_back({&p, s, prompt});
@@ -109,8 +146,9 @@ GenerateSummary generate_candidates(const std::vector<Problem>& problems, const 
     call.problem_hash = t.problem->hash;
     call.format = o.prompt.format;
     call.sample = t.sample;
-    call.prompt_json = nlohmann::json{{"system", prompt.system}, {"user", prompt.user}}.dump();
+    call.prompt_json = prompt_json(prompt);
     call.prompt_hash = sha256_hex(call.prompt_json);
+    call.settings_json = settings;
     call.answer = c.text;
     call.input_tokens = c.input_tokens;
     call.output_tokens = c.output_tokens;

@@ -24,6 +24,7 @@ struct GenerateOptions {
   int concurrency = 0;       // a global limit on calls at once, under the model's own (0: the model's alone)
   std::filesystem::path out_dir;
   bool dry_run = false;      // prompts and the estimated cost only
+  bool force = false;        // call again for samples the store already has answers for
 };
 
 struct GenerateSummary {

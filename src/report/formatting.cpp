@@ -1,5 +1,10 @@
 #include "report/formatting.hpp"
 
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include <cstdlib>
+
 #include <fmt/format.h>
 
 namespace kforge::report {
@@ -48,6 +53,17 @@ std::string one_line(const std::string& text, size_t width) {
   size_t cut = width >= 3 ? width - 3 : 0;
   while (cut > 0 && (static_cast<unsigned char>(out[cut]) & 0xc0) == 0x80) --cut;
   return out.substr(0, cut) + "...";
+}
+
+size_t output_columns() {
+  winsize size{};
+  if (isatty(STDOUT_FILENO) && ioctl(STDOUT_FILENO, TIOCGWINSZ, &size) == 0 && size.ws_col > 0) return size.ws_col;
+  if (const char* columns = std::getenv("COLUMNS")) {
+    char* end = nullptr;
+    const long n = std::strtol(columns, &end, 10);
+    if (end != columns && *end == '\0' && n > 0) return static_cast<size_t>(n);
+  }
+  return 0;
 }
 
 }  // namespace kforge::report

@@ -18,4 +18,8 @@ std::string one_line(const std::string& text, size_t width);
 // as visible escapes ("\n", "\x1b"), everything else as is.
 std::string escaped(const std::string& name);
 
+// The width a table printed on stdout should keep to: the terminal's columns when stdout is one,
+// else $COLUMNS when set, else 0 (no limit: a file or a pipe gets every cell whole).
+size_t output_columns();
+
 }  // namespace kforge::report

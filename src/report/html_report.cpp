@@ -96,7 +96,7 @@ std::string fast_p_section(const HtmlReportInput& in) {
                   svg::SeriesStyle::line, {}};
     for (int i = 0; i <= steps; ++i) {
       const double p = i * kFastPCurveStep;
-      s.points.push_back({p, 100 * metrics::fast_p(o, p), ""});
+      s.points.push_back({p, 100 * metrics::fast_p(o, p), "", ""});
     }
     chart.series.push_back(std::move(s));
   }

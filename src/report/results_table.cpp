@@ -14,14 +14,29 @@ namespace {
 struct Column {
   std::string header;
   bool right_aligned = false;
+  size_t narrowest = 0;  // 0: never cut; else a table too wide for `max_width` cuts it down to this
 };
 
-void print_table(std::ostream& out, const std::vector<Column>& columns,
-                 const std::vector<std::vector<std::string>>& rows) {
+// Columns as wide as their widest cell; where the whole is wider than `max_width` (0: no limit),
+// the cuttable columns give way, the last one first, each down to its narrowest, their cells cut
+// with an ellipsis.
+void print_table(std::ostream& out, const std::vector<Column>& columns, std::vector<std::vector<std::string>> rows,
+                 size_t max_width) {
   std::vector<size_t> width(columns.size());
   for (size_t c = 0; c < columns.size(); ++c) {
     width[c] = columns[c].header.size();
     for (const auto& row : rows) width[c] = std::max(width[c], row[c].size());
+  }
+  if (max_width > 0) {
+    size_t total = 2 * (columns.size() - 1);
+    for (size_t w : width) total += w;
+    for (size_t c = columns.size(); c-- > 0 && total > max_width;) {
+      if (columns[c].narrowest == 0 || width[c] <= columns[c].narrowest) continue;
+      const size_t give = std::min(total - max_width, width[c] - columns[c].narrowest);
+      width[c] -= give;
+      total -= give;
+      for (auto& row : rows) row[c] = one_line(row[c], width[c]);
+    }
   }
   auto line = [&](const std::vector<std::string>& cells) {
     std::string text;
@@ -34,7 +49,7 @@ void print_table(std::ostream& out, const std::vector<Column>& columns,
     out << text << '\n';
   };
   std::vector<std::string> headers;
-  for (const auto& c : columns) headers.push_back(c.header);
+  for (const auto& c : columns) headers.push_back(one_line(c.header, width[&c - columns.data()]));
   line(headers);
   std::vector<std::string> rule;
   for (size_t c = 0; c < columns.size(); ++c) rule.push_back(std::string(width[c], '-'));
@@ -62,7 +77,7 @@ size_t fewest_samples(const std::vector<std::vector<metrics::Outcome>>& problems
 
 }  // namespace
 
-void print_results_table(std::ostream& out, const std::vector<EvaluationRecord>& records) {
+void print_results_table(std::ostream& out, const std::vector<EvaluationRecord>& records, size_t max_width) {
   std::vector<std::vector<std::string>> rows;
   for (const auto& r : records) {
     std::string verdict(to_string(r.verdict));
@@ -72,12 +87,12 @@ void print_results_table(std::ostream& out, const std::vector<EvaluationRecord>&
                     format_speedup(r.speedup, r.speedup_ci) +
                         (r.speedup_ci && r.cand_samples_ms.size() < kFewPairs
                              ? fmt::format(" (only {} pairs)", r.cand_samples_ms.size())
-                             : std::string()), format_error(r.max_abs_error), one_line(message, 90)});
+                             : std::string()), format_error(r.max_abs_error), one_line(message, message.size())});
   }
   print_table(out,
-              {{"problem"}, {"candidate"}, {"verdict"}, {"ref ms", true}, {"cand ms", true},
-               {"speedup [95% CI]", true}, {"max abs err", true}, {"message"}},
-              rows);
+              {{"problem", false, 16}, {"candidate", false, 16}, {"verdict"}, {"ref ms", true}, {"cand ms", true},
+               {"speedup [95% CI]", true}, {"max abs err", true}, {"message", false, 20}},
+              std::move(rows), max_width);
 }
 
 nlohmann::json evaluation_json(const EvaluationRecord& r) {
@@ -123,7 +138,7 @@ void print_fast_p_table(std::ostream& out, const std::vector<EvaluationRecord>& 
     cells.push_back(g ? fmt::format("{:.3f}x", *g) : "-");
     rows.push_back(std::move(cells));
   }
-  print_table(out, columns, rows);
+  print_table(out, columns, rows, 0);
   // With several samples a problem: the best of k, by the unbiased estimator (fast_p@k).
   for (const auto& [name, group] : groups) {
     const auto problems = outcomes_by_problem(group);

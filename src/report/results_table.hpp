@@ -10,8 +10,9 @@
 namespace kforge::report {
 
 // One row per evaluation: problem, candidate, verdict, ref/cand medians, speedup with its CI,
-// max abs error, message.
-void print_results_table(std::ostream& out, const std::vector<EvaluationRecord>& records);
+// max abs error, message. Within `max_width` columns (0: every cell whole), the message, then
+// the candidate's and the problem's names cut with an ellipsis.
+void print_results_table(std::ostream& out, const std::vector<EvaluationRecord>& records, size_t max_width = 0);
 
 // The --json line of one evaluation (docs/cli.md lists the fields).
 // The version of evaluation_json's shape, in every object as "schema": raised when a field

@@ -289,7 +289,14 @@ ALTER TABLE runs ADD COLUMN cost_usd REAL;
 UPDATE meta SET value = '11' WHERE key = 'schema_version';
 )sql");
   }
-  // Later migrations go here: `if (version < 12) { ...; UPDATE meta ... }`.
+  if (version < 12) {
+    // What besides the prompt shaped a call's answer: resuming a batch calls again where it changed.
+    db.exec(R"sql(
+ALTER TABLE model_calls ADD COLUMN settings TEXT;
+UPDATE meta SET value = '12' WHERE key = 'schema_version';
+)sql");
+  }
+  // Later migrations go here: `if (version < 13) { ...; UPDATE meta ... }`.
   tx.commit();
 }
 

@@ -1,5 +1,6 @@
 #include "store/store.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <ctime>
 
@@ -184,27 +185,41 @@ std::optional<AgentNode> Store::recorded_attempt(const std::string& problem_hash
 }
 
 void Store::insert_model_call(const ModelCall& c) {
-  db_.prepare(
-         "INSERT INTO model_calls(model, provider_model, problem_hash, format, sample, prompt_hash, prompt, answer, "
-         "outcome, message, input_tokens, output_tokens, cost_usd, latency_s, attempts, http_status, candidate_hash, "
-         "candidate_path, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, "
-         "?18, ?19)")
-      .bind(1, c.model).bind(2, c.provider_model).bind(3, c.problem_hash).bind(4, c.format).bind(5, c.sample)
+  auto insert = db_.prepare(
+      "INSERT INTO model_calls(model, provider_model, problem_hash, format, sample, prompt_hash, prompt, answer, "
+      "outcome, message, input_tokens, output_tokens, cost_usd, latency_s, attempts, http_status, candidate_hash, "
+      "candidate_path, created_at, settings) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, "
+      "?16, ?17, ?18, ?19, ?20)");
+  insert.bind(1, c.model).bind(2, c.provider_model).bind(3, c.problem_hash).bind(4, c.format).bind(5, c.sample)
       .bind(6, c.prompt_hash).bind(7, c.prompt_json).bind(8, c.answer).bind(9, c.outcome).bind(10, c.message)
       .bind(11, c.input_tokens).bind(12, c.output_tokens).bind(13, c.cost_usd).bind(14, c.latency_s)
       .bind(15, c.attempts).bind(16, c.http_status).bind(17, c.candidate_hash).bind(18, c.candidate_path)
-      .bind(19, now_utc())
-      .run();
+      .bind(19, now_utc());
+  if (!c.settings_json.empty()) insert.bind(20, c.settings_json);
+  insert.run();
 }
 
-std::optional<std::string> Store::generated_sample(const std::string& model, const std::string& problem_hash,
-                                                   const std::string& format, int sample) {
+std::optional<ModelCall> Store::generated_call(const std::string& model, const std::string& problem_hash,
+                                               const std::string& format, int sample, const std::string& prompt_hash,
+                                               const std::string& settings_json) {
   auto s = db_.prepare(
-      "SELECT candidate_path FROM model_calls WHERE model = ?1 AND problem_hash = ?2 AND format = ?3 AND sample = ?4 "
-      "AND outcome = 'ok' ORDER BY id DESC LIMIT 1");
-  s.bind(1, model).bind(2, problem_hash).bind(3, format).bind(4, sample);
+      "SELECT candidate_hash, candidate_path, input_tokens, output_tokens, cost_usd FROM model_calls WHERE model = ?1 "
+      "AND problem_hash = ?2 AND format = ?3 AND sample = ?4 AND outcome = 'ok' AND candidate_hash IS NOT NULL "
+      "AND prompt_hash = ?5 AND (settings IS NULL OR settings = ?6) ORDER BY id DESC LIMIT 1");
+  s.bind(1, model).bind(2, problem_hash).bind(3, format).bind(4, sample).bind(5, prompt_hash).bind(6, settings_json);
   if (!s.step()) return std::nullopt;
-  return s.text_at(0);
+  ModelCall c;
+  c.model = model;
+  c.problem_hash = problem_hash;
+  c.format = format;
+  c.sample = sample;
+  c.prompt_hash = prompt_hash;
+  c.candidate_hash = s.text_at(0);
+  c.candidate_path = s.text_at(1);
+  c.input_tokens = s.int_at(2);
+  c.output_tokens = s.int_at(3);
+  c.cost_usd = s.real_at(4);
+  return c;
 }
 
 std::optional<ModelCall> Store::recorded_call(const std::string& model, const std::string& problem_hash,
@@ -308,6 +323,59 @@ std::map<std::string, std::string> Store::candidate_models() {
     models += (models.empty() ? "" : ", ") + s.text_at(1);
   }
   return out;
+}
+
+std::vector<std::string> Store::find_candidates(const std::string& path_or_hash) {
+  std::vector<std::string> out;
+  auto add = [&](sqlite::Statement& s) {
+    while (s.step())
+      if (std::find(out.begin(), out.end(), s.text_at(0)) == out.end()) out.push_back(s.text_at(0));
+  };
+  const bool hex = path_or_hash.size() >= 6 && path_or_hash.size() <= 64 &&
+                   path_or_hash.find_first_not_of("0123456789abcdef") == std::string::npos;
+  if (hex) {
+    // The prefix compared by its own length: a LIKE pattern would take '_' and '%' from the text.
+    auto s = db_.prepare("SELECT hash FROM candidates WHERE substr(hash, 1, length(?1)) = ?1 ORDER BY first_seen DESC");
+    s.bind(1, path_or_hash);
+    add(s);
+  }
+  auto s = db_.prepare(
+      "SELECT hash FROM (SELECT hash, first_seen AS at FROM candidates WHERE path = ?1"
+      " UNION ALL SELECT candidate_hash, created_at FROM model_calls WHERE candidate_path = ?1 AND candidate_hash IS NOT NULL"
+      " UNION ALL SELECT candidate_hash, created_at FROM agent_nodes WHERE candidate_path = ?1 AND candidate_hash IS NOT NULL)"
+      " ORDER BY at DESC");
+  s.bind(1, path_or_hash);
+  add(s);
+  return out;
+}
+
+std::vector<EvaluationRecord> Store::candidate_evaluations(const std::string& candidate_hash) {
+  auto s = db_.prepare(std::string("SELECT ") + kRecordColumns +
+                       ", p.name FROM evaluations e JOIN problems p ON p.hash = e.problem_hash"
+                       " WHERE e.candidate_hash = ?1 ORDER BY e.id DESC");
+  s.bind(1, candidate_hash);
+  std::vector<EvaluationRecord> out;
+  while (s.step()) {
+    auto r = read_record(s);
+    r.problem_name = s.text_at(27);
+    load_samples(r);
+    out.push_back(std::move(r));
+  }
+  return out;
+}
+
+std::optional<Store::CandidateOrigin> Store::candidate_origin(const std::string& candidate_hash) {
+  auto s = db_.prepare(
+      "SELECT how, model, prompt, answer, created_at, input_tokens, output_tokens, cost_usd FROM ("
+      " SELECT 'generate' AS how, model, prompt, answer, created_at, input_tokens, output_tokens, cost_usd, id AS k, 0 AS agent"
+      "   FROM model_calls WHERE candidate_hash = ?1"
+      " UNION ALL SELECT 'agent attempt ' || id || ' (' || role || ', round ' || round || ')', model, prompt, answer,"
+      "   created_at, input_tokens, output_tokens, cost_usd, id, 1 FROM agent_nodes WHERE candidate_hash = ?1)"
+      " ORDER BY created_at DESC, agent DESC, k DESC LIMIT 1");
+  s.bind(1, candidate_hash);
+  if (!s.step()) return std::nullopt;
+  return CandidateOrigin{s.text_at(0), s.text_at(1), s.text_at(2), s.text_at(3), s.text_at(4), s.int_at(5), s.int_at(6),
+                         s.real_at(7)};
 }
 
 EvaluationRecord Store::read_record(sqlite::Statement& s) {

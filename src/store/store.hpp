@@ -57,6 +57,9 @@ struct ModelCall {
   double cost_usd = 0, latency_s = 0;
   int attempts = 0, http_status = 0;
   std::optional<std::string> candidate_hash, candidate_path;
+  // What besides the prompt shaped the answer (the provider's model, temperature, max_tokens): a
+  // call under other settings is another sample. NULL in calls stored before schema 12.
+  std::string settings_json;
 };
 
 // One attempt of kforge agent (table agent_nodes): a model's answer in a search tree, and what
@@ -115,6 +118,19 @@ class Store {
   // Which model wrote each candidate that came from a model's answer (kforge generate, run and
   // agent), by candidate hash; a source several models gave is theirs jointly ("a, b").
   std::map<std::string, std::string> candidate_models();
+  // kforge show: the candidates a path (where one was first seen or a model's answer was written)
+  // or a hash prefix (6 hex digits or more) names, newest first.
+  std::vector<std::string> find_candidates(const std::string& path_or_hash);
+  // Every evaluation of a candidate, newest first, with its problem's name.
+  std::vector<EvaluationRecord> candidate_evaluations(const std::string& candidate_hash);
+  // Where a model wrote the candidate: the latest generation call or agent attempt that gave it.
+  struct CandidateOrigin {
+    std::string how;  // "generate" or "agent attempt N (role, round R)"
+    std::string model, prompt_json, answer, created_at;
+    int64_t input_tokens = 0, output_tokens = 0;
+    double cost_usd = 0;
+  };
+  std::optional<CandidateOrigin> candidate_origin(const std::string& candidate_hash);
 
   // The most recent evaluation stored under this key, with its samples.
   std::optional<EvaluationRecord> find_evaluation(const std::string& eval_key);
@@ -160,9 +176,11 @@ class Store {
   void put_device_peaks(const DevicePeaks& p);  // the newest measurement wins
   std::optional<DevicePeaks> find_device_peaks(const std::string& device_name, const std::string& torch_version);
   void insert_model_call(const ModelCall& call);
-  // The path of the candidate an `ok` call already produced for this sample, if any.
-  std::optional<std::string> generated_sample(const std::string& model, const std::string& problem_hash,
-                                              const std::string& format, int sample);
+  // The sample's latest call that gave a candidate under this prompt and these settings (a call
+  // stored before settings were kept matches any): what resuming a batch need not pay again.
+  std::optional<ModelCall> generated_call(const std::string& model, const std::string& problem_hash,
+                                          const std::string& format, int sample, const std::string& prompt_hash,
+                                          const std::string& settings_json);
 
   // The latest answered call (ok, no_code or wrong_format) of this sample: what a replay gives back.
   std::optional<ModelCall> recorded_call(const std::string& model, const std::string& problem_hash,
@@ -183,7 +201,7 @@ class Store {
 };
 
 // The schema this build writes, and the migrations that bring an older file to it.
-inline constexpr int kSchemaVersion = 11;
+inline constexpr int kSchemaVersion = 12;
 void migrate(sqlite::Database& db);
 
 }  // namespace kforge

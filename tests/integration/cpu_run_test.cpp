@@ -118,6 +118,22 @@ TEST(Run, NamedRunsKeepTheirCostAndCompare) {
   auto unknown = run_kforge({"--db", dir.file("k.db"), "compare", "first", "third"});
   EXPECT_EQ(unknown.exit_code, 2);
   EXPECT_NE(unknown.err.find("no run is named or numbered 'third'"), std::string::npos) << unknown.err;
+
+  // kforge show: the candidate with the prompt and answer that made it and its evaluation.
+  const std::string written = dir.file("run") + "/level1/1_Tiny_Add_ReLU/scripted_sample0.cpp";
+  auto show = run_kforge({"--db", dir.file("k.db"), "show", written});
+  ASSERT_EQ(show.exit_code, 0) << show.out << show.err;
+  for (const char* part : {"written by scripted (generate", "== prompt: system", "== prompt: user", "== answer",
+                           "Here is the kernel", "== source", "== evaluations (1, newest first)", "correct"})
+    EXPECT_NE(show.out.find(part), std::string::npos) << part << "\n" << show.out;
+  auto shown = nlohmann::json::parse(run_kforge({"--db", dir.file("k.db"), "show", written, "--json"}).out);
+  const std::string hash = shown["candidate_hash"];
+  auto by_prefix = run_kforge({"--db", dir.file("k.db"), "show", hash.substr(0, 8), "--json"});
+  ASSERT_EQ(by_prefix.exit_code, 0) << by_prefix.err;
+  EXPECT_EQ(nlohmann::json::parse(by_prefix.out)["evaluations"].size(), 1u) << by_prefix.out;
+  auto none = run_kforge({"--db", dir.file("k.db"), "show", "ffffffffff"});
+  EXPECT_EQ(none.exit_code, 2);
+  EXPECT_NE(none.err.find("no stored candidate"), std::string::npos) << none.err;
 }
 
 }  // namespace

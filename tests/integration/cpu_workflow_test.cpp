@@ -98,6 +98,24 @@ TEST_F(CpuWorkflow, FolderReuseForceReportExport) {
   auto runs = run_kforge({"--db", db_, "report", "--runs"});
   EXPECT_NE(runs.out.find("kforge"), std::string::npos);
 
+  // Speedups against an upstream baseline file's mean times, matched by level and file name: a
+  // problem the file lacks counts as not fast and is named.
+  const double cand_ms = lines[0]["cand_ms"].get<double>();
+  dir_.write("baseline_time_torch.json",
+             nlohmann::json{{"level1", {{"1_Tiny_Add_ReLU.py", {{"mean", cand_ms * 3}, {"hardware", "cpu"}}}}}}.dump());
+  auto against_file = run_kforge({"--db", db_, "report", "--json", "--results", "--baseline-file", dir_.file("baseline_time_torch.json")});
+  ASSERT_EQ(against_file.exit_code, 0) << against_file.err;
+  auto bj = nlohmann::json::parse(against_file.out);
+  EXPECT_EQ(bj["baseline"]["missing"], nlohmann::json::array({"level1/2_Tiny_Argmax"})) << bj.dump(2);
+  for (const auto& row : bj["results"])
+    if (row["problem"] == "level1/1_Tiny_Add_ReLU") {
+      EXPECT_GT(row["speedup"].get<double>(), 1.5) << row.dump();
+    }
+  dir_.write("broken.json", "{\"level1\": {\"1_X.py\": {\"std\": 1}}}");
+  auto broken = run_kforge({"--db", db_, "report", "--baseline-file", dir_.file("broken.json")});
+  EXPECT_EQ(broken.exit_code, 1);
+  EXPECT_NE(broken.err.find("has no positive \"mean\""), std::string::npos) << broken.err;
+
   std::string out = dir_.file("eval_results.json");
   auto exported = run_kforge({"--db", db_, "export", "--format", "kernelbench", "-o", out});
   ASSERT_EQ(exported.exit_code, 0) << exported.err;

@@ -8,6 +8,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -96,6 +97,44 @@ TEST_F(Generate, WritesCandidatesRecordsCallsAndResumes) {
 std::string read_text(const std::string& path) {
   std::ifstream in(path);
   return {std::istreambuf_iterator<char>(in), {}};
+}
+
+// A batch resumes by the folder and the settings: a deleted file or a new --out is written again
+// from the store without a call; a changed setting (the temperature) asks again for every
+// sample; --force asks again whatever the store holds.
+TEST_F(Generate, ResumesByTheFolderAndTheSettings) {
+  TempDir dir;
+  FakeModelServer server;
+  write_config(dir, server.endpoint());
+  for (int i = 0; i < 2; ++i) server.script(FakeModelServer::openai_stream(kCuda, 1, 1000, 200));
+  ASSERT_EQ(run_kforge(generate(dir, {}, 1)).exit_code, 0);
+  ASSERT_EQ(server.requests().size(), 2u);
+  const std::string sample = dir.file("run/level1/2_ReLU/test_sample0.cu");
+  const std::string kept = read_text(sample);
+  std::filesystem::remove(sample);
+  auto again = run_kforge(generate(dir, {}, 1));
+  ASSERT_EQ(again.exit_code, 0) << again.out << again.err;
+  EXPECT_NE(again.out.find("written again from the store, no call"), std::string::npos) << again.out;
+  EXPECT_EQ(read_text(sample), kept);
+  auto other_folder = generate(dir, {}, 1);
+  *(std::find(other_folder.begin(), other_folder.end(), "--out") + 1) = dir.file("other");
+  auto elsewhere = run_kforge(other_folder);
+  ASSERT_EQ(elsewhere.exit_code, 0) << elsewhere.out << elsewhere.err;
+  EXPECT_TRUE(std::filesystem::exists(dir.file("other/level1/4_Softmax_Rows/test_sample0.cu"))) << elsewhere.out;
+  EXPECT_EQ(server.requests().size(), 2u);  // nothing asked again
+
+  // Another temperature: every sample is asked for again.
+  std::ofstream(dir.file("kforge.toml"), std::ios::app) << "temperature = 0.2\n";
+  for (int i = 0; i < 2; ++i) server.script(FakeModelServer::openai_stream(kCuda, 1, 1000, 200));
+  auto warmer = run_kforge(generate(dir, {}, 1));
+  ASSERT_EQ(warmer.exit_code, 0) << warmer.out << warmer.err;
+  EXPECT_EQ(server.requests().size(), 4u) << warmer.out;
+  // --force: asked again under the same settings.
+  for (int i = 0; i < 2; ++i) server.script(FakeModelServer::openai_stream(kCuda, 1, 1000, 200));
+  auto forced = run_kforge(generate(dir, {"--force"}, 1));
+  ASSERT_EQ(forced.exit_code, 0) << forced.out << forced.err;
+  EXPECT_EQ(server.requests().size(), 6u) << forced.out;
+  EXPECT_EQ(rows(dir.file("k.db")), 6);
 }
 
 // A replay model answers from a store's recorded calls: the same candidates, no server, no cost.

@@ -106,6 +106,21 @@ TEST(ResultsTable, NamesAndMessagesCannotDriveTheTerminal) {
 }
 
 // An interval from a handful of timed pairs is marked, in the table and in JSON.
+TEST(ResultsTable, FitsTheWidthGivenAndIsWholeWithoutOne) {
+  EvaluationRecord r = record(1, std::string(70, 'c') + ".py", Verdict::incorrect, std::nullopt);
+  r.problem_name = "level1/" + std::string(60, 'p');
+  r.message = "trial 1/5: " + std::string(200, 'm') + " END";
+  std::ostringstream narrow, whole;
+  print_results_table(narrow, {r}, 120);
+  print_results_table(whole, {r}, 0);
+  std::istringstream lines(narrow.str());
+  for (std::string line; std::getline(lines, line);) EXPECT_LE(line.size(), 120u) << line;
+  EXPECT_NE(narrow.str().find("..."), std::string::npos) << narrow.str();
+  EXPECT_EQ(narrow.str().find(" END"), std::string::npos) << narrow.str();
+  EXPECT_NE(whole.str().find(" END"), std::string::npos) << whole.str();
+  EXPECT_NE(whole.str().find(std::string(70, 'c') + ".py"), std::string::npos) << whole.str();
+}
+
 TEST(ResultsTable, AnIntervalFromFewPairsIsMarked) {
   EvaluationRecord r = record(1, "quick.py", Verdict::correct, 1.5);  // 3 timed pairs
   std::ostringstream out;
