@@ -15,6 +15,7 @@
 
 #if KFORGE_WITH_LLM
 #include "cli/model_choice.hpp"
+#include "cli/worker_choice.hpp"
 #include "generate/batch_generation.hpp"
 #include "llm/model_config.hpp"
 #include "store/store.hpp"
@@ -45,6 +46,9 @@ struct RunCommandOptions {
   GenerateCommandOptions generate;
   std::string device = "auto";
   double max_time_s = 0;
+  // kforge eval's options that run passes on as given (empty or false: eval's default).
+  std::string precision, trials, timeout, arch;
+  bool cuda_graph = false, server = false;
 };
 
 // Where the candidates go: --out, else runs/<name>, else runs/<model>.
@@ -132,6 +136,10 @@ int run_subcommand(Runner (*add)(CLI::App&, const GlobalOptions&), const GlobalO
 
 int run_run(const RunCommandOptions& o, const GlobalOptions& global) {
   if (o.generate.dry_run) return generate_step(o.generate, global) ? 0 : 1;
+  // Said before anything is paid for: answers that cannot run where they are to be evaluated.
+  if ((o.generate.format == "cuda" || o.generate.format == "triton") && !choose_workers(o.device).cuda)
+    throw UsageError("--format " + o.generate.format + " candidates need a GPU, and the evaluation would run on the CPU (--device " +
+                     o.device + "): use --format cpp or kernelbench, or a GPU");
   if (!o.generate.name.empty()) {
     // Said before anything is paid for: the evaluation would refuse the name after the generation.
     Store store(global.db);
@@ -149,6 +157,11 @@ int run_run(const RunCommandOptions& o, const GlobalOptions& global) {
   if (!o.generate.suite.empty()) eval.insert(eval.end(), {"--suite", o.generate.suite});
   if (o.max_time_s > 0) eval.insert(eval.end(), {"--max-time", fmt::format("{}", o.max_time_s)});
   if (!o.generate.name.empty()) eval.insert(eval.end(), {"--name", o.generate.name});
+  for (const auto& [flag, value] : {std::pair{"--precision", o.precision}, std::pair{"--trials", o.trials},
+                                    std::pair{"--timeout", o.timeout}, std::pair{"--arch", o.arch}})
+    if (!value.empty()) eval.insert(eval.end(), {flag, value});
+  if (o.cuda_graph) eval.push_back("--cuda-graph");
+  if (o.server) eval.push_back("--server");
   std::cout << "\n";
   run_subcommand(add_eval_command, global, eval);
   {
@@ -234,6 +247,15 @@ Runner add_run_command(CLI::App& app, const GlobalOptions& global) {
   cmd->add_option("--device", o->device, "Where to evaluate: auto, cpu, cuda or cuda:N (as kforge eval)");
   cmd->add_option("--max-time", o->max_time_s, "Seconds of timing per candidate at most (as kforge eval) [default: eval's]")
       ->check(CLI::Range(0.0, 3600.0));
+  // Passed on to kforge eval as given, checked here as eval checks them, so a wrong one is said
+  // before any call is paid for.
+  cmd->add_option("--precision", o->precision, "As kforge eval's [default: the problem's]")
+      ->check(CLI::IsMember({"fp32", "fp16", "bf16"}));
+  cmd->add_option("--trials", o->trials, "As kforge eval's [default: eval's]")->check(CLI::Range(1, 1000));
+  cmd->add_option("--timeout", o->timeout, "As kforge eval's [default: eval's]")->check(CLI::Range(1, 86400));
+  cmd->add_option("--arch", o->arch, "As kforge eval's [default: auto]");
+  cmd->add_flag("--cuda-graph", o->cuda_graph, "As kforge eval's: time CUDA graph replays");
+  cmd->add_flag("--server", o->server, "As kforge eval's: evaluate on kforge serve's warm workers");
   return [o, &global] { return run_run(*o, global); };
 }
 

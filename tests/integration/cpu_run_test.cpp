@@ -136,5 +136,32 @@ TEST(Run, NamedRunsKeepTheirCostAndCompare) {
   EXPECT_NE(none.err.find("no stored candidate"), std::string::npos) << none.err;
 }
 
+// What cannot run where it would be evaluated is refused before any call (native CUDA answers
+// with the evaluation on the CPU), and eval's own flags are passed on (--trials).
+TEST(Run, RefusesAnswersThatCannotRunAndPassesEvalFlagsOn) {
+  TempDir dir;
+  FakeModelServer server;
+  std::ofstream(dir.file("kforge.toml")) << "[models.scripted]\napi = \"openai\"\nendpoint = \"" << server.endpoint()
+                                         << "\"\nmodel = \"scripted-coder\"\nconcurrency = 1\n";
+  auto base = [&](const std::string& format, std::vector<std::string> extra) {
+    std::vector<std::string> args{"--db", dir.file("k.db"), "run", "--model", "scripted", "--suite", source_path("tests/problems"),
+                                  "--problem", "level1/1", "--format", format, "--device", "cpu", "--max-time", "0.3",
+                                  "--out", dir.file("run")};
+    args.insert(args.end(), extra.begin(), extra.end());
+    return run_kforge(args);
+  };
+  auto cuda = base("cuda", {});
+  EXPECT_EQ(cuda.exit_code, 2) << cuda.out << cuda.err;
+  EXPECT_NE(cuda.err.find("candidates need a GPU"), std::string::npos) << cuda.err;
+  EXPECT_EQ(server.requests().size(), 0u);
+
+  server.script(FakeModelServer::openai_stream(cpp_answer("cpp_add_relu.cpp"), 4, 1500, 400));
+  auto r = base("cpp", {"--trials", "2"});
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  auto j = nlohmann::json::parse(run_kforge({"--db", dir.file("k.db"), "report", "--json", "--results"}).out);
+  ASSERT_EQ(j["results"].size(), 1u) << j.dump(2);
+  EXPECT_EQ(j["results"][0]["trials"]["total"], 2) << j.dump(2);
+}
+
 }  // namespace
 }  // namespace kforge::testing
