@@ -131,6 +131,54 @@ std::vector<std::string> use_upstream_baseline_file(const report::UpstreamBaseli
   });
 }
 
+// Beside the paired figures, where the store holds kforge baselines of the run's problems (same
+// device and torch): fast_p against eager PyTorch and against torch.compile, as upstream reports
+// them from its baseline files. Per mode the figures (fast_p_json's shape) and how many correct
+// candidates had no baseline; modes with no baseline for any correct candidate are left out.
+struct BaselineView {
+  std::string mode;
+  nlohmann::json fast_p;
+  size_t without = 0;
+};
+std::vector<BaselineView> stored_baseline_views(Store& store, const std::vector<EvaluationRecord>& records) {
+  std::vector<BaselineView> views;
+  size_t correct = 0;
+  for (const auto& r : records) correct += r.verdict == Verdict::correct && r.cand_ms ? 1 : 0;
+  for (const char* mode : {"eager", "compile"}) {
+    auto copy = records;
+    const auto missing = use_stored_baseline(store, mode, copy);
+    if (correct == 0 || missing.size() == correct) continue;
+    views.push_back({mode, report::fast_p_json(copy), missing.size()});
+  }
+  return views;
+}
+
+void print_baseline_views(std::ostream& out, const std::vector<BaselineView>& views) {
+  if (views.empty()) return;
+  out << "\nagainst stored baselines (kforge baseline, same device and torch; speedup = the baseline's median over "
+         "the candidate's):\n";
+  std::string header = fmt::format("{:<8}", "level");
+  for (const auto& v : views) header += fmt::format("  {:>14} {:>15}", v.mode + " fast_1", v.mode + " geomean");
+  out << header << '\n';
+  std::vector<std::string> levels;  // the levels in order, then "all", as the fast_p table has them
+  for (const auto& [level, g] : views.front().fast_p.items())
+    if (level != "all") levels.push_back(level);
+  levels.push_back("all");
+  for (const auto& level : levels) {
+    if (!views.front().fast_p.contains(level)) continue;
+    std::string line = fmt::format("{:<8}", level);
+    for (const auto& v : views) {
+      const auto& f = v.fast_p.at(level);
+      line += fmt::format("  {:>13.1f}% {:>15}", 100 * f.at("fast_1").get<double>(),
+                          f.at("geomean_speedup").is_null() ? "-" : fmt::format("{:.3f}x", f.at("geomean_speedup").get<double>()));
+    }
+    out << line << '\n';
+  }
+  for (const auto& v : views)
+    if (v.without > 0)
+      out << fmt::format("{} correct candidate(s) have no stored {} baseline and count as not fast there\n", v.without, v.mode);
+}
+
 int run_report(const ReportOptions& o, const GlobalOptions& global) {
   require_database(global.db);
   Store store(global.db);
@@ -169,6 +217,9 @@ int run_report(const ReportOptions& o, const GlobalOptions& global) {
     nlohmann::json out = {{"run", run}, {"fast_p", report::fast_p_json(records)}};
     if (!o.baseline.empty()) out["baseline"] = {{"mode", o.baseline}, {"missing", missing}};
     if (!o.baseline_file.empty()) out["baseline"] = {{"file", o.baseline_file}, {"missing", missing}};
+    if (against.empty())
+      for (const auto& v : stored_baseline_views(store, records))
+        out["against_stored_baselines"][v.mode] = {{"fast_p", v.fast_p}, {"without_baseline", v.without}};
     if (o.results)
       for (const auto& r : records) out["results"].push_back(report::evaluation_json(r));
     std::cout << out.dump(2) << '\n';
@@ -186,6 +237,7 @@ int run_report(const ReportOptions& o, const GlobalOptions& global) {
   report::print_fast_p_table(std::cout, records);
   std::cout << "fast_p: share of all the run's candidates (evaluated or not) that are correct and faster than p x the "
                "reference; geomean over correct ones\n";
+  if (against.empty()) print_baseline_views(std::cout, stored_baseline_views(store, records));
   if (!against.empty()) {
     std::cout << "speedups against " << against << ", not the reference timed beside the candidate\n";
     if (!missing.empty())

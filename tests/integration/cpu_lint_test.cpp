@@ -219,6 +219,21 @@ TEST(Baseline, ReportUsesAStoredBaseline) {
   EXPECT_EQ(without.at("fast_p").at("all").at("fast_1"), 0.0) << without.dump();
 
   EXPECT_EQ(run_kforge({"--db", db, "report", "--baseline", "turbo"}).exit_code, 2);
+
+  // Without --baseline, the paired figures come with fast_p against each stored baseline mode the
+  // store has (eager here; no compile baseline, so no compile column).
+  auto plain = run_kforge({"--db", db, "report"});
+  ASSERT_EQ(plain.exit_code, 0) << plain.err;
+  EXPECT_NE(plain.out.find("against stored baselines"), std::string::npos) << plain.out;
+  EXPECT_NE(plain.out.find("eager fast_1"), std::string::npos) << plain.out;
+  EXPECT_EQ(plain.out.find("compile fast_1"), std::string::npos) << plain.out;
+  auto plain_json = nlohmann::json::parse(run_kforge({"--db", db, "report", "--json"}).out);
+  const auto& eager = plain_json.at("against_stored_baselines").at("eager");
+  EXPECT_EQ(eager.at("without_baseline"), 0) << plain_json.dump(2);
+  EXPECT_NEAR(eager.at("fast_p").at("all").at("geomean_speedup").get<double>(), baseline_ms / cand_ms,
+              1e-9 * baseline_ms / cand_ms)
+      << plain_json.dump(2);
+  EXPECT_FALSE(plain_json.at("against_stored_baselines").contains("compile")) << plain_json.dump(2);
 }
 
 // A second run shows what the store holds instead of measuring it again; --force measures again.
