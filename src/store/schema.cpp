@@ -296,7 +296,25 @@ ALTER TABLE model_calls ADD COLUMN settings TEXT;
 UPDATE meta SET value = '12' WHERE key = 'schema_version';
 )sql");
   }
-  // Later migrations go here: `if (version < 13) { ...; UPDATE meta ... }`.
+  if (version < 13) {
+    // The parts a merged run was made of (kforge merge: the shards of one named study), each
+    // with what its model calls cost, so merging a shard again adds nothing to the run's cost.
+    db.exec(R"sql(
+CREATE TABLE run_parts (
+  run_id        INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  started_at    TEXT NOT NULL,
+  command       TEXT NOT NULL,
+  device        TEXT NOT NULL,
+  model_calls   INTEGER,
+  input_tokens  INTEGER,
+  output_tokens INTEGER,
+  cost_usd      REAL,
+  PRIMARY KEY (run_id, started_at, command, device)
+);
+UPDATE meta SET value = '13' WHERE key = 'schema_version';
+)sql");
+  }
+  // Later migrations go here: `if (version < 14) { ...; UPDATE meta ... }`.
   tx.commit();
 }
 

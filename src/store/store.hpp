@@ -143,6 +143,14 @@ class Store {
   // A run by id ("12") or name; nothing when neither matches.
   std::optional<int64_t> find_run(const std::string& id_or_name);
   std::optional<RunInfo> run_info(int64_t run_id);
+
+  // Copies another store's rows into this one, each once (src/store/store_merge.cpp): merging the
+  // same store twice adds nothing. Refuses a store of another schema, and one whose problems of
+  // the same names have other texts (another suite), with nothing merged. How many rows it added.
+  struct MergeSummary {
+    int64_t evaluations = 0, model_calls = 0, agent_nodes = 0, runs = 0;
+  };
+  MergeSummary merge_from(const std::filesystem::path& source);
   void add_to_run(int64_t run_id, const EvaluationRecord& record);
   void add_gap(int64_t run_id, const RunGap& gap);
   std::vector<RunGap> run_gaps(int64_t run_id);
@@ -201,7 +209,7 @@ class Store {
 };
 
 // The schema this build writes, and the migrations that bring an older file to it.
-inline constexpr int kSchemaVersion = 12;
+inline constexpr int kSchemaVersion = 13;
 void migrate(sqlite::Database& db);
 
 }  // namespace kforge
