@@ -101,6 +101,17 @@ TEST(CpuAgent, SerialChainFixesAFailureThenRefinesAndWritesTheBest) {
       << show.out;
   EXPECT_NE(show.out.find("        #4 round 4 refiner (scripted): no_code"), std::string::npos) << show.out;
   EXPECT_NE(show.out.find("trajectory"), std::string::npos) << show.out;
+
+  // Merged into another store (twice: the second adds nothing), the run's tree reads the same:
+  // every attempt once, with its parent and its evaluation.
+  for (int i = 0; i < 2; ++i) {
+    auto merged = run_kforge({"merge", dir.file("k.db"), "--into", dir.file("merged.db")});
+    ASSERT_EQ(merged.exit_code, 0) << merged.out << merged.err;
+    EXPECT_NE(merged.out.find(i == 0 ? "4 agent attempt(s)" : "0 agent attempt(s)"), std::string::npos) << merged.out;
+  }
+  auto merged_show = run_kforge({"--db", dir.file("merged.db"), "agent", "show", "1"});
+  ASSERT_EQ(merged_show.exit_code, 0) << merged_show.err;
+  EXPECT_EQ(merged_show.out, show.out);
 }
 
 TEST(CpuAgent, AResumedRunGoesOnFromItsTreeAndABudgetStopsIt) {
