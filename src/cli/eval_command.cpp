@@ -9,6 +9,8 @@
 #include <iostream>
 #include <mutex>
 #include <regex>
+#include <map>
+#include <set>
 #include <thread>
 
 #include <unistd.h>
@@ -21,6 +23,7 @@
 #include "cli/worker_choice.hpp"
 #include "common/errors.hpp"
 #include "common/files.hpp"
+#include "planner/shards.hpp"
 #include "suite/candidate.hpp"
 #include "planner/executor.hpp"
 #include "planner/inline_prebuild.hpp"
@@ -43,6 +46,7 @@ struct EvalOptions {
   bool server = false;
   std::string socket;
   std::string name;  // the run's, optional
+  std::string shard;  // "I/N": only this shard of the problems (planner/shards.hpp); empty: all
   EvalSettings settings;
 };
 
@@ -180,6 +184,38 @@ ExecutorConfig served_workers(const EvalOptions& o) {
   return config;
 }
 
+// Keeps the problems of one shard of the plan, whole (a problem's candidates share its reference
+// process), split by expected cost over every shard alike on every node (planner/shards.hpp).
+void keep_shard(std::vector<PlannedEval>& plan, const planner::ShardSpec& shard, Store& store) {
+  std::map<std::string, std::pair<std::string, int>> problems;  // name -> its hash, candidates
+  for (const auto& e : plan) {
+    auto& [hash, candidates] = problems[e.problem_name];
+    hash = e.problem.hash;
+    ++candidates;
+  }
+  std::vector<std::string> names;
+  std::vector<double> weights;
+  double total = 0;
+  for (const auto& [name, p] : problems) {
+    names.push_back(name);
+    weights.push_back(planner::expected_cost_s(p.second, store.typical_eager_ms(p.first)));
+    total += weights.back();
+  }
+  const auto shard_of = planner::assign_shards(weights, shard.count);
+  std::set<std::string> kept;
+  double share = 0;
+  for (size_t i = 0; i < names.size(); ++i)
+    if (shard_of[i] == shard.index) {
+      kept.insert(names[i]);
+      share += weights[i];
+    }
+  const size_t before = plan.size();
+  std::erase_if(plan, [&](const PlannedEval& e) { return !kept.count(e.problem_name); });
+  std::cerr << fmt::format("kforge: shard {}/{}: {} of {} problems, {} of {} candidates, {:.0f}% of the expected work\n",
+                           shard.index, shard.count, kept.size(), names.size(), plan.size(), before,
+                           total > 0 ? 100 * share / total : 0.0);
+}
+
 int run_eval(const EvalOptions& o, const GlobalOptions& global) {
   static const std::regex device_pattern(R"(^(auto|cpu|cuda|cuda:\d+)$)");
   if (!std::regex_match(o.settings.device, device_pattern))
@@ -201,6 +237,8 @@ int run_eval(const EvalOptions& o, const GlobalOptions& global) {
     workers.cpu_cores = cpu_share(o.settings.cpu_cores, workers.worker_devices.size());
   }
   auto plan = o.problem.empty() ? plan_for_dir(o, suite, !workers.cuda) : plan_for_problem(o, suite);
+  Store store(global.db);
+  if (!o.shard.empty()) keep_shard(plan, *planner::parse_shard(o.shard), store);
   if (plan.empty()) {
     std::cerr << "kforge: no candidates to evaluate\n";
     return 0;
@@ -213,7 +251,6 @@ int run_eval(const EvalOptions& o, const GlobalOptions& global) {
     if (!workers.cuda && e.format == build::Format::cuda && e.load_failure.empty())
       e.load_failure = "a cuda candidate needs a GPU: evaluate it with --device cuda (kforge build compiles it anywhere)";
   }
-  Store store(global.db);
   for (const auto& e : plan) {
     store.put_problem(e.problem);
     if (e.load_failure.empty()) store.put_candidate(e.candidate);
@@ -337,6 +374,12 @@ Runner add_eval_command(CLI::App& app, const GlobalOptions& global) {
   cmd->add_flag("--json", o->json, "One JSON object per candidate per line on stdout instead of the table");
   cmd->add_flag("--wide", o->wide, "The results table with every cell whole (by default a terminal's width cuts the messages, then the names)");
   cmd->add_option("--name", o->name, "Name the run (unique in the store): kforge report NAME, kforge compare NAME OTHER");
+  cmd->add_option("--shard", o->shard,
+                  "I/N: evaluate only shard I (from 0) of N, whole problems split by expected cost (stored eager "
+                  "baselines times candidates), the same split on every node; kforge merge joins the shards' stores")
+      ->check([](const std::string& text) {
+        return planner::parse_shard(text) ? std::string() : "--shard takes I/N with 0 <= I < N, as 3/8";
+      });
   return [o, &global] { return run_eval(*o, global); };
 }
 

@@ -325,6 +325,15 @@ std::map<std::string, std::string> Store::candidate_models() {
   return out;
 }
 
+std::optional<double> Store::typical_eager_ms(const std::string& problem_hash) {
+  auto s = db_.prepare(
+      "SELECT median_ms FROM baselines WHERE problem_hash = ?1 AND mode = 'eager' AND median_ms IS NOT NULL "
+      "ORDER BY measured_at DESC LIMIT 1");
+  s.bind(1, problem_hash);
+  if (!s.step()) return std::nullopt;
+  return s.real_at(0);
+}
+
 std::vector<std::string> Store::find_candidates(const std::string& path_or_hash) {
   std::vector<std::string> out;
   auto add = [&](sqlite::Statement& s) {

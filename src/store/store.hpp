@@ -196,6 +196,9 @@ class Store {
 
   // The most recently measured rates of `device_name` (any device when empty), any torch.
   std::optional<DevicePeaks> latest_device_peaks(const std::string& device_name = "");
+  // The latest eager baseline's median of a problem on any device [ms]: what planning a study
+  // takes for its reference's time (planner/shards.hpp).
+  std::optional<double> typical_eager_ms(const std::string& problem_hash);
   std::optional<Baseline> find_baseline(const std::string& problem_hash, const std::string& mode,
                                         const std::string& device_name, const std::string& torch_version);
   std::optional<ProblemMetadata> find_problem_metadata(const std::string& problem_hash, const std::string& torch_version,

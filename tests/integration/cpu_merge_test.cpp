@@ -92,5 +92,28 @@ TEST_F(CpuMerge, AnotherSuiteOrSchemaIsRefusedWithNothingMerged) {
   EXPECT_EQ(count(all, "evaluations"), 1);
 }
 
+// A folder evaluated as two shards (as two nodes would, each into a store of its own) and merged:
+// each shard takes whole problems, together they take every one once.
+TEST_F(CpuMerge, TwoShardsOfAFolderMergeIntoTheWhole) {
+  for (const char* problem : {"1_Tiny_Add_ReLU", "2_Tiny_Argmax"})
+    dir_.write(std::string("run/level1/") + problem + "/identity.py",
+               read_file(source_path(std::string("tests/problems/level1/") + problem + ".py")) + "\n\nModelNew = Model\n");
+  std::vector<std::string> shard_dbs;
+  for (int i = 0; i < 2; ++i) {
+    shard_dbs.push_back(dir_.file("shard-" + std::to_string(i) + ".db"));
+    auto r = run_kforge({"--db", shard_dbs.back(), "eval", "--device", "cpu", "--max-time", "0.2", "--min-time", "0",
+                         "--min-samples", "5", "--suite", source_path("tests/problems"), "--name", "study", "--shard",
+                         std::to_string(i) + "/2", "--json", dir_.file("run")});
+    ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+    EXPECT_EQ(r.json_lines().size(), 1u) << r.out;
+    EXPECT_NE(r.err.find("kforge: shard " + std::to_string(i) + "/2: 1 of 2 problems"), std::string::npos) << r.err;
+  }
+  ASSERT_EQ(run_kforge({"merge", shard_dbs[0], shard_dbs[1], "--into", dir_.file("all.db")}).exit_code, 0);
+  auto report = nlohmann::json::parse(run_kforge({"--db", dir_.file("all.db"), "report", "study", "--json"}).out);
+  EXPECT_EQ(report["fast_p"]["level1"]["n"], 2) << report.dump(2);
+  EXPECT_EQ(report["fast_p"]["level1"]["problems"], 2) << report.dump(2);
+  EXPECT_EQ(run_kforge({"--db", dir_.file("x.db"), "eval", "--shard", "2/2", dir_.file("run")}).exit_code, 2);
+}
+
 }  // namespace
 }  // namespace kforge::testing
