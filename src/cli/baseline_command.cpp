@@ -12,6 +12,7 @@
 #include "report/upstream_baselines.hpp"
 #include "cli/problem_tools.hpp"
 #include "common/errors.hpp"
+#include "planner/shards.hpp"
 #include "store/store.hpp"
 
 namespace kforge::cli {
@@ -27,6 +28,7 @@ struct BaselineOptions {
   bool json = false;
   bool force = false;
   bool stored_only = false;
+  std::string shard;  // "I/N": only this shard of the problems (planner/shards.hpp); empty: all
 };
 
 std::optional<double> number(const nlohmann::json& j, const char* key) {
@@ -84,6 +86,18 @@ int run_baseline(const BaselineOptions& o, const GlobalOptions& global) {
   auto [dir, suite, chosen] = choose_problems(o.suite, o.problems);
   const ToolIdentity id = tool_identity(device);
   Store store(global.db);
+  if (!o.shard.empty()) {
+    // Whole problems, alike: the times eval --shard weighs by are the ones this command measures,
+    // so weighing by them would split differently once a shard had stored its own.
+    const auto shard = *planner::parse_shard(o.shard);
+    const std::vector<double> weights(chosen.size(), 1.0);
+    const auto pick = planner::pick_shard(weights, shard);
+    std::vector<Problem> kept;
+    for (size_t i : pick.items) kept.push_back(chosen[i]);
+    std::cerr << fmt::format("kforge: shard {}/{}: {} of {} problems, {:.0f}% of the expected work\n", shard.index,
+                             shard.count, kept.size(), chosen.size(), 100 * pick.share);
+    chosen = std::move(kept);
+  }
   print_header(o.json);
 
   // Resumable: a problem and mode already measured on this device with this torch is shown from
@@ -173,6 +187,8 @@ Runner add_baseline_command(CLI::App& app, const GlobalOptions& global) {
       ->delimiter(',')
       ->check(CLI::IsMember({"eager", "compile", "max-autotune"}));
   cmd->add_option("--trials", o->trials, "Timed calls per problem and mode, after 3 warm-ups")->check(CLI::Range(1, 100000));
+  cmd->add_option("--shard", o->shard, "I/N: only shard I (from 0) of N of the problems, as many in each, the same split on every node")
+      ->check(planner::shard_error);
   cmd->add_option("--export", o->export_dir, "Folder to write the baselines to in upstream's shape and file names (baseline_time_torch.json, "
                   "baseline_time_torch_compile_inductor_default.json, ...)");
   cmd->add_flag("--json", o->json, "One JSON object per problem and mode per line");

@@ -195,25 +195,17 @@ void keep_shard(std::vector<PlannedEval>& plan, const planner::ShardSpec& shard,
   }
   std::vector<std::string> names;
   std::vector<double> weights;
-  double total = 0;
   for (const auto& [name, p] : problems) {
     names.push_back(name);
     weights.push_back(planner::expected_cost_s(p.second, store.typical_eager_ms(p.first)));
-    total += weights.back();
   }
-  const auto shard_of = planner::assign_shards(weights, shard.count);
+  const auto pick = planner::pick_shard(weights, shard);
   std::set<std::string> kept;
-  double share = 0;
-  for (size_t i = 0; i < names.size(); ++i)
-    if (shard_of[i] == shard.index) {
-      kept.insert(names[i]);
-      share += weights[i];
-    }
+  for (size_t i : pick.items) kept.insert(names[i]);
   const size_t before = plan.size();
   std::erase_if(plan, [&](const PlannedEval& e) { return !kept.count(e.problem_name); });
   std::cerr << fmt::format("kforge: shard {}/{}: {} of {} problems, {} of {} candidates, {:.0f}% of the expected work\n",
-                           shard.index, shard.count, kept.size(), names.size(), plan.size(), before,
-                           total > 0 ? 100 * share / total : 0.0);
+                           shard.index, shard.count, kept.size(), names.size(), plan.size(), before, 100 * pick.share);
 }
 
 int run_eval(const EvalOptions& o, const GlobalOptions& global) {
@@ -377,9 +369,7 @@ Runner add_eval_command(CLI::App& app, const GlobalOptions& global) {
   cmd->add_option("--shard", o->shard,
                   "I/N: evaluate only shard I (from 0) of N, whole problems split by expected cost (stored eager "
                   "baselines times candidates), the same split on every node; kforge merge joins the shards' stores")
-      ->check([](const std::string& text) {
-        return planner::parse_shard(text) ? std::string() : "--shard takes I/N with 0 <= I < N, as 3/8";
-      });
+      ->check(planner::shard_error);
   return [o, &global] { return run_eval(*o, global); };
 }
 

@@ -15,6 +15,10 @@ std::optional<ShardSpec> parse_shard(const std::string& text) {
   return s;
 }
 
+std::string shard_error(const std::string& text) {
+  return parse_shard(text) ? std::string() : "--shard takes I/N with 0 <= I < N, as 3/8";
+}
+
 std::vector<int> assign_shards(const std::vector<double>& weights, int count) {
   std::vector<size_t> order(weights.size());
   std::iota(order.begin(), order.end(), 0);
@@ -27,6 +31,20 @@ std::vector<int> assign_shards(const std::vector<double>& weights, int count) {
     *least += weights[item];
   }
   return shard;
+}
+
+ShardPick pick_shard(const std::vector<double>& weights, const ShardSpec& shard) {
+  const auto shard_of = assign_shards(weights, shard.count);
+  ShardPick pick;
+  double total = 0, mine = 0;
+  for (size_t i = 0; i < weights.size(); ++i) {
+    total += weights[i];
+    if (shard_of[i] != shard.index) continue;
+    pick.items.push_back(i);
+    mine += weights[i];
+  }
+  pick.share = total > 0 ? mine / total : 0;
+  return pick;
 }
 
 double expected_cost_s(int candidates, std::optional<double> reference_ms) {

@@ -17,10 +17,19 @@ struct ShardSpec {
 
 // "I/N" with 0 <= I < N; nothing when the text is not of that form.
 std::optional<ShardSpec> parse_shard(const std::string& text);
+// What is wrong with `text` as --shard's value; empty when nothing (a CLI11 check).
+std::string shard_error(const std::string& text);
 
 // The shard of each item, `weights` in the items' order (ties go to the earlier item, then the
 // lower shard).
 std::vector<int> assign_shards(const std::vector<double>& weights, int count);
+
+// The items of one shard (their indices, in order) and the share of the whole weight they carry.
+struct ShardPick {
+  std::vector<size_t> items;
+  double share = 0;
+};
+ShardPick pick_shard(const std::vector<double>& weights, const ShardSpec& shard);
 
 // The expected cost of evaluating `candidates` candidates of a problem whose reference takes
 // `reference_ms` (a stored eager baseline; none: a typical problem's), in seconds: a fixed part

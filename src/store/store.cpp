@@ -24,6 +24,16 @@ constexpr const char* kRecordColumns =
     "e.max_rel_error, e.ref_ms, e.cand_ms, e.speedup, e.speedup_ci_low, e.speedup_ci_high, e.wall_s, "
     "e.created_at, p.level, p.problem_id, e.load_s, e.correctness_s, e.timing_s";
 
+// A call of one sample, as the lookups below fill it in.
+ModelCall sample_call(const std::string& model, const std::string& problem_hash, const std::string& format, int sample) {
+  ModelCall c;
+  c.model = model;
+  c.problem_hash = problem_hash;
+  c.format = format;
+  c.sample = sample;
+  return c;
+}
+
 }  // namespace
 
 Store::Store(const std::filesystem::path& path) : db_(path) { migrate(db_); }
@@ -208,11 +218,7 @@ std::optional<ModelCall> Store::generated_call(const std::string& model, const s
       "AND prompt_hash = ?5 AND (settings IS NULL OR settings = ?6) ORDER BY id DESC LIMIT 1");
   s.bind(1, model).bind(2, problem_hash).bind(3, format).bind(4, sample).bind(5, prompt_hash).bind(6, settings_json);
   if (!s.step()) return std::nullopt;
-  ModelCall c;
-  c.model = model;
-  c.problem_hash = problem_hash;
-  c.format = format;
-  c.sample = sample;
+  ModelCall c = sample_call(model, problem_hash, format, sample);
   c.prompt_hash = prompt_hash;
   c.candidate_hash = s.text_at(0);
   c.candidate_path = s.text_at(1);
@@ -230,11 +236,7 @@ std::optional<ModelCall> Store::recorded_call(const std::string& model, const st
       "ORDER BY id DESC LIMIT 1");
   s.bind(1, model).bind(2, problem_hash).bind(3, format).bind(4, sample);
   if (!s.step()) return std::nullopt;
-  ModelCall c;
-  c.model = model;
-  c.problem_hash = problem_hash;
-  c.format = format;
-  c.sample = sample;
+  ModelCall c = sample_call(model, problem_hash, format, sample);
   c.provider_model = s.text_at(0);
   c.answer = s.text_at(1);
   c.outcome = s.text_at(2);

@@ -236,6 +236,25 @@ TEST(Baseline, ReportUsesAStoredBaseline) {
   EXPECT_FALSE(plain_json.at("against_stored_baselines").contains("compile")) << plain_json.dump(2);
 }
 
+// --shard I/N measures only that shard of the problems, split as eval --shard splits them: two
+// shards of two problems take one each, together both.
+TEST(Baseline, ShardsSplitTheProblems) {
+  TempDir dir;
+  std::set<std::string> measured;
+  for (int i = 0; i < 2; ++i) {
+    auto r = run_kforge({"--db", dir.file("k.db"), "baseline", "--device", "cpu", "--trials", "3", "--modes", "eager",
+                         "--json", "--shard", std::to_string(i) + "/2", "--",
+                         source_path("tests/problems/level1/1_Tiny_Add_ReLU.py"),
+                         source_path("tests/problems/level1/2_Tiny_Argmax.py")});
+    ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+    EXPECT_NE(r.err.find("shard " + std::to_string(i) + "/2: 1 of 2 problems"), std::string::npos) << r.err;
+    auto lines = r.json_lines();
+    ASSERT_EQ(lines.size(), 1u) << r.out;
+    measured.insert(lines[0].at("problem").get<std::string>());
+  }
+  EXPECT_EQ(measured.size(), 2u);
+}
+
 // A second run shows what the store holds instead of measuring it again; --force measures again.
 TEST(Baseline, ASecondRunGoesOnFromTheStore) {
   TempDir dir;

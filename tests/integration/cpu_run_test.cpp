@@ -20,12 +20,17 @@ std::string cpp_answer(const std::string& candidate) {
   return "Here is the kernel:\n```cpp\n" + std::string(std::istreambuf_iterator<char>(in), {}) + "```\n";
 }
 
-TEST(Run, GeneratesBuildsEvaluatesAndReportsALevel) {
-  TempDir dir;
-  FakeModelServer server;
+// kforge.toml with one model, "scripted", served by `server` at $2 and $6 a million tokens.
+void write_scripted_model(const TempDir& dir, const FakeModelServer& server) {
   std::ofstream(dir.file("kforge.toml")) << "[models.scripted]\napi = \"openai\"\nendpoint = \"" << server.endpoint()
                                          << "\"\nmodel = \"scripted-coder\"\nprice_in = 2.0\nprice_out = 6.0\n"
                                             "concurrency = 1\n";
+}
+
+TEST(Run, GeneratesBuildsEvaluatesAndReportsALevel) {
+  TempDir dir;
+  FakeModelServer server;
+  write_scripted_model(dir, server);
   // tests/problems/level1, in order: 1 Tiny_Add_ReLU, 2 Tiny_Argmax, 3 Tiny_Linear, 4 Tiny_Log_ReLU.
   server.script(FakeModelServer::openai_stream(cpp_answer("cpp_add_relu.cpp"), 4, 1500, 400));
   server.script(FakeModelServer::openai_stream("An argmax is best left to PyTorch.", 1, 1400, 20));
@@ -74,9 +79,7 @@ TEST(Run, GeneratesBuildsEvaluatesAndReportsALevel) {
 TEST(Run, NamedRunsKeepTheirCostAndCompare) {
   TempDir dir;
   FakeModelServer server;
-  std::ofstream(dir.file("kforge.toml")) << "[models.scripted]\napi = \"openai\"\nendpoint = \"" << server.endpoint()
-                                         << "\"\nmodel = \"scripted-coder\"\nprice_in = 2.0\nprice_out = 6.0\n"
-                                            "concurrency = 1\n";
+  write_scripted_model(dir, server);
   server.script(FakeModelServer::openai_stream(cpp_answer("cpp_add_relu.cpp"), 4, 1500, 400));
   auto run = [&](const std::string& name) {
     return run_kforge({"--db", dir.file("k.db"), "run", "--model", "scripted", "--suite", source_path("tests/problems"),
