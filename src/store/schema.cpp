@@ -311,6 +311,8 @@ CREATE TABLE run_parts (
   cost_usd      REAL,
   PRIMARY KEY (run_id, started_at, command, device)
 );
+-- A run's row of an evaluation, found at once (kforge merge asks for each it copies).
+CREATE INDEX run_evaluations_by_evaluation ON run_evaluations(run_id, evaluation_id);
 UPDATE meta SET value = '13' WHERE key = 'schema_version';
 )sql");
   }

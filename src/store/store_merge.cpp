@@ -47,6 +47,7 @@ INSERT INTO main.evaluations(eval_key, problem_hash, candidate_hash, device, dev
 CREATE TEMP TABLE evaluation_map AS
   SELECT s.id AS src, (SELECT t.id FROM main.evaluations t WHERE t.eval_key = s.eval_key AND
     t.created_at = s.created_at AND t.wall_s = s.wall_s ORDER BY t.id LIMIT 1) AS dst FROM src.evaluations s;
+CREATE INDEX temp.evaluation_map_src ON evaluation_map(src);
 INSERT OR IGNORE INTO main.samples SELECT m.dst, s.side, s.idx, s.event_ms, s.host_ms
   FROM src.samples s JOIN evaluation_map m ON m.src = s.evaluation_id;
 
@@ -73,10 +74,15 @@ UPDATE main.runs SET
     output_tokens = (SELECT sum(p.output_tokens) FROM main.run_parts p WHERE p.run_id = runs.id),
     cost_usd = (SELECT sum(p.cost_usd) FROM main.run_parts p WHERE p.run_id = runs.id)
   WHERE id IN (SELECT dst FROM run_map);
+-- A merged run's rows go after those it has (each run's next position, read once: counted per row
+-- it made the merge quadratic in a run's size).
+CREATE TEMP TABLE run_next AS
+  SELECT m.dst AS run_id, (SELECT coalesce(max(x.position) + 1, 0) FROM main.run_evaluations x WHERE x.run_id = m.dst)
+    AS next FROM (SELECT DISTINCT dst FROM run_map) m;
 INSERT INTO main.run_evaluations(run_id, position, evaluation_id, problem_name, candidate_name, level, problem_id, reused)
-  SELECT rm.dst, (SELECT count(*) FROM main.run_evaluations x WHERE x.run_id = rm.dst) + s.position, em.dst,
-    s.problem_name, s.candidate_name, s.level, s.problem_id, s.reused
+  SELECT rm.dst, n.next + s.position, em.dst, s.problem_name, s.candidate_name, s.level, s.problem_id, s.reused
   FROM src.run_evaluations s JOIN run_map rm ON rm.src = s.run_id JOIN evaluation_map em ON em.src = s.evaluation_id
+    JOIN run_next n ON n.run_id = rm.dst
   WHERE NOT EXISTS (SELECT 1 FROM main.run_evaluations x WHERE x.run_id = rm.dst AND x.evaluation_id = em.dst
     AND x.candidate_name = s.candidate_name);
 INSERT INTO main.run_gaps SELECT rm.dst, s.problem_name, s.candidate_name, s.level, s.problem_id, s.outcome, s.message
@@ -114,6 +120,7 @@ UPDATE main.agent_nodes SET parent_id = (SELECT pm.dst FROM node_map nm JOIN src
 
 DROP TABLE evaluation_map;
 DROP TABLE run_map;
+DROP TABLE run_next;
 DROP TABLE node_map;
 )sql";
 
