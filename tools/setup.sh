@@ -63,22 +63,30 @@ if ((${#missing[@]})); then
   fi
 fi
 
-# Optional: a headless browser for the test that renders `kforge report --html`'s page
-# (tests/integration/cpu_html_report_test.cpp). Installed through apt-get where it can be, never
-# asking for a password; where it cannot (the GPU machine has no package registry and gets the
-# packages above from .deps/, which does not carry a browser), setup goes on and the test skips.
-# Not tried at all where .deps/ is carried: there apt-get has no registry to reach, and every
-# build would wait on it.
-if ! command -v chromium >/dev/null 2>&1 && ! command -v chromium-browser >/dev/null 2>&1 &&
-    command -v apt-get >/dev/null 2>&1 && [[ ! -d .deps ]]; then
-  sudo_cmd=(); [[ $(id -u) -ne 0 ]] && sudo_cmd=(sudo -n)
-  log=$(mktemp)
-  echo "setup: installing chromium (optional: renders the HTML report in a test)"
-  chromium_install() { "${sudo_cmd[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >>"$log" 2>&1; }
-  chromium_install || { "${sudo_cmd[@]}" apt-get update -qq >>"$log" 2>&1 && chromium_install; } || {
+# Optional: programs only some tests need, installed through apt-get where it can be, never
+# asking for a password: a headless browser for the test that renders `kforge report --html`'s
+# page (tests/integration/cpu_html_report_test.cpp), and Slurm with munge for the test that runs
+# a study on a real Slurm on loopback (tests/integration/cpu_slurm_test.cpp). Where they cannot be
+# installed (the GPU machine has no package registry and gets the packages above from .deps/,
+# which carries neither), setup goes on and those tests skip. Not tried at all where .deps/ is
+# carried: there apt-get has no registry to reach, and every build would wait on it.
+optional_install() {  # optional_install WHAT PACKAGE...: installs the packages or says why not
+  local what="$1"; shift
+  local sudo_cmd=(); [[ $(id -u) -ne 0 ]] && sudo_cmd=(sudo -n)
+  local log; log=$(mktemp)
+  echo "setup: installing $* (optional: $what)"
+  local install=("${sudo_cmd[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@")
+  "${install[@]}" >>"$log" 2>&1 || { "${sudo_cmd[@]}" apt-get update -qq >>"$log" 2>&1 && "${install[@]}" >>"$log" 2>&1; } || {
     tail -n 5 "$log" >&2
-    echo "setup: chromium could not be installed; the HTML report's browser test will skip" >&2; }
+    echo "setup: $* could not be installed; the tests that need them will skip" >&2; }
   rm -f "$log"
+}
+if command -v apt-get >/dev/null 2>&1 && [[ ! -d .deps ]]; then
+  command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 ||
+    optional_install "renders the HTML report in a test" chromium
+  command -v slurmctld >/dev/null 2>&1 && command -v slurmd >/dev/null 2>&1 && command -v sbatch >/dev/null 2>&1 &&
+    command -v munged >/dev/null 2>&1 ||
+    optional_install "a real Slurm on loopback for kforge slurm's test" slurmctld slurmd slurm-client munge
 fi
 
 if [[ -z "$python_found" ]]; then

@@ -23,6 +23,7 @@ Runner add_runs_command(CLI::App& app, const GlobalOptions& global);
 Runner add_compare_command(CLI::App& app, const GlobalOptions& global);
 Runner add_show_command(CLI::App& app, const GlobalOptions& global);
 Runner add_merge_command(CLI::App& app, const GlobalOptions& global);
+Runner add_slurm_command(CLI::App& app, const GlobalOptions& global);
 Runner add_export_command(CLI::App& app, const GlobalOptions& global);
 Runner add_build_command(CLI::App& app, const GlobalOptions& global);
 Runner add_build_inline_command(CLI::App& app, const GlobalOptions& global);

@@ -65,6 +65,7 @@ int main(int argc, char** argv) {
   add(kforge::cli::add_compare_command);
   add(kforge::cli::add_show_command);
   add(kforge::cli::add_merge_command);
+  add(kforge::cli::add_slurm_command);
   add(kforge::cli::add_export_command);
 
   try {

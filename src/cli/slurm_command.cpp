@@ -1,0 +1,156 @@
+// kforge slurm: a study over a Slurm cluster (src/slurm/study.hpp). submit writes the job array
+// and hands it to sbatch; status reads squeue and the shards' own records; resubmit sends again
+// the shards that failed or were lost, which go on from their own stores.
+#include <unistd.h>
+
+#include <filesystem>
+#include <iostream>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "build/subprocess.hpp"
+#include "cli/commands.hpp"
+#include "common/errors.hpp"
+#include "common/files.hpp"
+#include "slurm/study.hpp"
+
+namespace kforge::cli {
+namespace {
+
+struct SlurmOptions {
+  std::string study;
+  int shards = 0;
+  slurm::SbatchOptions sbatch;
+  std::vector<std::string> command;
+};
+
+// The kforge binary that runs now, so every task runs the same one (the folder is shared).
+std::string this_binary() {
+  std::error_code ec;
+  auto self = std::filesystem::read_symlink("/proc/self/exe", ec);
+  if (ec) throw Error("cannot find the kforge binary to run on the nodes: " + ec.message());
+  return self.string();
+}
+
+// sbatch with `args`: the new job's id (sbatch --parsable prints "ID" or "ID;cluster").
+std::string sbatch(const std::vector<std::string>& args) {
+  std::vector<std::string> argv{"sbatch", "--parsable"};
+  argv.insert(argv.end(), args.begin(), args.end());
+  auto r = build::run_process(argv, std::chrono::seconds(60));
+  std::string out = r.output;
+  while (!out.empty() && (out.back() == '\n' || out.back() == ' ')) out.pop_back();
+  if (r.exit_code != 0 || out.empty())
+    throw Error("sbatch failed (exit " + std::to_string(r.exit_code) + "): " + (out.empty() ? "no output" : out));
+  const auto line = out.substr(out.find_last_of('\n') == std::string::npos ? 0 : out.find_last_of('\n') + 1);
+  return line.substr(0, line.find(';'));
+}
+
+// The study's array tasks still in the queue, with their state: squeue's view of every job it submitted.
+std::vector<std::pair<int, std::string>> queued_tasks(const slurm::Study& study) {
+  std::vector<std::pair<int, std::string>> out;
+  for (const auto& job : study.jobs) {
+    auto r = build::run_process({"squeue", "-h", "-r", "-j", job, "-o", "%K %T"}, std::chrono::seconds(30));
+    if (r.exit_code != 0) continue;  // a job that left the queue long ago is unknown to squeue
+    std::istringstream lines(r.output);
+    int task = 0;
+    std::string state;
+    while (lines >> task >> state) out.emplace_back(task, state);
+  }
+  return out;
+}
+
+int run_submit(const SlurmOptions& o) {
+  if (o.command.empty() || (o.command.front() != "eval" && o.command.front() != "baseline"))
+    throw UsageError("kforge slurm submit runs kforge eval or kforge baseline: give it after --, as "
+                     "`kforge slurm submit --study DIR --shards N -- eval --suite S RUN_FOLDER`");
+  for (const auto& a : o.command)
+    if (a == "--db" || a == "--shard" || a.rfind("--shard=", 0) == 0 || a.rfind("--db=", 0) == 0)
+      throw UsageError("kforge slurm submit gives each shard its --db and --shard itself; leave " + a + " out");
+  slurm::Study study;
+  study.folder = std::filesystem::absolute(o.study);
+  std::error_code ec;
+  if (std::filesystem::exists(study.folder / "study.json", ec))
+    throw UsageError(o.study + " holds a study already: kforge slurm status/resubmit --study " + o.study);
+  std::filesystem::create_directories(study.folder / "logs");
+  study.command = o.command;
+  study.shards = o.shards;
+  write_file_atomically(study.folder / "kforge.sbatch", slurm::sbatch_script(study, o.sbatch, this_binary()));
+  save(study);  // before sbatch: a failed submission leaves the study to resubmit
+  study.jobs.push_back(sbatch({(study.folder / "kforge.sbatch").string()}));
+  save(study);
+  std::cout << fmt::format("submitted job {}: {} shard(s) of kforge {} in {}\n", study.jobs.back(), study.shards,
+                           o.command.front(), study.folder.string());
+  std::cout << fmt::format("kforge slurm status --study {} follows it; kforge merge {}/shard-*.db --into STORE joins them\n",
+                           o.study, study.folder.string());
+  return 0;
+}
+
+int run_status(const SlurmOptions& o) {
+  const auto study = slurm::load(o.study);
+  const auto states = slurm::shard_states(study, queued_tasks(study));
+  int done = 0;
+  std::cout << fmt::format("{:>5}  {:<18} {:>11}\n", "shard", "state", "evaluations");
+  for (const auto& s : states) {
+    std::cout << fmt::format("{:>5}  {:<18} {:>11}\n", s.index, s.state, s.evaluations);
+    done += s.state == "done";
+  }
+  std::cout << fmt::format("{} of {} shard(s) done; jobs {}\n", done, states.size(), fmt::join(study.jobs, ", "));
+  return 0;
+}
+
+int run_resubmit(const SlurmOptions& o) {
+  auto study = slurm::load(o.study);
+  std::vector<int> again;
+  for (const auto& s : slurm::shard_states(study, queued_tasks(study)))
+    if (s.state == "lost" || s.state.rfind("failed", 0) == 0) again.push_back(s.index);
+  if (again.empty()) {
+    std::cout << "no shard failed or was lost: nothing to resubmit\n";
+    return 0;
+  }
+  for (int i : again) std::filesystem::remove(study.folder / fmt::format("shard-{}.exit", i));
+  study.jobs.push_back(sbatch({fmt::format("--array={}", fmt::join(again, ",")), (study.folder / "kforge.sbatch").string()}));
+  save(study);
+  std::cout << fmt::format("resubmitted shard(s) {} as job {}; each goes on from its own store\n", fmt::join(again, ", "),
+                           study.jobs.back());
+  return 0;
+}
+
+}  // namespace
+
+Runner add_slurm_command(CLI::App& app, const GlobalOptions&) {
+  auto o = std::make_shared<SlurmOptions>();
+  auto* cmd = app.add_subcommand("slurm", "A study over a Slurm cluster: shards as one job array, each into a store of "
+                                          "its own, followed and resubmitted, then joined by kforge merge");
+  cmd->require_subcommand(1);
+  auto* submit = cmd->add_subcommand("submit", "Split a kforge eval or baseline into shards and submit them as one sbatch job array");
+  submit->add_option("--study", o->study, "The study's folder, on storage every node sees (made)")->required();
+  submit->add_option("--shards", o->shards, "How many shards (array tasks)")->required()->check(CLI::Range(1, 100000));
+  submit->add_option("--partition", o->sbatch.partition, "sbatch --partition");
+  submit->add_option("--account", o->sbatch.account, "sbatch --account");
+  submit->add_option("--time", o->sbatch.time, "sbatch --time, per shard");
+  submit->add_option("--gpus-per-node", o->sbatch.gpus_per_node, "sbatch --gpus-per-node (every GPU of the node is used)")
+      ->check(CLI::Range(0, 64));
+  submit->add_option("--sbatch-option", o->sbatch.extra, "Another sbatch option for every shard, as --qos=high (repeatable)");
+  // What follows the options is the study's kforge command, taken whole (its flags are eval's or
+  // baseline's, not submit's): `-- eval --suite S RUN_FOLDER`.
+  submit->prefix_command();
+  submit->allow_extras();
+  submit->fallthrough(false);  // the command's flags are its own, not the parents'
+  submit->footer("After the options: -- and the kforge command of the study, eval ... or baseline ...");
+  auto* status = cmd->add_subcommand("status", "Each shard's state (squeue, and its own exit record) and its evaluations so far");
+  status->add_option("--study", o->study, "The study's folder")->required();
+  auto* resubmit = cmd->add_subcommand("resubmit", "Submit again the shards that failed or were lost (cancelled, preempted)");
+  resubmit->add_option("--study", o->study, "The study's folder")->required();
+  return [o, submit, status] {
+    if (submit->parsed()) {
+      o->command = submit->remaining();
+      if (!o->command.empty() && o->command.front() == "--") o->command.erase(o->command.begin());
+      return run_submit(*o);
+    }
+    if (status->parsed()) return run_status(*o);
+    return run_resubmit(*o);
+  };
+}
+
+}  // namespace kforge::cli

@@ -1,0 +1,168 @@
+// kforge slurm against a real Slurm on loopback: munged, slurmctld and slurmd from Debian's
+// packages, started by the test with a generated slurm.conf (proctrack/linuxproc, task/none, CPU
+// workers) and stopped by PID at its end. A study of two shards is submitted held, one shard is
+// cancelled before it runs, the other released; status says which is done and which is lost,
+// resubmit sends the lost one again, and the merged store holds every result exactly once.
+// Skips with a message where the daemons cannot start; fails without Slurm's programs under
+// KFORGE_REQUIRE_SLURM=1 (CI sets it; tools/setup.sh installs them where apt-get can).
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+#include <thread>
+
+#include "build/subprocess.hpp"
+#include "common/files.hpp"
+#include "store/sqlite.hpp"
+#include "support/command.hpp"
+#include "support/temp_dir.hpp"
+
+namespace kforge::testing {
+namespace {
+
+bool on_path(const char* program) {
+  return build::run_process({"sh", "-c", std::string("command -v ") + program}, std::chrono::seconds(10)).exit_code == 0;
+}
+
+std::string run_text(const std::vector<std::string>& argv) { return build::run_process(argv, std::chrono::seconds(60)).output; }
+
+class LoopbackSlurm {
+ public:
+  explicit LoopbackSlurm(const TempDir& dir) : root_(dir.path() / "slurm") {
+    namespace fs = std::filesystem;
+    for (const char* sub : {"state", "spool", "log", "munge"}) fs::create_directories(root_ / sub);
+    fs::permissions(root_ / "munge", fs::perms::owner_all, fs::perm_options::replace);
+    {
+      std::ofstream key(root_ / "munge/munge.key", std::ios::binary);
+      std::ifstream random("/dev/urandom", std::ios::binary);
+      std::string bytes(1024, '\0');
+      random.read(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+      key << bytes;
+    }
+    fs::permissions(root_ / "munge/munge.key", fs::perms::owner_read, fs::perm_options::replace);
+    const std::string munge = (root_ / "munge").string();
+    auto m = build::run_process({"munged", "--key-file=" + munge + "/munge.key", "--socket=" + munge + "/munge.sock",
+                                 "--pid-file=" + munge + "/munged.pid", "--log-file=" + munge + "/munged.log",
+                                 "--seed-file=" + munge + "/seed", "--force"},
+                                std::chrono::seconds(30));
+    if (m.exit_code != 0) {
+      why_not_ = "munged did not start: " + m.output;
+      return;
+    }
+    // Ports of this test's own, so another Slurm on the machine is left alone.
+    const int port = 20000 + static_cast<int>(getpid() % 20000);
+    const std::string host = run_text({"hostname", "-s"}).substr(0, run_text({"hostname", "-s"}).find('\n'));
+    const std::string r = root_.string();
+    std::ofstream(root_ / "slurm.conf")
+        << "ClusterName=kforgetest\nSlurmctldHost=" << host << "(127.0.0.1)\nSlurmctldPort=" << port
+        << "\nSlurmdPort=" << port + 1 << "\nAuthType=auth/munge\nAuthInfo=socket=" << munge
+        << "/munge.sock\nCryptoType=crypto/munge\nProctrackType=proctrack/linuxproc\nTaskPlugin=task/none\n"
+           "SchedulerType=sched/backfill\nSelectType=select/cons_tres\nSelectTypeParameters=CR_Core\n"
+           "StateSaveLocation="
+        << r << "/state\nSlurmdSpoolDir=" << r << "/spool\nSlurmctldPidFile=" << r << "/slurmctld.pid\nSlurmdPidFile=" << r
+        << "/slurmd.pid\nSlurmctldLogFile=" << r << "/log/slurmctld.log\nSlurmdLogFile=" << r
+        << "/log/slurmd.log\nSlurmUser=root\nReturnToService=2\nMpiDefault=none\nJobCompType=jobcomp/none\n"
+           "AccountingStorageType=accounting_storage/none\nMinJobAge=600\nNodeName="
+        << host << " NodeAddr=127.0.0.1 CPUs=" << std::thread::hardware_concurrency()
+        << " State=UNKNOWN\nPartitionName=test Nodes=" << host << " Default=YES MaxTime=INFINITE State=UP\n";
+    ::setenv("SLURM_CONF", (root_ / "slurm.conf").c_str(), 1);
+    for (const char* daemon : {"slurmctld", "slurmd"}) {
+      auto d = build::run_process({daemon, "-f", (root_ / "slurm.conf").string()}, std::chrono::seconds(30));
+      if (d.exit_code != 0) {
+        why_not_ = std::string(daemon) + " did not start: " + d.output;
+        return;
+      }
+    }
+    for (int i = 0; i < 60; ++i) {  // the node registers within seconds
+      if (run_text({"sinfo", "-h", "-o", "%t"}).find("idle") != std::string::npos) {
+        up_ = true;
+        return;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(500));
+    }
+    why_not_ = "the node never became idle: " + run_text({"sinfo"});
+  }
+  ~LoopbackSlurm() {
+    for (const char* pid_file : {"slurmd.pid", "slurmctld.pid", "munge/munged.pid"}) {
+      std::ifstream in(root_ / pid_file);
+      pid_t pid = 0;
+      if (in >> pid && pid > 0) ::kill(pid, SIGTERM);
+    }
+    ::unsetenv("SLURM_CONF");
+  }
+  bool up() const { return up_; }
+  const std::string& why_not() const { return why_not_; }
+
+ private:
+  std::filesystem::path root_;
+  bool up_ = false;
+  std::string why_not_;
+};
+
+TEST(CpuSlurm, AStudyIsSubmittedCancelledResubmittedAndMergedOnce) {
+  const bool required = std::getenv("KFORGE_REQUIRE_SLURM") && std::string(std::getenv("KFORGE_REQUIRE_SLURM")) == "1";
+  for (const char* program : {"munged", "slurmctld", "slurmd", "sbatch", "squeue", "scancel", "scontrol"})
+    if (!on_path(program)) {
+      if (required) FAIL() << program << " is not installed (tools/setup.sh installs Slurm where apt-get can)";
+      GTEST_SKIP() << program << " is not installed";
+    }
+  if (geteuid() != 0) GTEST_SKIP() << "slurmd must run as root to start jobs";
+  TempDir dir;
+  LoopbackSlurm slurm(dir);
+  if (!slurm.up()) GTEST_SKIP() << "a Slurm on loopback could not start here: " << slurm.why_not();
+
+  for (const char* problem : {"1_Tiny_Add_ReLU", "2_Tiny_Argmax"})
+    dir.write(std::string("run/level1/") + problem + "/identity.py",
+              read_file(source_path(std::string("tests/problems/level1/") + problem + ".py")) + "\n\nModelNew = Model\n");
+  const std::string study = dir.file("study");
+  // Held, so that one shard can be cancelled before it runs.
+  auto submit = run_kforge({"slurm", "submit", "--study", study, "--shards", "2", "--sbatch-option=--hold", "--", "eval",
+                            "--device", "cpu", "--max-time", "0.2", "--min-time", "0", "--min-samples", "5", "--suite",
+                            source_path("tests/problems"), "--name", "study", dir.file("run")});
+  ASSERT_EQ(submit.exit_code, 0) << submit.out << submit.err;
+  auto job = [&] { return nlohmann::json::parse(read_file(study + "/study.json"))["jobs"].back().get<std::string>(); };
+  const std::string first = job();
+  run_text({"scancel", first + "_1"});
+  run_text({"scontrol", "release", first});
+
+  auto wait_for = [&](const std::vector<std::string>& wanted) {
+    std::string out;
+    for (int i = 0; i < 240; ++i) {
+      out = run_kforge({"slurm", "status", "--study", study}).out;
+      bool all = true;
+      for (const auto& w : wanted) all = all && out.find(w) != std::string::npos;
+      if (all) return out;
+      std::this_thread::sleep_for(std::chrono::milliseconds(500));
+    }
+    ADD_FAILURE() << "status never showed what was awaited:\n" << out;
+    return out;
+  };
+  auto status = wait_for({"    0  done", "    1  lost"});
+  std::cout << "status after the cancel:\n" << status;  // docs/cli.md quotes it
+  EXPECT_NE(status.find("1 of 2 shard(s) done"), std::string::npos) << status;
+
+  auto resubmit = run_kforge({"slurm", "resubmit", "--study", study});
+  ASSERT_EQ(resubmit.exit_code, 0) << resubmit.out << resubmit.err;
+  EXPECT_NE(resubmit.out.find("resubmitted shard(s) 1"), std::string::npos) << resubmit.out;
+  run_text({"scontrol", "release", job()});
+  status = wait_for({"2 of 2 shard(s) done"});
+  std::cout << "after the resubmission:\n" << status << resubmit.out << submit.out;
+
+  auto merged = run_kforge({"merge", study + "/shard-0.db", study + "/shard-1.db", "--into", dir.file("all.db")});
+  ASSERT_EQ(merged.exit_code, 0) << merged.out << merged.err;
+  auto report = nlohmann::json::parse(run_kforge({"--db", dir.file("all.db"), "report", "study", "--json"}).out);
+  EXPECT_EQ(report["fast_p"]["level1"]["n"], 2) << report.dump(2);
+  EXPECT_EQ(report["fast_p"]["level1"]["problems"], 2) << report.dump(2);
+  sqlite::Database all(dir.file("all.db"));
+  auto s = all.prepare("SELECT count(*) FROM evaluations");
+  ASSERT_TRUE(s.step());
+  EXPECT_EQ(s.int_at(0), 2);
+  EXPECT_EQ(run_kforge({"slurm", "resubmit", "--study", study}).out.find("nothing to resubmit") != std::string::npos, true);
+}
+
+}  // namespace
+}  // namespace kforge::testing
