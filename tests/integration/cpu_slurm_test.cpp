@@ -164,5 +164,22 @@ TEST(CpuSlurm, AStudyIsSubmittedCancelledResubmittedAndMergedOnce) {
   EXPECT_EQ(run_kforge({"slurm", "resubmit", "--study", study}).out.find("nothing to resubmit") != std::string::npos, true);
 }
 
+// What submit cannot run is refused before anything is written or submitted (no Slurm needed).
+TEST(CpuSlurm, SubmitRefusesWhatItCannotRun) {
+  TempDir dir;
+  const std::string study = dir.file("study");
+  for (const std::vector<std::string>& command :
+       {std::vector<std::string>{"run", "--model", "m"}, {"eval", "--db", "x.db", "runs/x"}, {"eval", "--shard", "0/2", "runs/x"}}) {
+    std::vector<std::string> args{"slurm", "submit", "--study", study, "--shards", "2", "--"};
+    args.insert(args.end(), command.begin(), command.end());
+    auto r = run_kforge(args);
+    EXPECT_EQ(r.exit_code, 2) << command.front() << "\n" << r.out << r.err;
+    EXPECT_FALSE(std::filesystem::exists(study + "/study.json")) << r.out;
+  }
+  auto status = run_kforge({"slurm", "status", "--study", dir.file("nowhere")});
+  EXPECT_EQ(status.exit_code, 1);
+  EXPECT_NE(status.err.find("no kforge study here"), std::string::npos) << status.err;
+}
+
 }  // namespace
 }  // namespace kforge::testing
