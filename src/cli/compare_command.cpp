@@ -25,9 +25,8 @@ std::string label_of(Store& store, int64_t run) {
 int run_compare(const CompareOptions& o, const GlobalOptions& global) {
   require_database(global.db);
   Store store(global.db);
-  const int64_t before = resolve_run(store, global.db, o.before), after = resolve_run(store, global.db, o.after);
-  auto a = read_stored_run(store, global.db, before).records;
-  auto b = read_stored_run(store, global.db, after).records;
+  auto [before, a] = read_stored_run(store, global.db, o.before);
+  auto [after, b] = read_stored_run(store, global.db, o.after);
   append_run_gaps(store, before, a);
   append_run_gaps(store, after, b);
   const auto comparison = report::compare_runs(a, b);

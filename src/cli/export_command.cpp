@@ -22,7 +22,7 @@ struct ExportOptions {
 int run_export(const ExportOptions& o, const GlobalOptions& global) {
   require_database(global.db);
   Store store(global.db);
-  auto [run, records] = read_stored_run(store, global.db, resolve_run(store, global.db, o.run));
+  auto [run, records] = read_stored_run(store, global.db, o.run);
   std::set<int> levels;
   for (const auto& r : records) levels.insert(r.level);
   int level = o.level;

@@ -187,7 +187,7 @@ int run_report(const ReportOptions& o, const GlobalOptions& global) {
     return 0;
   }
   if (!o.html.empty()) check_html_target(o.html);
-  auto [run, records] = read_stored_run(store, global.db, resolve_run(store, global.db, o.run));
+  auto [run, records] = read_stored_run(store, global.db, o.run);
   std::vector<std::string> missing;
   // What the speedups are against, when not the reference timed beside each candidate.
   std::string against;
@@ -237,8 +237,9 @@ int run_report(const ReportOptions& o, const GlobalOptions& global) {
   report::print_fast_p_table(std::cout, records);
   std::cout << "fast_p: share of all the run's candidates (evaluated or not) that are correct and faster than p x the "
                "reference; geomean over correct ones\n";
-  if (against.empty()) print_baseline_views(std::cout, stored_baseline_views(store, records));
-  if (!against.empty()) {
+  if (against.empty()) {
+    print_baseline_views(std::cout, stored_baseline_views(store, records));
+  } else {
     std::cout << "speedups against " << against << ", not the reference timed beside the candidate\n";
     if (!missing.empty())
       std::cout << fmt::format("{} correct candidates have no such baseline time (for their device and torch, where "

@@ -42,7 +42,8 @@ std::string sbatch(const std::vector<std::string>& args) {
   while (!out.empty() && (out.back() == '\n' || out.back() == ' ')) out.pop_back();
   if (r.exit_code != 0 || out.empty())
     throw Error("sbatch failed (exit " + std::to_string(r.exit_code) + "): " + (out.empty() ? "no output" : out));
-  const auto line = out.substr(out.find_last_of('\n') == std::string::npos ? 0 : out.find_last_of('\n') + 1);
+  const auto last_line = out.find_last_of('\n');  // npos + 1 is 0: the whole output is one line
+  const auto line = out.substr(last_line + 1);
   return line.substr(0, line.find(';'));
 }
 

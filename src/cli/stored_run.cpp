@@ -10,13 +10,8 @@ void require_database(const std::string& db_path) {
   if (!std::filesystem::exists(db_path)) throw Error(db_path + ": no such database (run `kforge eval` first)");
 }
 
-StoredRun read_stored_run(Store& store, const std::string& db_path, int64_t run_id) {
-  StoredRun run{run_id, {}};
-  if (run.id == 0) {
-    auto latest = store.latest_run();
-    if (!latest) throw Error(db_path + ": holds no run yet");
-    run.id = *latest;
-  }
+StoredRun read_stored_run(Store& store, const std::string& db_path, const std::string& id_or_name) {
+  StoredRun run{resolve_run(store, db_path, id_or_name), {}};
   run.records = store.run_evaluations(run.id);
   if (run.records.empty())
     throw UsageError("run " + std::to_string(run.id) + " does not exist or has no evaluations (see `kforge runs`)");

@@ -15,9 +15,10 @@ struct StoredRun {
   std::vector<EvaluationRecord> records;  // never empty
 };
 
-// The run `run_id` (0: the latest) of the database at `db_path`. Throws kforge::Error when the
-// file does not exist or holds no run (nothing is created), UsageError for an unknown run id.
-StoredRun read_stored_run(Store& store, const std::string& db_path, int64_t run_id);
+// The run named or numbered `id_or_name` ("" or "0": the latest) of the database at `db_path`,
+// through resolve_run. Throws kforge::Error when the file holds no run (nothing is created),
+// UsageError for an unknown run or one without evaluations.
+StoredRun read_stored_run(Store& store, const std::string& db_path, const std::string& id_or_name);
 
 // The run named or numbered `id_or_name` ("" or "0": the latest run with evaluations). Throws
 // UsageError naming `kforge runs` when there is none such.
