@@ -25,8 +25,9 @@ struct TrustCase {
 
 std::vector<TrustCase> load_trust_corpus(const std::string& folder);
 
-// Evaluates every case of `folder` that runs on `device` ("cpu" or "cuda:0"), one kforge call
-// per problem, with `db` as the store. Returns one line per case that got another verdict, rule
+// Evaluates every case of `folder` that runs on `device` ("cpu" or "cuda:0"), with `db` as the
+// store: the cases on built-in problems without extra options in one kforge call over a folder
+// in the suite's layout, the others one call per problem and set of options. Returns one line per case that got another verdict, rule
 // or speedup than expected, and the number of cases run in `ran`. `honest` (the legit corpus): on
 // a GPU a correct case must also have been timed with the stream held, unless it says otherwise.
 // `ci_only`: only the cases marked `ci`. `timeout_s`: each job's deadline (--timeout; a
@@ -37,7 +38,7 @@ std::vector<std::string> run_trust_corpus(const std::string& folder, const std::
 // The failures, one per line, for a test's message.
 std::string joined(const std::vector<std::string>& lines);
 
-// A gtest body: runs `folder` on `device` in a fresh store; at least `min_cases` must run, and
+// A gtest body: runs `folder` on `device` in a fresh store (KFORGE_TRUST_DB=FILE: that one, kept); at least `min_cases` must run, and
 // every one must get what expected.json says.
 void expect_trust_corpus(const std::string& folder, const std::string& device, size_t min_cases,
                          bool honest = false, bool ci_only = false, int timeout_s = 90);
