@@ -328,7 +328,7 @@ Runner add_eval_command(CLI::App& app, const GlobalOptions& global) {
       ->check(CLI::IsMember({"fp32", "fp16", "bf16"}));
   cmd->add_option("--trials", o->settings.correctness_trials, "Correctness trials, each with fresh inputs from a secret seed")
       ->check(CLI::Range(1, 1000));
-  cmd->add_option("--atol", o->settings.atol, "Absolute tolerance [default: per dtype: fp32 1e-4, fp16/bf16 1e-2]");
+  cmd->add_option("--atol", o->settings.atol, "Absolute tolerance [default: per dtype: fp32 1e-4, or 2^-16 of an output's largest value where larger; fp16/bf16 1e-2]");
   cmd->add_option("--rtol", o->settings.rtol, "Relative tolerance [default: per dtype, as --atol]");
   cmd->add_option("--fallback", o->settings.fallback,
                   "PyTorch-fallback policy (CUDA): mixed reports the share of GPU time in the candidate's own "

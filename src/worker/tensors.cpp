@@ -107,6 +107,13 @@ Outputs normalize_outputs(const py::object& result) {
   return out;
 }
 
+// fp32 sums in another order than the reference's differ from it by a few units of fp32 rounding
+// at the scale of the partial sums: a one-thread-per-row sum of 32,768 normal values is off by
+// about 2^-17.6 of the largest output, a tree reduction by 2^-22 (level1/7_Sum_Dim on the H200:
+// 1.9e-4 on outputs up to ~800, beyond atol 1e-4). 2^-16 of the output's largest value admits
+// those and stays 32 times below TF32's rounding (2^-11), which the fp64 check rejects anyway.
+const double kFp32OrderNoise = std::ldexp(1.0, -16);
+
 Tolerance default_tolerance(at::ScalarType dtype) {
   switch (dtype) {
     case at::kHalf:
@@ -170,6 +177,17 @@ Comparison compare_outputs(const std::vector<at::Tensor>& reference, const std::
     at::Tensor scale = rw.abs();
     bool finite = kw.isfinite().all().item<bool>() && rw.isfinite().all().item<bool>();
     at::Tensor close = finite ? diff <= scale * rtol + atol : at::isclose(kw, rw, rtol, atol, /*equal_nan=*/true);
+    if (r.scalar_type() == at::kFloat && !atol_override && !close.all().item<bool>()) {
+      // fp32 with the default atol: an error within kFp32OrderNoise of the output's largest value
+      // is a different order of fp32 additions, not a wrong value (the bound's reasons are at the
+      // constant). Only outputs whose values reach past atol / kFp32OrderNoise (about 6.6) are
+      // affected, and measured only when the plain comparison failed.
+      const double largest = at::where(rw.isfinite(), scale, at::zeros({}, scale.options())).max().item<double>();
+      if (largest * kFp32OrderNoise > atol) {
+        atol = largest * kFp32OrderNoise;
+        close = finite ? diff <= scale * rtol + atol : at::isclose(kw, rw, rtol, atol, /*equal_nan=*/true);
+      }
+    }
     if (!finite) diff = at::nan_to_num(diff, 0.0, 0.0, 0.0);  // error figures over finite pairs only
     double max_abs = diff.max().item<double>();
     double max_rel =

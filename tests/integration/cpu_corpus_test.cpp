@@ -326,3 +326,44 @@ TEST(CpuCorpus, ReferenceWithoutFp64SkipsTheCheck) {
 
 }  // namespace
 }  // namespace kforge::testing
+
+namespace kforge::testing {
+namespace {
+
+// Sums that reach ~45,000, some near zero: a candidate off by 0.3 everywhere (what another fp32
+// summation order gives there, and past atol 1e-4 on the sums near zero) is correct; one off by 5
+// on a single row (past 2^-16 of the largest value) is incorrect, and its message gives the atol
+// the comparison used.
+TEST(CpuCorpus, Fp32OrderNoiseAtTheOutputsScaleIsNoError) {
+  TempDir dir;
+  const std::string problem = source_path("tests/problems/large_sums/level1/1_Sum_Large_Rows.py");
+  std::string reordered = dir.write("reordered.py", R"(import torch
+import torch.nn as nn
+
+class ModelNew(nn.Module):
+    def forward(self, x):
+        return torch.sum(x, dim=1) + 0.3
+)");
+  std::string wrong = dir.write("wrong.py", R"(import torch
+import torch.nn as nn
+
+class ModelNew(nn.Module):
+    def forward(self, x):
+        out = torch.sum(x, dim=1)
+        out[3] += 5.0
+        return out
+)");
+  std::vector<std::string> args{"--db", dir.file("k.db"), "eval"};
+  args.insert(args.end(), kQuick.begin(), kQuick.end());
+  args.insert(args.end(), {"--problem", problem, reordered, wrong});
+  auto r = run_kforge(args);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto got = r.lines_by_candidate();
+  EXPECT_EQ(got["reordered.py"].value("verdict", ""), "correct") << got["reordered.py"].dump();
+  EXPECT_EQ(got["wrong.py"].value("verdict", ""), "incorrect") << got["wrong.py"].dump();
+  EXPECT_NE(got["wrong.py"].value("message", "").find("1 of 64 elements differ beyond atol="), std::string::npos)
+      << got["wrong.py"].dump();
+}
+
+}  // namespace
+}  // namespace kforge::testing

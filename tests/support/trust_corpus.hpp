@@ -13,6 +13,7 @@ struct TrustCase {
   std::string file;
   std::string problem;                // relative to the source tree
   std::vector<std::string> verdicts;  // any of these
+  std::vector<std::string> verdicts_on_gpu;  // on a GPU, when it differs there (host code handed CUDA tensors)
   std::vector<std::string> rules;     // when the verdict is rejected: the rule, or the rules any of which may fire (empty: any)
   bool gpu_only = false;
   std::optional<double> max_speedup;  // a hack that must not show a speedup above this
