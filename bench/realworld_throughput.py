@@ -1,0 +1,122 @@
+#!/usr/bin/env python3
+"""Issue 19's throughput benchmark (docs/benchmarks.md): tests/realworld/ as a user's run folder,
+evaluated by one `kforge eval` on the GPU in a fresh cache (every build cold, inside the run).
+
+Prints the first result's time, the whole run's wall time, the sum of the evaluations' own wall
+times, the share of nvidia-smi samples (every 200 ms) with the GPU busy after the first result,
+and the verdicts. Targets: first result within 15 s, GPU busy at least 70% after it, the whole
+folder at most 1.5x the sum of its evaluation times plus one build. The store is named run
+`realworld-h200`, kept with its HTML report for docs/reports.md.
+
+Usage: bench/realworld_throughput.py OUT_DIR    (on a machine with a CUDA device, from a built tree;
+BENCH_DEVICE=cpu tries the script itself on a machine without one)
+"""
+import collections
+import json
+import os
+import pathlib
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+KFORGE = ROOT / "build/release/kforge"
+
+
+def lay_out(folder: pathlib.Path) -> int:
+    """level<L>/<problem>/<case file>, as kforge eval finds a candidate's problem."""
+    cases = json.loads((ROOT / "tests/realworld/expected.json").read_text())
+    for file, case in cases.items():
+        problem = pathlib.Path(case["problem"])
+        into = folder / problem.parent.name / problem.stem
+        into.mkdir(parents=True, exist_ok=True)
+        shutil.copy(ROOT / "tests/realworld" / file, into / file)
+    return len(cases)
+
+
+def sample_gpu(samples: list, stop: threading.Event) -> None:
+    """(time, utilization %) every 200 ms from nvidia-smi's own loop."""
+    if not shutil.which("nvidia-smi"):
+        return
+    proc = subprocess.Popen(["nvidia-smi", "--query-gpu=utilization.gpu", "--format=csv,noheader,nounits", "-lms", "200"],
+                            stdout=subprocess.PIPE, text=True)
+    for line in proc.stdout:
+        if stop.is_set():
+            break
+        try:
+            samples.append((time.monotonic(), int(line.strip())))
+        except ValueError:
+            pass
+    proc.terminate()
+
+
+def main() -> int:
+    out = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else "build/bench").resolve()
+    out.mkdir(parents=True, exist_ok=True)
+    db = out / "realworld-h200.db"
+    db.unlink(missing_ok=True)
+    work = pathlib.Path(tempfile.mkdtemp())
+    try:
+        folder = work / "run"
+        count = lay_out(folder)
+        env = dict(os.environ, XDG_CACHE_HOME=str(work / "cache"))  # a fresh cache: every build cold
+        samples: list = []
+        stop = threading.Event()
+        sampler = threading.Thread(target=sample_gpu, args=(samples, stop), daemon=True)
+        sampler.start()
+        start = time.monotonic()
+        arrivals = []  # seconds from the start to each progress line "kforge: [k/N] ..." (one per finished candidate)
+        results = []
+        proc = subprocess.Popen([str(KFORGE), "--db", str(db), "eval", str(folder), "--device", os.environ.get("BENCH_DEVICE", "cuda"), "--json",
+                                 "--name", "realworld-h200"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+
+        def read_progress() -> None:
+            with open(out / "realworld-eval.err", "w") as err:
+                for line in proc.stderr:
+                    err.write(line)
+                    if re.match(r"kforge: \[\d+/\d+\]", line):
+                        arrivals.append(time.monotonic() - start)
+
+        reader = threading.Thread(target=read_progress)
+        reader.start()
+        for line in proc.stdout:
+            if line.startswith("{"):
+                results.append(json.loads(line))
+        rc = proc.wait()
+        reader.join()
+        wall = time.monotonic() - start
+        stop.set()
+        with open(out / "realworld-eval.jsonl", "w") as f:
+            for r in results:
+                f.write(json.dumps(r) + "\n")
+        subprocess.run([str(KFORGE), "--db", str(db), "report", "realworld-h200", "--html", str(out / "realworld-h200.html")],
+                       stdout=subprocess.DEVNULL, check=False)
+
+        first = arrivals[0] if arrivals else float("nan")
+        after = [u for t, u in samples if t - start >= first]
+        busy = sum(1 for u in after if u > 0) / len(after) if after else float("nan")
+        mean_util = statistics.mean(after) if after else float("nan")
+        eval_sum = sum(r.get("wall_s") or 0 for r in results)
+        verdicts = collections.Counter(r["verdict"] for r in results)
+        print(f"tests/realworld as one kforge eval folder, fresh cache (exit {rc})")
+        print(f"{'candidates':<38} {count} in the folder, {len(results)} results")
+        print(f"{'first result':<38} {first:.1f} s   (target <= 15 s)")
+        print(f"{'whole run':<38} {wall:.1f} s")
+        print(f"{'sum of the evaluations':<38} {eval_sum:.1f} s")
+        print(f"{'run / (sum + first result)':<38} {wall / (eval_sum + first):.2f}   (target <= 1.5; the first "
+              "result's time stands for one build)")
+        print(f"{'GPU busy after the first result':<38} {100 * busy:.0f}% of {len(after)} samples, mean utilization "
+              f"{mean_util:.0f}%   (target >= 70%)")
+        print(f"{'verdicts':<38} " + ", ".join(f"{v} {n}" for v, n in sorted(verdicts.items())))
+        return 0 if rc == 0 else 1
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
