@@ -32,7 +32,12 @@ int main(int argc, char** argv) {
   }
 
   kforge::cli::GlobalOptions global;
-  for (int i = 0; i < argc; ++i) global.command_line += (i ? " " : "") + std::string(argv[i]);
+  // As a user reads it: the program by its name, not the folder it was run from (a report shows it).
+  for (int i = 0; i < argc; ++i) {
+    std::string word = argv[i];
+    if (i == 0) word = word.substr(word.find_last_of('/') + 1);
+    global.command_line += (i ? " " : "") + word;
+  }
   if (const char* env = std::getenv("KFORGE_DB"); env && *env) global.db = env;
 
   CLI::App app{"kforge: generate, verify and benchmark GPU kernels (KernelBench format)", "kforge"};

@@ -60,6 +60,8 @@ pre.source { max-height: 28em; overflow: auto; background: #f6f8fa; border: 1px 
              margin: 4px 0; white-space: pre; tab-size: 4; }
 details summary { cursor: pointer; color: #333; margin: 4px 0; }
 .pair { display: grid; grid-template-columns: repeat(auto-fit, minmax(520px, 1fr)); gap: 0 24px; }
+.pair > section { min-width: 0; }
+.wide { overflow-x: auto; }  /* a table wider than its column scrolls in it, never past the page */
 .charts-row { display: flex; flex-wrap: wrap; gap: 12px; align-items: flex-start; }
 )css";
 

@@ -192,7 +192,7 @@ std::string verdicts_section(const HtmlReportInput& in) {
   table += "</tbody></table>\n";
   return "<section id=\"verdicts\"><h2>Verdicts</h2>\n<p class=\"note\">built: no compile_error; faster: correct "
          "and above 1.0x. Never-evaluated candidates are load_error.</p>\n" +
-         svg::stacked_bars(bars) + table + "</section>\n";
+         svg::stacked_bars(bars) + "<div class=\"wide\">" + table + "</div></section>\n";
 }
 
 // fast_p per model, where the run's candidates come from more than one (known from the store's

@@ -118,15 +118,28 @@ struct LegendEntry {
   std::string name, colour;
 };
 
-// A row of coloured swatches and names, from `x` along the top edge.
-std::string legend(const std::vector<LegendEntry>& entries, double x, double y) {
+constexpr double kLegendLine = 18;  // one line of the legend [px]
+
+// Coloured swatches and names, from `x` along the top edge, on as many lines as keep them left
+// of `right`; `lines` is set to how many that took.
+std::string legend(const std::vector<LegendEntry>& entries, double x, double y, double right = INFINITY,
+                   int* lines = nullptr) {
   std::string out = "<g class=\"legend\">";
+  const double left = x;
+  int used = entries.empty() ? 0 : 1;
   for (const auto& e : entries) {
+    const double step = 16 + kCharWidth * static_cast<double>(e.name.size()) + 14;
+    if (x > left && x + step - 14 > right) {
+      x = left;
+      y += kLegendLine;
+      ++used;
+    }
     out += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"12\" height=\"12\" fill=\"{}\"/>", px(x), px(y - 10),
                        html_escaped(e.colour));
     out += fmt::format("<text x=\"{}\" y=\"{}\">{}</text>", px(x + 16), px(y), html_escaped(e.name));
-    x += 16 + kCharWidth * static_cast<double>(e.name.size()) + 14;
+    x += step;
   }
+  if (lines) *lines = used;
   return out + "</g>\n";
 }
 
@@ -245,14 +258,23 @@ std::string histogram(const Histogram& chart) {
 std::string stacked_bars(const StackedBars& chart) {
   constexpr double kRow = 22, kGap = 8, kLabel = 96;
   const double width = chart.width;
-  const double height = kTop + std::max<size_t>(chart.rows.size(), 1) * (kRow + kGap) + 8;
+  // The legend first: its lines (as many as the verdicts need within the width) push the bars down.
+  std::vector<LegendEntry> entries;
+  for (const auto& row : chart.rows)
+    for (const auto& s : row.segments)
+      if (finite(s.value) && s.value > 0 &&
+          std::none_of(entries.begin(), entries.end(), [&](const LegendEntry& e) { return e.name == s.name; }))
+        entries.push_back({s.name, s.colour});
+  int legend_lines = 1;
+  const std::string key = legend(entries, kLabel, 14, width - kRight, &legend_lines);
+  const double top = kTop + kLegendLine * std::max(legend_lines - 1, 0);
+  const double height = top + std::max<size_t>(chart.rows.size(), 1) * (kRow + kGap) + 8;
   std::string out = open_svg(chart.title, width, height);
   if (chart.rows.empty()) return out + no_data(width, height) + "</svg>\n";
-  std::vector<LegendEntry> entries;
   const double bar_width = width - kLabel - kRight;
   for (size_t i = 0; i < chart.rows.size(); ++i) {
     const auto& row = chart.rows[i];
-    const double y = kTop + double(i) * (kRow + kGap);
+    const double y = top + double(i) * (kRow + kGap);
     out += fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"end\">{}</text>", px(kLabel - 8), px(y + kRow / 2 + 4),
                        html_escaped(row.label));
     double total = 0;
@@ -276,11 +298,9 @@ std::string stacked_bars(const StackedBars& chart) {
                            px(y + kRow / 2 + 4), count);
       out += "\n";
       x += w;
-      if (std::none_of(entries.begin(), entries.end(), [&](const LegendEntry& e) { return e.name == s.name; }))
-        entries.push_back({s.name, s.colour});
     }
   }
-  out += legend(entries, kLabel, 14);
+  out += key;
   return out + "</svg>\n";
 }
 
