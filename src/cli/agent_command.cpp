@@ -19,9 +19,11 @@
 #include "agent/warm_workers.hpp"
 #include "cli/commands.hpp"
 #include "cli/model_choice.hpp"
+#include "cli/shard_choice.hpp"
 #include "cli/worker_choice.hpp"
 #include "common/errors.hpp"
 #include "llm/model_config.hpp"
+#include "planner/shards.hpp"
 #include "store/store.hpp"
 
 namespace kforge::cli {
@@ -46,6 +48,7 @@ struct AgentCommandOptions {
   int timeout_s = 300;
   std::string out;
   std::string name;  // the run's, optional
+  std::string shard;  // "I/N": only this shard of the problems (planner/shards.hpp); empty: all
   uint64_t seed = 1;
   bool no_reverify = false;
   int64_t resume = 0;
@@ -67,7 +70,8 @@ nlohmann::json to_json(const AgentCommandOptions& o) {
           {"plateau", o.budgets.plateau}, {"sol_stop", o.budgets.sol_share},
           {"device", o.device},       {"max_time_s", o.max_time_s},
           {"timeout_s", o.timeout_s}, {"out", o.out},
-          {"seed", o.seed},           {"no_reverify", o.no_reverify}};
+          {"seed", o.seed},           {"no_reverify", o.no_reverify},
+          {"shard", o.shard}};
 }
 
 AgentCommandOptions from_json(const nlohmann::json& j) {
@@ -99,6 +103,7 @@ AgentCommandOptions from_json(const nlohmann::json& j) {
   o.out = j.at("out");
   o.seed = j.at("seed");
   o.no_reverify = j.at("no_reverify");
+  o.shard = j.value("shard", std::string());
   return o;
 }
 
@@ -127,6 +132,12 @@ ChosenModels chosen_models(const AgentCommandOptions& o, const GlobalOptions& gl
 int run_agent_command(AgentCommandOptions o, const GlobalOptions& global, const std::map<std::string, bool>& given) {
   Store store(global.db);
   int64_t run_id = 0;
+  if (!o.resume && !o.name.empty() && !store.name_taken_by_another_command(o.name, global.command_line))
+    if (auto same = store.find_run(o.name); same && store.agent_run_options(*same)) {
+      // The same command again (a shard run again after preemption): it goes on with its run.
+      std::cout << fmt::format("kforge agent: going on with run {} ('{}'), started by this same command\n", *same, o.name);
+      o.resume = *same;
+    }
   if (o.resume) {
     auto saved = store.agent_run_options(o.resume);
     if (!saved) throw UsageError(fmt::format("run {} is not a kforge agent run in {}", o.resume, global.db));
@@ -143,6 +154,7 @@ int run_agent_command(AgentCommandOptions o, const GlobalOptions& global, const 
   if (o.models.empty()) throw UsageError("give --model (repeatable: several models share one search)");
   auto models = chosen_models(o, global);
   auto problems = chosen_problems(o.levels, o.problems, o.suite, "nothing to search: give --level L or --problem P (each may repeat)");
+  if (!o.shard.empty()) keep_problem_shard(problems, o.shard, o.budgets.attempts, store);
   agent::AgentOptions a;
   a.models = std::move(models.coders);
   a.planner = std::move(models.planner);
@@ -293,7 +305,12 @@ Runner add_agent_command(CLI::App& app, const GlobalOptions& global) {
       ->check(CLI::Range(0.0, 3600.0));
   cmd->add_option("--timeout", o->timeout_s, "Seconds one evaluation may take (as kforge eval)")->check(CLI::Range(1, 86400));
   cmd->add_option("--out,-o", o->out, "Run folder for the attempts and best/ [default: runs/<name>, else runs/agent-<run>]");
-  cmd->add_option("--name", o->name, "Name the run (unique in the store): kforge report NAME, kforge compare NAME OTHER");
+  cmd->add_option("--name", o->name, "Name the run (unique in the store; the same command again goes on with it, as "
+                                    "--resume): kforge report NAME, kforge compare NAME OTHER");
+  cmd->add_option("--shard", o->shard,
+                  "I/N: search only shard I (from 0) of N of the problems, whole problems split by expected cost "
+                  "(stored eager baselines times attempts), the same split on every node; kforge merge joins the shards' stores")
+      ->check(planner::shard_error);
   cmd->add_option("--seed", o->seed, "Seed of the policy's random draws");
   cmd->add_flag("--no-reverify", o->no_reverify, "Do not evaluate each problem's best again on fresh inputs at the end");
   cmd->add_option("--resume", o->resume, "Go on with this stopped run, with the options it began with (--attempts, "

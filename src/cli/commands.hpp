@@ -4,6 +4,7 @@
 // thrown as kforge::UsageError and exit 2).
 #include <functional>
 #include <string>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
@@ -12,6 +13,9 @@ namespace kforge::cli {
 struct GlobalOptions {
   std::string db = "kforge.db";
   std::string command_line;  // as typed, stored with each run
+  // What follows `--` after `kforge slurm submit`: the study's own kforge command, kept from
+  // CLI11, which would take its words as kforge's own arguments.
+  std::vector<std::string> study_command;
 };
 
 using Runner = std::function<int()>;

@@ -248,7 +248,11 @@ int run_eval(const EvalOptions& o, const GlobalOptions& global) {
     if (e.load_failure.empty()) store.put_candidate(e.candidate);
   }
   std::string device_label = workers.cuda ? "cuda" : "cpu";
-  int64_t run_id = store.begin_run(global.command_line, device_label, o.name);
+  bool continued = false;
+  int64_t run_id = store.begin_run(global.command_line, device_label, o.name, &continued);
+  if (continued)
+    std::cerr << fmt::format("kforge: going on with run {} ('{}'), started by this same command; what it finished is "
+                             "reused\n", run_id, o.name);
   // The nvcc target, resolved once and only when something is compiled for the GPU: `auto` asks
   // the driver, which costs a CUDA initialisation in this process.
   const bool gpu_builds = workers.cuda && std::any_of(plan.begin(), plan.end(), [](const PlannedEval& e) {
@@ -365,7 +369,8 @@ Runner add_eval_command(CLI::App& app, const GlobalOptions& global) {
   cmd->add_flag("--force", o->settings.force, "Evaluate again even when the store holds a result for the same inputs and settings");
   cmd->add_flag("--json", o->json, "One JSON object per candidate per line on stdout instead of the table");
   cmd->add_flag("--wide", o->wide, "The results table with every cell whole (by default a terminal's width cuts the messages, then the names)");
-  cmd->add_option("--name", o->name, "Name the run (unique in the store): kforge report NAME, kforge compare NAME OTHER");
+  cmd->add_option("--name", o->name, "Name the run (unique in the store; the same command again goes on with it): "
+                                    "kforge report NAME, kforge compare NAME OTHER");
   cmd->add_option("--shard", o->shard,
                   "I/N: evaluate only shard I (from 0) of N, whole problems split by expected cost (stored eager "
                   "baselines times candidates), the same split on every node; kforge merge joins the shards' stores")

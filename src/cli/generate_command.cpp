@@ -12,9 +12,11 @@
 
 #include "cli/commands.hpp"
 #include "common/errors.hpp"
+#include "planner/shards.hpp"
 
 #if KFORGE_WITH_LLM
 #include "cli/model_choice.hpp"
+#include "cli/shard_choice.hpp"
 #include "cli/worker_choice.hpp"
 #include "generate/batch_generation.hpp"
 #include "llm/model_config.hpp"
@@ -40,6 +42,7 @@ struct GenerateCommandOptions {
   int concurrency = 0;
   bool dry_run = false;
   bool force = false;
+  std::string shard;  // "I/N": only this shard of the problems, into the folder's shard-I/ (planner/shards.hpp)
 };
 
 struct RunCommandOptions {
@@ -51,10 +54,13 @@ struct RunCommandOptions {
   bool cuda_graph = false, server = false;
 };
 
-// Where the candidates go: --out, else runs/<name>, else runs/<model>.
+// Where the candidates go: --out, else runs/<name>, else runs/<model>; a shard's into shard-I/ of
+// it, so that the shards of a study may share the folder and each evaluates only its own.
 std::filesystem::path run_folder(const GenerateCommandOptions& o) {
-  if (!o.out.empty()) return o.out;
-  return std::filesystem::path("runs") / (o.name.empty() ? o.model : o.name);
+  std::filesystem::path folder = !o.out.empty() ? std::filesystem::path(o.out)
+                                                : std::filesystem::path("runs") / (o.name.empty() ? o.model : o.name);
+  if (!o.shard.empty()) folder /= fmt::format("shard-{}", planner::parse_shard(o.shard)->index);
+  return folder;
 }
 
 #if KFORGE_WITH_LLM
@@ -68,6 +74,8 @@ std::optional<generate::GenerateSummary> generate_step(const GenerateCommandOpti
   const llm::ModelConfig& model = declared_model(models, o.model, config);
   std::vector<Problem> chosen =
       chosen_problems(o.levels, o.problems, o.suite, "nothing to generate for: give --level L or --problem P (each may repeat)");
+  Store store(global.db);
+  if (!o.shard.empty()) keep_problem_shard(chosen, o.shard, o.samples, store);
 
   generate::GenerateOptions g;
   g.model = model;
@@ -80,7 +88,6 @@ std::optional<generate::GenerateSummary> generate_step(const GenerateCommandOpti
   g.out_dir = run_folder(o);
   g.dry_run = o.dry_run;
   g.force = o.force;
-  Store store(global.db);
   g.prompt.device = store.latest_device_peaks();
 
   std::signal(SIGINT, on_interrupt);
@@ -141,10 +148,12 @@ int run_run(const RunCommandOptions& o, const GlobalOptions& global) {
     throw UsageError("--format " + o.generate.format + " candidates need a GPU, and the evaluation would run on the CPU (--device " +
                      o.device + "): use --format cpp or kernelbench, or a GPU");
   if (!o.generate.name.empty()) {
-    // Said before anything is paid for: the evaluation would refuse the name after the generation.
+    // Said before anything is paid for: the evaluation would refuse the name after the generation
+    // (the same command again goes on with its run: a shard run again after preemption).
     Store store(global.db);
-    if (auto taken = store.find_run(o.generate.name))
-      throw UsageError(fmt::format("a run named '{}' exists already (run {}); choose another --name, or see kforge runs",
+    if (auto taken = store.name_taken_by_another_command(o.generate.name, global.command_line))
+      throw UsageError(fmt::format("a run named '{}' exists already (run {}, started by another command line); choose "
+                                   "another --name, or see kforge runs",
                                    o.generate.name, *taken));
   }
   auto summary = generate_step(o.generate, global);
@@ -169,7 +178,7 @@ int run_run(const RunCommandOptions& o, const GlobalOptions& global) {
     // and what its candidates cost is stored with it: this batch's calls and those of the earlier
     // batches it resumed.
     Store store(global.db);
-    if (auto run = store.latest_run()) {
+    if (auto run = o.generate.name.empty() ? store.latest_run() : store.find_run(o.generate.name)) {
       for (const auto& m : summary->missing)
         store.add_gap(*run, {m.problem, fmt::format("{} sample {}", o.generate.model, m.sample), m.level, m.problem_id,
                              m.outcome, m.message});
@@ -220,7 +229,12 @@ void add_generation_options(CLI::App* cmd, GenerateCommandOptions& o) {
                                     "prompt and settings (by default those are not paid for again, only written back "
                                     "where the folder lacks them)");
   cmd->add_option("--name", o.name, "Name the run folder [default: runs/NAME] and, with kforge run, the stored run "
-                                    "(unique): kforge report NAME, kforge compare NAME OTHER");
+                                    "(unique; the same command again goes on with it): kforge report NAME, kforge "
+                                    "compare NAME OTHER");
+  cmd->add_option("--shard", o.shard,
+                  "I/N: only shard I (from 0) of N of the problems, whole problems split by expected cost (stored "
+                  "eager baselines times samples), the same split on every node; candidates go to the folder's shard-I/")
+      ->check(planner::shard_error);
 }
 
 }  // namespace

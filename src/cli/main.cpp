@@ -73,8 +73,26 @@ int main(int argc, char** argv) {
   add(kforge::cli::add_slurm_command);
   add(kforge::cli::add_export_command);
 
+  // `kforge slurm submit [options] -- COMMAND...`: COMMAND is set aside before CLI11 parses, so
+  // that its words (its subcommand, its options) are never read as kforge's own.
+  int parsed_argc = argc;
+  {
+    int slurm = -1, submit = -1;
+    for (int i = 1; i < argc; ++i) {
+      const std::string word = argv[i];
+      if (word == "--") {
+        if (slurm > 0 && submit > slurm) {
+          global.study_command.assign(argv + i + 1, argv + argc);
+          parsed_argc = i;
+        }
+        break;
+      }
+      if (word == "slurm" && slurm < 0) slurm = i;
+      if (word == "submit" && slurm > 0 && submit < 0) submit = i;
+    }
+  }
   try {
-    app.parse(argc, argv);
+    app.parse(parsed_argc, argv);
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e);
   } catch (const CLI::CallForAllHelp& e) {

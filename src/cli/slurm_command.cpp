@@ -3,6 +3,7 @@
 // the shards that failed or were lost, which go on from their own stores.
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <iostream>
 #include <sstream>
@@ -13,7 +14,9 @@
 #include "cli/commands.hpp"
 #include "common/errors.hpp"
 #include "common/files.hpp"
+#include "slurm/slurm_config.hpp"
 #include "slurm/study.hpp"
+#include "store/store.hpp"
 
 namespace kforge::cli {
 namespace {
@@ -21,9 +24,21 @@ namespace {
 struct SlurmOptions {
   std::string study;
   int shards = 0;
+  std::string config;  // kforge.toml, for its [slurm] table (and the models of run and agent)
   slurm::SbatchOptions sbatch;
   std::vector<std::string> command;
 };
+
+// Whether `args` give option `flag` (as "--flag VALUE" or "--flag=VALUE").
+bool gives(const std::vector<std::string>& args, const std::string& flag) {
+  return std::any_of(args.begin(), args.end(), [&](const std::string& a) { return a == flag || a.rfind(flag + "=", 0) == 0; });
+}
+
+// kforge.toml: --config, else beside the submitting store (as the models are found).
+std::filesystem::path config_file(const SlurmOptions& o, const GlobalOptions& global) {
+  return o.config.empty() ? std::filesystem::absolute(global.db).parent_path() / "kforge.toml"
+                          : std::filesystem::absolute(o.config);
+}
 
 // The kforge binary that runs now, so every task runs the same one (the folder is shared).
 std::string this_binary() {
@@ -61,27 +76,57 @@ std::vector<std::pair<int, std::string>> queued_tasks(const slurm::Study& study)
   return out;
 }
 
-int run_submit(const SlurmOptions& o) {
-  if (o.command.empty() || (o.command.front() != "eval" && o.command.front() != "baseline"))
-    throw UsageError("kforge slurm submit runs kforge eval or kforge baseline: give it after --, as "
+int run_submit(const SlurmOptions& o, const GlobalOptions& global) {
+  static const std::vector<std::string> kCommands{"eval", "baseline", "run", "agent"};
+  if (o.command.empty() || std::find(kCommands.begin(), kCommands.end(), o.command.front()) == kCommands.end())
+    throw UsageError("kforge slurm submit runs kforge eval, baseline, run or agent: give it after --, as "
                      "`kforge slurm submit --study DIR --shards N -- eval --suite S RUN_FOLDER`");
   for (const auto& a : o.command)
     if (a == "--db" || a == "--shard" || a.rfind("--shard=", 0) == 0 || a.rfind("--db=", 0) == 0)
       throw UsageError("kforge slurm submit gives each shard its --db and --shard itself; leave " + a + " out");
+  const std::string& what = o.command.front();
+  std::vector<std::string> command = o.command;
+  // One name for every shard's run, so that kforge merge joins them into one run (and a shard run
+  // again goes on with its own): the study folder's, unless the command names it.
+  const std::string study_name = std::filesystem::absolute(o.study).filename().string();
+  if (what != "baseline" && !gives(command, "--name")) command.insert(command.end(), {"--name", study_name});
+  // The models of run and agent are found beside the store, which is the shard's in the study
+  // folder: each shard is pointed at the submitting store's kforge.toml instead.
+  const auto config = config_file(o, global);
+  std::error_code ec;
+  if ((what == "run" || what == "agent") && !gives(command, "--config")) {
+    if (!std::filesystem::is_regular_file(config, ec))
+      throw UsageError("no " + config.string() + ": kforge " + what + " needs the models' kforge.toml (give --config)");
+    command.insert(command.end(), {"--config", config.string()});
+  }
+  slurm::SbatchOptions options = o.sbatch;
+#if KFORGE_WITH_LLM
+  if (std::filesystem::is_regular_file(config, ec)) options = slurm::with_defaults(o.sbatch, slurm::load_sbatch_defaults(config));
+#endif
   slurm::Study study;
   study.folder = std::filesystem::absolute(o.study);
-  std::error_code ec;
   if (std::filesystem::exists(study.folder / "study.json", ec))
     throw UsageError(o.study + " holds a study already: kforge slurm status/resubmit --study " + o.study);
   std::filesystem::create_directories(study.folder / "logs");
-  study.command = o.command;
+  study.command = command;
   study.shards = o.shards;
-  write_file_atomically(study.folder / "kforge.sbatch", slurm::sbatch_script(study, o.sbatch, this_binary()));
+  // Every shard weighs problems by the same stored baselines (--shard's split): the submitting
+  // store's, copied into each shard's store before any task starts.
+  int64_t baselines = 0;
+  if (std::filesystem::is_regular_file(global.db, ec))
+    for (int i = 0; i < study.shards; ++i)
+      baselines = Store(study.folder / fmt::format("shard-{}.db", i)).copy_baselines_from(global.db);
+  write_file_atomically(study.folder / "kforge.sbatch", slurm::sbatch_script(study, options, this_binary()));
   save(study);  // before sbatch: a failed submission leaves the study to resubmit
   study.jobs.push_back(sbatch({(study.folder / "kforge.sbatch").string()}));
   save(study);
-  std::cout << fmt::format("submitted job {}: {} shard(s) of kforge {} in {}\n", study.jobs.back(), study.shards,
-                           o.command.front(), study.folder.string());
+  std::cout << fmt::format("submitted job {}: {} shard(s) of kforge {} in {}, split by {}\n", study.jobs.back(),
+                           study.shards, what, study.folder.string(),
+                           what == "baseline" ? std::string("count")
+                           : baselines > 0   ? fmt::format("expected cost ({} stored baselines of {})", baselines, global.db)
+                                             : std::string("count (no stored baselines to weigh by in " + global.db + ")"));
+  if (!gives(o.command, "--name") && what != "baseline")
+    std::cout << fmt::format("every shard's run is named '{}': kforge merge joins them into one\n", study_name);
   std::cout << fmt::format("kforge slurm status --study {} follows it; kforge merge {}/shard-*.db --into STORE joins them\n",
                            o.study, study.folder.string());
   return 0;
@@ -119,35 +164,42 @@ int run_resubmit(const SlurmOptions& o) {
 
 }  // namespace
 
-Runner add_slurm_command(CLI::App& app, const GlobalOptions&) {
+Runner add_slurm_command(CLI::App& app, const GlobalOptions& global) {
   auto o = std::make_shared<SlurmOptions>();
   auto* cmd = app.add_subcommand("slurm", "A study over a Slurm cluster: shards as one job array, each into a store of "
                                           "its own, followed and resubmitted, then joined by kforge merge");
   cmd->require_subcommand(1);
-  auto* submit = cmd->add_subcommand("submit", "Split a kforge eval or baseline into shards and submit them as one sbatch job array");
+  auto* submit = cmd->add_subcommand("submit", "Split a kforge eval, baseline, run or agent into shards and submit them as one sbatch job array");
   submit->add_option("--study", o->study, "The study's folder, on storage every node sees (made)")->required();
   submit->add_option("--shards", o->shards, "How many shards (array tasks)")->required()->check(CLI::Range(1, 100000));
-  submit->add_option("--partition", o->sbatch.partition, "sbatch --partition");
-  submit->add_option("--account", o->sbatch.account, "sbatch --account");
-  submit->add_option("--time", o->sbatch.time, "sbatch --time, per shard");
-  submit->add_option("--gpus-per-node", o->sbatch.gpus_per_node, "sbatch --gpus-per-node (every GPU of the node is used)")
+  submit->add_option("--partition", o->sbatch.partition, "sbatch --partition [default: kforge.toml's [slurm] partition]");
+  submit->add_option("--account", o->sbatch.account, "sbatch --account [default: [slurm] account]");
+  submit->add_option("--time", o->sbatch.time, "sbatch --time, per shard [default: [slurm] time]");
+  submit->add_option("--gpus-per-node", o->sbatch.gpus_per_node,
+                     "sbatch --gpus-per-node (every GPU of the node is used) [default: [slurm] gpus_per_node]")
       ->check(CLI::Range(0, 64));
-  submit->add_option("--sbatch-option", o->sbatch.extra, "Another sbatch option for every shard, as --qos=high (repeatable)");
-  // What follows the options is the study's kforge command, taken whole (its flags are eval's or
-  // baseline's, not submit's): `-- eval --suite S RUN_FOLDER`.
+  submit->add_option("--sbatch-option", o->sbatch.extra,
+                     "Another sbatch option for every shard, as --qos=high (repeatable; added to [slurm] options)");
+  submit->add_option("--config", o->config,
+                     "kforge.toml with the [slurm] table, and the models of run and agent [default: beside the database]");
+  // What follows the options is the study's kforge command, taken whole (its flags are its own,
+  // not submit's): `-- eval --suite S RUN_FOLDER`.
   submit->prefix_command();
   submit->allow_extras();
   submit->fallthrough(false);  // the command's flags are its own, not the parents'
-  submit->footer("After the options: -- and the kforge command of the study, eval ... or baseline ...");
+  submit->footer("After the options: -- and the kforge command of the study: eval, baseline, run or agent with its own "
+                 "options. Each shard gets --db STUDY/shard-I.db and --shard I/N; eval, run and agent also --name (the "
+                 "study folder's name, unless given), and run and agent --config (this kforge.toml).");
   auto* status = cmd->add_subcommand("status", "Each shard's state (squeue, and its own exit record) and its evaluations so far");
   status->add_option("--study", o->study, "The study's folder")->required();
   auto* resubmit = cmd->add_subcommand("resubmit", "Submit again the shards that failed or were lost (cancelled, preempted)");
   resubmit->add_option("--study", o->study, "The study's folder")->required();
-  return [o, submit, status] {
+  return [o, submit, status, &global] {
     if (submit->parsed()) {
-      o->command = submit->remaining();
+      // After `--` (main.cpp sets it aside), or what CLI11 left after the options.
+      o->command = global.study_command.empty() ? submit->remaining() : global.study_command;
       if (!o->command.empty() && o->command.front() == "--") o->command.erase(o->command.begin());
-      return run_submit(*o);
+      return run_submit(*o, global);
     }
     if (status->parsed()) return run_status(*o);
     return run_resubmit(*o);

@@ -480,11 +480,25 @@ int64_t Store::insert_evaluation(const EvaluationRecord& r) {
   return id;
 }
 
-int64_t Store::begin_run(const std::string& command, const std::string& device, const std::string& name) {
-  if (!name.empty())
-    if (auto taken = find_run(name))
+std::optional<int64_t> Store::name_taken_by_another_command(const std::string& name, const std::string& command) {
+  auto s = db_.prepare("SELECT id, command FROM runs WHERE name = ?1");
+  s.bind(1, name);
+  if (!s.step() || s.text_at(1) == command) return std::nullopt;
+  return s.int_at(0);
+}
+
+int64_t Store::begin_run(const std::string& command, const std::string& device, const std::string& name,
+                         bool* continued) {
+  if (continued) *continued = false;
+  if (!name.empty()) {
+    if (auto taken = name_taken_by_another_command(name, command))
       throw UsageError("a run named '" + name + "' exists already (run " + std::to_string(*taken) +
-                       "); choose another --name, or see kforge runs");
+                       ", started by another command line); choose another --name, or see kforge runs");
+    if (auto same = find_run(name)) {
+      if (continued) *continued = true;
+      return *same;
+    }
+  }
   auto insert = db_.prepare("INSERT INTO runs(started_at, command, device, name) VALUES (?1, ?2, ?3, ?4)");
   insert.bind(1, now_utc()).bind(2, command).bind(3, device);
   if (!name.empty()) insert.bind(4, name);
@@ -514,16 +528,19 @@ std::optional<int64_t> Store::find_run(const std::string& id_or_name) {
 void Store::add_to_run(int64_t run_id, const EvaluationRecord& r) {
   db_.prepare(
          "INSERT INTO run_evaluations(run_id, position, evaluation_id, problem_name, candidate_name, level,"
-         " problem_id, reused) VALUES (?1, (SELECT count(*) FROM run_evaluations WHERE run_id = ?1),"
-         " ?2, ?3, ?4, ?5, ?6, ?7)")
+         " problem_id, reused) SELECT ?1, (SELECT count(*) FROM run_evaluations WHERE run_id = ?1),"
+         " ?2, ?3, ?4, ?5, ?6, ?7 WHERE NOT EXISTS (SELECT 1 FROM run_evaluations WHERE run_id = ?1 AND"
+         " evaluation_id = ?2 AND candidate_name = ?4)")
       .bind(1, run_id).bind(2, r.id).bind(3, r.problem_name).bind(4, r.candidate_name)
       .bind(5, r.level).bind(6, r.problem_id).bind(7, int64_t{r.reused})
       .run();
 }
 
 void Store::add_gap(int64_t run_id, const RunGap& g) {
+  // Once per run: a run gone on with (begin_run) meets its gaps again.
   db_.prepare("INSERT INTO run_gaps(run_id, problem_name, candidate_name, level, problem_id, outcome, message)"
-              " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)")
+              " SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7 WHERE NOT EXISTS (SELECT 1 FROM run_gaps WHERE run_id = ?1 AND"
+              " problem_name = ?2 AND candidate_name = ?3 AND outcome = ?6)")
       .bind(1, run_id).bind(2, g.problem_name).bind(3, g.candidate_name).bind(4, g.level).bind(5, g.problem_id)
       .bind(6, g.outcome).bind(7, g.message)
       .run();

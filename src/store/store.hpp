@@ -137,8 +137,13 @@ class Store {
   // Stores the record and its samples in one transaction; returns its id.
   int64_t insert_evaluation(const EvaluationRecord& record);
 
-  // `name` (may be empty) must be unused: UsageError names the run that has it.
-  int64_t begin_run(const std::string& command, const std::string& device, const std::string& name = "");
+  // A new run; `name` (may be empty) must be unused, unless the run that has it was started by the
+  // same command line, which goes on with it (a shard run again after preemption or a crash;
+  // `continued` says so). Otherwise UsageError names the run that has it.
+  int64_t begin_run(const std::string& command, const std::string& device, const std::string& name = "",
+                    bool* continued = nullptr);
+  // The run named `name` when another command line started it (begin_run would refuse the name).
+  std::optional<int64_t> name_taken_by_another_command(const std::string& name, const std::string& command);
   void set_run_cost(int64_t run_id, const RunCost& cost);
   // A run by id ("12") or name; nothing when neither matches.
   std::optional<int64_t> find_run(const std::string& id_or_name);
@@ -151,6 +156,11 @@ class Store {
     int64_t evaluations = 0, model_calls = 0, agent_nodes = 0, runs = 0;
   };
   MergeSummary merge_from(const std::filesystem::path& source);
+  // Copies the stored baselines of another store (with their problems) into this one: what
+  // --shard weighs problems by, so that every shard of a study splits alike (kforge slurm submit
+  // gives each shard's store the submitting store's). How many baselines it holds afterwards.
+  int64_t copy_baselines_from(const std::filesystem::path& source);
+  // Adds an evaluation to a run, once: a run gone on with (begin_run) meets its evaluations again.
   void add_to_run(int64_t run_id, const EvaluationRecord& record);
   void add_gap(int64_t run_id, const RunGap& gap);
   std::vector<RunGap> run_gaps(int64_t run_id);

@@ -130,6 +130,36 @@ int schema_of(sqlite::Database& db, const std::string& schema) {
   return std::stoi(s.text_at(0));
 }
 
+// Another store attached as `src` while this lives, after checking that its schema is this
+// kforge's (a store of another schema has other columns: a copy would misplace them).
+class AttachedSource {
+ public:
+  AttachedSource(sqlite::Database& db, const std::filesystem::path& source) : db_(db) {
+    db_.prepare("ATTACH DATABASE ?1 AS src").bind(1, source.string()).run();
+    const int theirs = schema_of(db_, "src");
+    if (theirs != kSchemaVersion) {
+      detach();
+      throw Error(source.string() + ": a store of schema " + std::to_string(theirs) + ", this kforge's is " +
+                  std::to_string(kSchemaVersion) +
+                  (theirs < kSchemaVersion ? "; open it once with this kforge (kforge runs --db " + source.string() +
+                                                 ") to bring it up to date"
+                                           : "; use the newer kforge that wrote it"));
+    }
+  }
+  ~AttachedSource() { detach(); }
+  AttachedSource(const AttachedSource&) = delete;
+  AttachedSource& operator=(const AttachedSource&) = delete;
+
+ private:
+  void detach() noexcept {
+    try {
+      db_.exec("DETACH DATABASE src");
+    } catch (...) {
+    }
+  }
+  sqlite::Database& db_;
+};
+
 }  // namespace
 
 Store::MergeSummary Store::merge_from(const std::filesystem::path& source) {
@@ -141,21 +171,7 @@ Store::MergeSummary Store::merge_from(const std::filesystem::path& source) {
     return s.step() ? s.int_at(0) : 0;
   };
   MergeSummary before{count("evaluations"), count("model_calls"), count("agent_nodes"), count("runs")};
-  db_.prepare("ATTACH DATABASE ?1 AS src").bind(1, source.string()).run();
-  struct Detach {
-    sqlite::Database& db;
-    ~Detach() {
-      try {
-        db.exec("DETACH DATABASE src");
-      } catch (...) {
-      }
-    }
-  } detach{db_};
-  // A store of another schema has other columns: the copy below would misplace them.
-  const int theirs = schema_of(db_, "src");
-  if (theirs != kSchemaVersion)
-    throw Error(source.string() + ": a store of schema " + std::to_string(theirs) + ", this kforge's is " +
-                std::to_string(kSchemaVersion) + (theirs < kSchemaVersion ? "; open it once with this kforge (kforge runs --db " + source.string() + ") to bring it up to date" : "; merge with the newer kforge that wrote it"));
+  AttachedSource attached(db_, source);
   // The same problem under another text is another suite: its results would mix with these.
   auto clash = db_.prepare(
       "SELECT 'level' || s.level || '/' || s.problem_id || '_' || s.name FROM src.problems s WHERE EXISTS (SELECT 1 FROM main.problems t WHERE t.level = s.level AND "
@@ -172,6 +188,20 @@ Store::MergeSummary Store::merge_from(const std::filesystem::path& source) {
   MergeSummary after{count("evaluations"), count("model_calls"), count("agent_nodes"), count("runs")};
   return {after.evaluations - before.evaluations, after.model_calls - before.model_calls,
           after.agent_nodes - before.agent_nodes, after.runs - before.runs};
+}
+
+int64_t Store::copy_baselines_from(const std::filesystem::path& source) {
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(source, ec)) throw Error(source.string() + ": no such store");
+  AttachedSource attached(db_, source);
+  sqlite::Transaction tx(db_);
+  db_.exec(R"sql(
+INSERT OR IGNORE INTO main.problems SELECT * FROM src.problems WHERE hash IN (SELECT problem_hash FROM src.baselines);
+INSERT OR IGNORE INTO main.baselines SELECT * FROM src.baselines;
+)sql");
+  tx.commit();
+  auto s = db_.prepare("SELECT count(*) FROM main.baselines");
+  return s.step() ? s.int_at(0) : 0;
 }
 
 }  // namespace kforge

@@ -74,23 +74,29 @@ TEST(Run, GeneratesBuildsEvaluatesAndReportsALevel) {
 }
 
 // Named runs: a run's name and the cost of its candidates' model calls are stored with it; a run
-// that resumes the same folder pays nothing new but reports what its candidates cost; a taken
-// name is refused before any call; two runs compare problem by problem.
+// that resumes the same folder pays nothing new but reports what its candidates cost; a name
+// taken by another command is refused before any call, while the same command goes on with its
+// run; two runs compare problem by problem.
 TEST(Run, NamedRunsKeepTheirCostAndCompare) {
   TempDir dir;
   FakeModelServer server;
   write_scripted_model(dir, server);
   server.script(FakeModelServer::openai_stream(cpp_answer("cpp_add_relu.cpp"), 4, 1500, 400));
-  auto run = [&](const std::string& name) {
+  auto run = [&](const std::string& name, const std::string& max_time = "0.3") {
     return run_kforge({"--db", dir.file("k.db"), "run", "--model", "scripted", "--suite", source_path("tests/problems"),
-                       "--problem", "level1/1", "--format", "cpp", "--device", "cpu", "--max-time", "0.3", "--out",
+                       "--problem", "level1/1", "--format", "cpp", "--device", "cpu", "--max-time", max_time, "--out",
                        dir.file("run"), "--name", name});
   };
   auto first = run("first");
   ASSERT_EQ(first.exit_code, 0) << first.out << first.err;
+  auto taken = run("first", "0.4");
+  EXPECT_EQ(taken.exit_code, 2) << taken.out << taken.err;
+  EXPECT_NE(taken.err.find("a run named 'first' exists already (run 1, started by another command line)"),
+            std::string::npos)
+      << taken.err;
   auto again = run("first");
-  EXPECT_EQ(again.exit_code, 2) << again.out << again.err;
-  EXPECT_NE(again.err.find("a run named 'first' exists already"), std::string::npos) << again.err;
+  EXPECT_EQ(again.exit_code, 0) << again.out << again.err;
+  EXPECT_NE(again.err.find("going on with run 1 ('first')"), std::string::npos) << again.err;
   auto second = run("second");  // the sample is in the folder: no call
   ASSERT_EQ(second.exit_code, 0) << second.out << second.err;
   EXPECT_NE(second.out.find("with the 1 sample(s) generated before, 1500 input and 400 output tokens"), std::string::npos)

@@ -18,6 +18,8 @@
 #include "build/subprocess.hpp"
 #include "common/files.hpp"
 #include "store/sqlite.hpp"
+#include "store/store.hpp"
+#include "suite/problem.hpp"
 #include "support/command.hpp"
 #include "support/temp_dir.hpp"
 
@@ -169,17 +171,78 @@ TEST(CpuSlurm, SubmitRefusesWhatItCannotRun) {
   TempDir dir;
   const std::string study = dir.file("study");
   for (const std::vector<std::string>& command :
-       {std::vector<std::string>{"run", "--model", "m"}, {"eval", "--db", "x.db", "runs/x"}, {"eval", "--shard", "0/2", "runs/x"}}) {
-    std::vector<std::string> args{"slurm", "submit", "--study", study, "--shards", "2", "--"};
+       {std::vector<std::string>{"generate", "--model", "m"}, {"eval", "--db", "x.db", "runs/x"},
+        {"eval", "--shard", "0/2", "runs/x"}, {"run", "--model", "m", "--level", "1"}}) {
+    std::vector<std::string> args{"--db", dir.file("k.db"), "slurm", "submit", "--study", study, "--shards", "2", "--"};
     args.insert(args.end(), command.begin(), command.end());
     auto r = run_kforge(args);
     EXPECT_EQ(r.exit_code, 2) << command.front() << "\n" << r.out << r.err;
     EXPECT_FALSE(std::filesystem::exists(study + "/study.json")) << r.out;
+    // Each refused by submit itself, not by the parser (the words after -- are the study's).
+    if (command.front() == "generate") {
+      EXPECT_NE(r.err.find("runs kforge eval, baseline, run or agent"), std::string::npos) << r.err;
+    }
+    if (command.front() == "eval") {
+      EXPECT_NE(r.err.find("gives each shard its --db and --shard itself"), std::string::npos) << r.err;
+    }
+    if (command.front() == "run") {  // no kforge.toml beside the store: its models cannot be found
+      EXPECT_NE(r.err.find("needs the models' kforge.toml"), std::string::npos) << r.err;
+    }
   }
   auto status = run_kforge({"slurm", "status", "--study", dir.file("nowhere")});
   EXPECT_EQ(status.exit_code, 1);
   EXPECT_NE(status.err.find("no kforge study here"), std::string::npos) << status.err;
 }
+
+#if KFORGE_WITH_LLM  // agent and kforge.toml's tables need the providers' build
+// What each shard of an agent study runs, from the command and kforge.toml's [slurm] table: its
+// store and shard, the study's name for its run, the submitting kforge.toml for its models, and
+// the submitting store's baselines in its store to weigh problems by. sbatch is a stand-in here
+// (a script that prints a job id); the real Slurm runs in the test above.
+TEST(CpuSlurm, SubmitWritesEachShardsCommandFromTheSlurmTable) {
+  TempDir dir;
+  dir.write("bin/sbatch", "#!/bin/sh\necho 4242\n");
+  std::filesystem::permissions(dir.file("bin/sbatch"), std::filesystem::perms::owner_all);
+  dir.write("kforge.toml", "[models.m]\napi = \"openai\"\nendpoint = \"http://127.0.0.1:9/v1\"\nmodel = \"m\"\n\n"
+                           "[slurm]\npartition = \"gpu\"\ntime = \"02:00:00\"\ngpus_per_node = 8\n"
+                           "options = [\"--qos=high\"]\n");
+  {
+    Store store(dir.file("k.db"));
+    const Problem p = load_problem_file(source_path("tests/problems/level1/1_Tiny_Add_ReLU.py"));
+    store.put_problem(p);
+    Baseline b;
+    b.problem_hash = p.hash;
+    b.mode = "eager";
+    b.device_name = "NVIDIA H200";
+    b.torch_version = "2.11.0";
+    b.median_ms = 3.5;
+    b.num_trials = 100;
+    store.put_baseline(b);
+  }
+  const std::string study = dir.file("study");
+  auto r = run_command({"/usr/bin/env", "PATH=" + dir.file("bin") + ":" + std::getenv("PATH"), KFORGE_BINARY, "--db",
+                        dir.file("k.db"), "slurm", "submit", "--study", study, "--shards", "2", "--partition", "debug",
+                        "--", "agent", "--model", "m", "--level", "1", "--attempts", "4"});
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("submitted job 4242: 2 shard(s) of kforge agent"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("split by expected cost (1 stored baselines"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("every shard's run is named 'study'"), std::string::npos) << r.out;
+  const std::string script = read_file(study + "/kforge.sbatch");
+  EXPECT_NE(script.find("#SBATCH --partition=debug\n"), std::string::npos) << script;  // the command line wins
+  EXPECT_NE(script.find("#SBATCH --time=02:00:00\n"), std::string::npos) << script;
+  EXPECT_NE(script.find("#SBATCH --gpus-per-node=8\n"), std::string::npos) << script;
+  EXPECT_NE(script.find("#SBATCH --qos=high\n"), std::string::npos) << script;
+  EXPECT_NE(script.find("'agent' '--model' 'm' '--level' '1' '--attempts' '4' '--name' 'study' '--config' '" +
+                        dir.file("kforge.toml") + "' --shard \"$i\"/2"),
+            std::string::npos)
+      << script;
+  for (int i : {0, 1}) {
+    Store shard(study + "/shard-" + std::to_string(i) + ".db");
+    EXPECT_TRUE(shard.typical_eager_ms(load_problem_file(source_path("tests/problems/level1/1_Tiny_Add_ReLU.py")).hash))
+        << "shard " << i;
+  }
+}
+#endif
 
 }  // namespace
 }  // namespace kforge::testing

@@ -127,6 +127,39 @@ TEST(Store, RunsKeepTheirOrderAndNames) {
   EXPECT_EQ(store.runs()[0].evaluations, 2);
 }
 
+// A name is one run's; the same command line again goes on with that run (a shard run again after
+// preemption), and what it meets again is not added twice.
+TEST(Store, TheSameCommandGoesOnWithItsNamedRun) {
+  TempDir dir;
+  Store store(dir.file("k.db"));
+  store.put_problem(sample_problem());
+  store.put_candidate(sample_candidate());
+  auto r = sample_record("k");
+  r.id = store.insert_evaluation(r);
+  bool continued = true;
+  const int64_t run = store.begin_run("kforge eval runs/x --name study", "cpu", "study", &continued);
+  EXPECT_FALSE(continued);
+  store.add_to_run(run, r);
+  store.add_gap(run, {"level1/2_X", "m sample 0", 1, 2, "no_code", "no code block"});
+
+  EXPECT_EQ(store.begin_run("kforge eval runs/x --name study", "cpu", "study", &continued), run);
+  EXPECT_TRUE(continued);
+  store.add_to_run(run, r);
+  store.add_gap(run, {"level1/2_X", "m sample 0", 1, 2, "no_code", "no code block"});
+  EXPECT_EQ(store.run_evaluations(run).size(), 1u);
+  EXPECT_EQ(store.run_gaps(run).size(), 1u);
+  EXPECT_EQ(store.runs().size(), 1u);
+
+  EXPECT_EQ(store.name_taken_by_another_command("study", "kforge eval runs/y --name study"), run);
+  EXPECT_FALSE(store.name_taken_by_another_command("study", "kforge eval runs/x --name study"));
+  try {
+    store.begin_run("kforge eval runs/y --name study", "cpu", "study");
+    ADD_FAILURE() << "another command took the name";
+  } catch (const UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("started by another command line"), std::string::npos) << e.what();
+  }
+}
+
 TEST(Store, ARunKeepsWhatItNeverEvaluatedInOrder) {
   TempDir dir;
   Store store(dir.file("k.db"));
