@@ -154,7 +154,7 @@ int run_agent_command(AgentCommandOptions o, const GlobalOptions& global, const 
   if (o.models.empty()) throw UsageError("give --model (repeatable: several models share one search)");
   auto models = chosen_models(o, global);
   auto problems = chosen_problems(o.levels, o.problems, o.suite, "nothing to search: give --level L or --problem P (each may repeat)");
-  if (!o.shard.empty()) keep_problem_shard(problems, o.shard, o.budgets.attempts, store);
+  if (!o.shard.empty()) keep_problem_shard(problems, o.shard, expected_cost_weight(o.budgets.attempts, store));
   agent::AgentOptions a;
   a.models = std::move(models.coders);
   a.planner = std::move(models.planner);

@@ -12,6 +12,7 @@
 #include "report/upstream_baselines.hpp"
 #include "cli/problem_tools.hpp"
 #include "common/errors.hpp"
+#include "cli/shard_choice.hpp"
 #include "planner/shards.hpp"
 #include "store/store.hpp"
 
@@ -86,18 +87,9 @@ int run_baseline(const BaselineOptions& o, const GlobalOptions& global) {
   auto [dir, suite, chosen] = choose_problems(o.suite, o.problems);
   const ToolIdentity id = tool_identity(device);
   Store store(global.db);
-  if (!o.shard.empty()) {
-    // Whole problems, alike: the times eval --shard weighs by are the ones this command measures,
-    // so weighing by them would split differently once a shard had stored its own.
-    const auto shard = *planner::parse_shard(o.shard);
-    const std::vector<double> weights(chosen.size(), 1.0);
-    const auto pick = planner::pick_shard(weights, shard);
-    std::vector<Problem> kept;
-    for (size_t i : pick.items) kept.push_back(chosen[i]);
-    std::cerr << fmt::format("kforge: shard {}/{}: {} of {} problems, {:.0f}% of the expected work\n", shard.index,
-                             shard.count, kept.size(), chosen.size(), 100 * pick.share);
-    chosen = std::move(kept);
-  }
+  // Whole problems, alike: the times eval --shard weighs by are the ones this command measures,
+  // so weighing by them would split differently once a shard had stored its own.
+  if (!o.shard.empty()) keep_problem_shard(chosen, o.shard, [](const Problem&) { return 1.0; });
   print_header(o.json);
 
   // Resumable: a problem and mode already measured on this device with this torch is shown from

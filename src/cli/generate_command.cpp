@@ -75,7 +75,7 @@ std::optional<generate::GenerateSummary> generate_step(const GenerateCommandOpti
   std::vector<Problem> chosen =
       chosen_problems(o.levels, o.problems, o.suite, "nothing to generate for: give --level L or --problem P (each may repeat)");
   Store store(global.db);
-  if (!o.shard.empty()) keep_problem_shard(chosen, o.shard, o.samples, store);
+  if (!o.shard.empty()) keep_problem_shard(chosen, o.shard, expected_cost_weight(o.samples, store));
 
   generate::GenerateOptions g;
   g.model = model;

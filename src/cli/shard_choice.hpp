@@ -1,7 +1,8 @@
 #pragma once
-// --shard I/N for commands that choose problems (run, generate, agent): keeps one shard's
-// problems, whole, split by expected cost as kforge eval splits (planner/shards.hpp), so every
-// node of a study computes the same split from the same stored baselines.
+// --shard I/N for commands that choose problems (baseline, generate, run, agent): keeps one
+// shard's problems, whole, split as kforge eval splits (planner/shards.hpp), so every node of a
+// study computes the same split from the same stored baselines.
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -10,9 +11,14 @@
 
 namespace kforge::cli {
 
-// Keeps in `problems` those of shard `shard` ("I/N", already checked), weighing each by the
-// expected cost of `units` evaluations (samples or attempts) of it, from its stored eager
-// baseline; says on stderr what the shard holds.
-void keep_problem_shard(std::vector<Problem>& problems, const std::string& shard, int units, Store& store);
+using ProblemWeight = std::function<double(const Problem&)>;
+
+// Keeps in `problems` those of shard `shard` ("I/N", already checked), each weighed by `weight`;
+// says on stderr what the shard holds.
+void keep_problem_shard(std::vector<Problem>& problems, const std::string& shard, const ProblemWeight& weight);
+
+// The expected cost of `units` evaluations (samples, attempts) of a problem, from its stored eager
+// baseline in `store` (which must outlive the weight).
+ProblemWeight expected_cost_weight(int units, Store& store);
 
 }  // namespace kforge::cli
