@@ -22,6 +22,7 @@
 #include "metrics/speed_of_light.hpp"
 #include "metrics/timing_clock.hpp"
 #include "pool/worker_paths.hpp"
+#include "suite/candidate.hpp"
 #include "pool/worker_process.hpp"
 #include "report/results_table.hpp"
 #include "serve/remote_worker.hpp"
@@ -85,6 +86,10 @@ EvaluationRecord make_record(const PlannedEval& e, const std::string& eval_key, 
   r.verdict = res.verdict;
   r.message = res.message;
   r.rule = res.rule;
+  if (r.verdict == Verdict::crashed && device_label == "cuda" && host_code_extension(e.candidate.source))
+    r.message += "; its extension is host code only (cpp_sources, nothing that runs on the GPU) and was handed CUDA "
+                 "tensors, whose memory its loops read as the host's: write the kernel for the GPU (cuda_sources), "
+                 "or evaluate it with --device cpu";
   r.trials_passed = res.trials_passed;
   r.trials_total = res.trials_total;
   r.max_abs_error = res.max_abs_error;

@@ -62,6 +62,11 @@ bool candidate_needs_cuda(const std::filesystem::path& path, const std::string& 
   return candidate_needs_cuda(source);
 }
 
+bool host_code_extension(const std::string& source) {
+  static const std::regex extension(R"(load_inline\s*\(|cpp_extension\.load\s*\()");
+  return std::regex_search(source, extension) && !candidate_needs_cuda(source);
+}
+
 bool candidate_needs_cuda(const std::string& source) {
   static const std::regex cuda_use(
       R"(cuda_sources|import\s+triton|from\s+triton|\.cuda\(|device\s*=\s*['"]cuda|torch\.cuda\.|__global__)");

@@ -34,6 +34,10 @@ std::optional<ProblemKey> match_candidate_path(const std::filesystem::path& rela
 // a .cu build), uses Triton, or names a CUDA device. A static reading; used only to leave such
 // candidates out of a CPU run with a note, never to judge them.
 bool candidate_needs_cuda(const std::string& source);
+// A candidate whose C++ extension is host code only: it builds one (load_inline, cpp_extension.load)
+// and nothing in it runs on or asks for the GPU. Handed CUDA tensors, its loops read device memory
+// as the host's and its process dies with no word of why (tests/realworld's CPU files on the H200).
+bool host_code_extension(const std::string& source);
 bool candidate_needs_cuda(const std::filesystem::path& path, const std::string& source);
 
 struct FoundCandidate {

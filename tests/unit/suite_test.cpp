@@ -176,6 +176,15 @@ TEST(CandidateMatching, NeedsCuda) {
   EXPECT_FALSE(candidate_needs_cuda("import torch\nclass ModelNew(torch.nn.Module): pass\n"));
 }
 
+// Host code only: an extension of cpp_sources that nothing moves to or asks of the GPU.
+TEST(CandidateMatching, HostCodeExtension) {
+  EXPECT_TRUE(host_code_extension("from torch.utils.cpp_extension import load_inline\nm = load_inline(name='x', cpp_sources=s)"));
+  EXPECT_TRUE(host_code_extension("m = torch.utils.cpp_extension.load(name='x', sources=['x.cpp'])"));
+  EXPECT_FALSE(host_code_extension("m = load_inline(name='x', cpp_sources=s, cuda_sources=c)"));
+  EXPECT_FALSE(host_code_extension("m = load_inline(name='x', cpp_sources=s)\ny = x.cuda()"));
+  EXPECT_FALSE(host_code_extension("import torch\nclass ModelNew(torch.nn.Module): pass\n"));
+}
+
 TEST(CandidateDiscovery, FindsAndSortsAndListsUnmatched) {
   TempDir dir;
   dir.write("level1/2_B/z.py", "x");
