@@ -4,7 +4,7 @@
 # benchmarks of docs/benchmarks.md. Full logs go to build/gpu-check/; the files worth keeping are
 # copied to $OUT when it is set (the device tool brings back what fits); a summary table is printed last.
 #   On the device machine: carry .deps/ (tools/fetch-deps.sh) and run tools/gpu-check.sh [tests|bench|all|STEPS]
-#   STEPS is a comma list of: solutions unit gpu cpu demo wall ident coreswap timingtrace traceset modes agent ncu buildtimes splitcov boundary lint baseline sol
+#   STEPS is a comma list of: solutions unit gpu cpu demo wall ident coreswap timingtrace traceset modes agent ncu buildtimes splitcov boundary realworld lint baseline sol
 #   (boundary builds the commit before the process boundary too: a device call of its own)
 #   (lint and baseline cover the whole suite and are not in `all`: each wants a device call of its own)
 set -uo pipefail
@@ -71,6 +71,8 @@ want baseline && step baseline-export build/release/kforge --db "$baseline_db" b
 want buildtimes && step bench-build bench/build_times.sh "$logs"
 want boundary && step bench-boundary bench/boundary_cost.sh "$logs"
 want splitcov && step bench-splitcov bench/split_coverage.sh "$logs"
+# tests/realworld as one folder in a fresh cache (issue 19's throughput); its store and HTML report stay in $logs.
+want realworld && step bench-realworld bash -c "$(tools/find-python.sh) bench/realworld_throughput.py $logs | tee $logs/realworld-table.txt"
 want coreswap && step bench-coreswap bench/core_swap.sh "$logs"
 want timingtrace && step bench-timingtrace bench/timing_trace.sh "$logs"
 want traceset && step bench-traceset bench/timing_trace_set.sh "$logs"
@@ -95,7 +97,7 @@ cat "${XDG_CACHE_HOME:-$HOME/.cache}"/kforge/logs/worker-*.log 2>/dev/null |
   echo "== benchmarks =="
   cat "$logs/bench-wall.txt" "$logs/bench-identity.txt" "$logs/bench-ncu.txt" "$logs/build-times.txt" \
     "$logs/boundary-cost.txt" "$logs/split-coverage.txt" "$logs/core-swap.txt" "$logs/timing-trace.txt" "$logs/timing-trace-set.txt" "$logs/agent-throughput.txt" \
-    "$logs/process-modes.txt" 2>/dev/null
+    "$logs/process-modes.txt" "$logs/realworld-table.txt" 2>/dev/null
   echo "== worker start and census costs (most frequent lines) =="
   head -12 "$logs/worker-costs.txt"
   echo "== steps (commit $commit; $gpu) =="
@@ -106,5 +108,7 @@ if [[ -n "${OUT:-}" ]]; then
   cp "$logs/summary.txt" "$OUT/"
   tar czf "$OUT/logs.tar.gz" --exclude='*.db' --exclude='*.db-*' -C "$logs" .
   [[ -f "$baseline_db" ]] && { want baseline || want sol; } && cp "$baseline_db" "$OUT/baseline.db"
+  # The real run's store and page, for docs/reports.md (the archive leaves stores out).
+  want realworld && cp "$logs/realworld-h200.db" "$logs/realworld-h200.html" "$OUT/" 2>/dev/null
 fi
 cat "$logs/summary.txt"
