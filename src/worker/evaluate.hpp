@@ -35,6 +35,9 @@ void start_spare(WorkerContext& context);
 
 // The spare if there is one, else a new process; ready to be given a candidate.
 std::unique_ptr<CandidateProcess> take_candidate_process(WorkerContext& context);
+// Waits until the spare candidate process is ready and stopped, so that nothing of its start
+// runs while a candidate is timed; a spare lost meanwhile is dropped (the next job starts one).
+void settle_spare(WorkerContext& context);
 
 protocol::JobResult evaluate(const protocol::EvalJob& job, WorkerContext& context);
 

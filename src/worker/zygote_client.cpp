@@ -199,9 +199,11 @@ void CandidateProcess::stop() {
 }
 
 void CandidateProcess::wait_ready(std::chrono::seconds wait) {
+  if (ready_) return;
   auto frame = protocol::read_frame(socket_, Clock::now() + wait);
   if (frame.status == protocol::ReadStatus::ok && frame.message.value("type", "") == "ready") {
     stop();
+    ready_ = true;
     return;
   }
   std::string how = frame.status == protocol::ReadStatus::timed_out ? "did not start within " + std::to_string(wait.count()) + " s"

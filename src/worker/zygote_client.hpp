@@ -58,8 +58,9 @@ class CandidateProcess {
   pid_t pid() const { return pid_; }
   int socket() const { return socket_; }
 
-  // Waits for the process's first frame ("ready": its CUDA context made, its sandbox entered).
-  // Throws a Failure (runtime_error) when it dies first or `wait` passes.
+  // Waits for the process's first frame ("ready": its CUDA context made, its sandbox entered),
+  // then stops it; at once when it was ready before. Throws a Failure (runtime_error) when it dies
+  // first or `wait` passes.
   void wait_ready(std::chrono::seconds wait);
 
   // Resumes the process, sends `request`, waits for its answer, stops the process again and
@@ -84,6 +85,7 @@ class CandidateProcess {
   int socket_;
   pid_t pid_;
   std::string scratch_;  // its scratch folder, removed with it
+  bool ready_ = false;   // its "ready" frame was read
 };
 
 }  // namespace kforge::worker
