@@ -42,7 +42,7 @@ std::vector<std::string> shard_args(const TempDir& dir, int shard, std::vector<s
   return args;
 }
 
-TEST(Shards, RunShardsCoverEveryProblemOnceAndMergeIntoOneRun) {
+TEST(CpuShards, RunShardsCoverEveryProblemOnceAndMergeIntoOneRun) {
   TempDir dir;
   FakeModelServer server;
   write_model(dir, server);
@@ -74,7 +74,7 @@ TEST(Shards, RunShardsCoverEveryProblemOnceAndMergeIntoOneRun) {
   EXPECT_EQ(report["fast_p"]["level1"]["problems"], 4) << report.dump(2);
 }
 
-TEST(Shards, AgentShardsSplitTheProblemsAndARerunGoesOn) {
+TEST(CpuShards, AgentShardsSplitTheProblemsAndARerunGoesOn) {
   TempDir dir;
   FakeModelServer server;
   write_model(dir, server);
