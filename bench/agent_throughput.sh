@@ -6,7 +6,14 @@
 # (nvidia-smi sampled every 100 ms). Target (H200): at least 1,000 attempts per hour, GPU busy at
 # least 70% of the run.
 # Usage: bench/agent_throughput.sh [OUT_DIR]
-#   AGENT_PROBLEMS (default 12 level-1 problems), AGENT_ATTEMPTS per problem (default 8),
+#   AGENT_KIND: what the answers are (default identity):
+#     identity  the problem itself as ModelNew (pure PyTorch, nothing to build)
+#     inline    tests/realworld's correct load_inline CUDA candidates of level 1, a comment apart
+#               (built once each, then from kforge's cache: "candidates already built");
+#               AGENT_FRESH_BUILDS=1 puts the comment in the CUDA source, so every attempt builds
+#     triton    tests/realworld's correct Triton candidates of level 1, a comment apart
+#     native    solutions/level1/2_ReLU/cuda_native_vec4.cu, a comment apart (every attempt an nvcc build)
+#   AGENT_PROBLEMS (identity only; default 12 level-1 problems), AGENT_ATTEMPTS per problem (default 8),
 #   AGENT_DEVICE (default cuda), AGENT_POLICY (default metr), AGENT_MAX_TIME (timing cap per attempt, default 0.5),
 #   AGENT_SUITE (a suite folder, default problems/; tests/problems has tiny level-1 problems for a CPU run)
 set -euo pipefail
@@ -18,18 +25,60 @@ dir=$(mktemp -d)
 trap 'rm -rf "$dir"; [[ -n "${sampler:-}" ]] && kill "$sampler" 2>/dev/null || true' EXIT
 attempts="${AGENT_ATTEMPTS:-8}"
 problems="${AGENT_PROBLEMS:-1 2 3 4 5 6 7 8 9 10 17 19}"
+kind="${AGENT_KIND:-identity}"
 args=()
 suite="${AGENT_SUITE:-problems}"
 suite="$(cd "$suite" && pwd)"
-for id in $problems; do
-  file=$(ls "$suite"/level1/${id}_*.py | head -1)
-  name="level1/$(basename "$file" .py)"
-  args+=(--problem "$name")
-  mkdir -p "$dir/answers/$name"
-  for k in $(seq 1 "$attempts"); do
-    { printf '```python\n'; cat "$file"; printf '\n\nModelNew = Model  # variant %d\n```\n' "$k"; } >"$dir/answers/$name/$(printf %03d "$k").md"
+format=kernelbench
+if [[ "$kind" == identity ]]; then
+  for id in $problems; do
+    file=$(ls "$suite"/level1/${id}_*.py | head -1)
+    name="level1/$(basename "$file" .py)"
+    args+=(--problem "$name")
+    mkdir -p "$dir/answers/$name"
+    for k in $(seq 1 "$attempts"); do
+      { printf '```python\n'; cat "$file"; printf '\n\nModelNew = Model  # variant %d\n```\n' "$k"; } >"$dir/answers/$name/$(printf %03d "$k").md"
+    done
   done
-done
+else
+  [[ "$kind" == native ]] && format=cuda
+  # One answer folder per problem, each answer the kind's candidate with a comment of its own.
+  while read -r name; do args+=(--problem "$name"); done < <(python3 - "$kind" "$attempts" "$dir/answers" "${AGENT_FRESH_BUILDS:-0}" <<'PY'
+import json, pathlib, re, sys
+kind, attempts, answers, fresh = sys.argv[1], int(sys.argv[2]), pathlib.Path(sys.argv[3]), sys.argv[4] == "1"
+picks = {}  # problem -> file (one candidate per problem)
+if kind == "native":
+    picks["level1/2_ReLU"] = pathlib.Path("solutions/level1/2_ReLU/cuda_native_vec4.cu")
+else:
+    for file, case in json.load(open("tests/realworld/expected.json")).items():
+        source = open(f"tests/realworld/{file}").read()
+        wanted = "import triton" in source if kind == "triton" else ("load_inline" in source and "cuda_sources" in source)
+        problem = "level1/" + pathlib.Path(case["problem"]).stem
+        if case["verdict"] == "correct" and case.get("gpu_only") and wanted and case["problem"].startswith("problems/level1/"):
+            picks.setdefault(problem, pathlib.Path("tests/realworld") / file)
+for problem, path in sorted(picks.items()):
+    source = path.read_text()
+    folder = answers / problem
+    folder.mkdir(parents=True, exist_ok=True)
+    for k in range(1, attempts + 1):
+        if kind == "native":
+            text, tag = source + f"\n// variant {k}\n", "cuda"
+        elif kind == "inline" and fresh:
+            # Inside the string given as cuda_sources, so its build key changes: a build per attempt.
+            named = re.search(r"cuda_sources\s*=\s*\[?\s*(\w+)", source)
+            text, n = (re.subn(rf"(\b{named.group(1)}\s*=\s*[rR]?(?:\"\"\"|\'\'\'))", rf"\1\n// variant {k}\n", source, count=1)
+                       if named else (source, 0))
+            if n == 0:
+                print(f"{path}: no cuda_sources string found; its variants share one build", file=sys.stderr)
+                text = source + f"\n# variant {k}\n"
+            tag = "python"
+        else:
+            text, tag = source + f"\n# variant {k}\n", "python"
+        (folder / f"{k:03d}.md").write_text(f"```{tag}\n{text}\n```\n")
+    print(problem)
+PY
+)
+fi
 printf '[models.instant]\napi = "scripted"\nendpoint = "answers"\nmodel = "instant"\nconcurrency = 64\n' >"$dir/kforge.toml"
 
 busy_log="$out/agent-throughput-gpu.csv"
@@ -38,19 +87,19 @@ if command -v nvidia-smi >/dev/null && [[ "${AGENT_DEVICE:-cuda}" != cpu ]]; the
   sampler=$!
 fi
 t0=$(date +%s.%N)
-(cd "$dir" && "$kforge" --db k.db agent --suite "$suite" --model instant "${args[@]}" --format kernelbench --device "${AGENT_DEVICE:-cuda}" \
+(cd "$dir" && "$kforge" --db k.db agent --suite "$suite" --model instant "${args[@]}" --format "$format" --device "${AGENT_DEVICE:-cuda}" \
   --policy "${AGENT_POLICY:-metr}" --seeds 4 --width 4 --attempts "$attempts" --max-time "${AGENT_MAX_TIME:-0.5}" \
   --no-reverify --out run) >"$out/agent-throughput.log" 2>&1
 t1=$(date +%s.%N)
 [[ -n "${sampler:-}" ]] && kill "$sampler" 2>/dev/null || true
-python3 - "$out" "$t0" "$t1" "$busy_log" <<'PY' | tee "$out/agent-throughput.txt"
+python3 - "$out" "$t0" "$t1" "$busy_log" "$kind${AGENT_FRESH_BUILDS:+ (fresh builds)}" <<'PY' | tee "$out/agent-throughput.txt"
 import re, sys
-out, t0, t1, busy = sys.argv[1], float(sys.argv[2]), float(sys.argv[3]), sys.argv[4]
+out, t0, t1, busy, kind = sys.argv[1], float(sys.argv[2]), float(sys.argv[3]), sys.argv[4], sys.argv[5]
 log = open(f"{out}/agent-throughput.log").read()
 attempts = len(re.findall(r"attempt #\d+ \(", log))
 correct = len(re.findall(r"\): correct", log))
 wall = t1 - t0
-print("benchmark: kforge agent's own cost per attempt (instant scripted model, identity variants, level 1)")
+print(f"benchmark: kforge agent's own cost per attempt (instant scripted model, {kind} answers, level 1)")
 print(f"attempts {attempts} ({correct} correct) in {wall:.1f} s: {attempts / wall * 3600:.0f} attempts per hour")
 try:
     samples = [float(x) for x in open(busy).read().split() if x.strip()]
