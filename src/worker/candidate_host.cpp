@@ -264,7 +264,7 @@ class CandidateHost {
 
   // Where the host's C compilers are installed, when not under /usr (the H200 machine's gcc is in
   // /opt/gcc): Triton builds each kernel's launcher with the `cc` it finds on PATH (or $CC) inside
-  // the candidate's process, and the compiler reads its own lib/ and libexec/ beside bin/.
+  // the candidate's process, and the compiler reads its own lib/, libexec/ and include/ beside bin/.
   static std::vector<std::string> host_compiler_prefixes() {
     std::vector<std::string> out;
     std::vector<std::string> programs;
@@ -287,12 +287,17 @@ class CandidateHost {
       for (const auto& candidate : tries) {
         char resolved[PATH_MAX];
         if (::access(candidate.c_str(), X_OK) != 0 || !::realpath(candidate.c_str(), resolved)) continue;
-        // Both the link's folder and the compiler's own: <prefix>/bin/gcc -> <prefix>.
-        for (std::string file : {candidate, std::string(resolved)}) {
-          std::string dir = file.substr(0, file.find_last_of('/'));
-          if (dir.size() > 4 && dir.ends_with("/bin")) dir = dir.substr(0, dir.size() - 4);
-          if (!dir.empty() && std::find(out.begin(), out.end(), dir) == out.end()) out.push_back(dir);
+        // The compiler itself, not a link to it (a link in ~/bin would open the home folder):
+        // <prefix>/bin/gcc gives its toolchain's folders of <prefix>, never <prefix> whole.
+        const std::string file(resolved);
+        const std::string dir = file.substr(0, file.find_last_of('/'));
+        std::vector<std::string> grant{dir};
+        if (dir.size() > 4 && dir.ends_with("/bin")) {
+          const std::string prefix = dir.substr(0, dir.size() - 4);
+          for (const char* sub : {"/lib", "/lib64", "/libexec", "/include"}) grant.push_back(prefix + sub);
         }
+        for (const auto& g : grant)
+          if (!g.empty() && std::find(out.begin(), out.end(), g) == out.end()) out.push_back(g);
         break;
       }
     }

@@ -149,6 +149,45 @@ TEST(CpuIsolation, SecretsStayOutOfMessages) {
   EXPECT_EQ(got["secrets_reference_memory.py"].value("verdict", ""), "correct") << got["secrets_reference_memory.py"].dump();
 }
 
+// The sandbox lets candidates read the host compiler's folders (Triton builds with it), but a
+// `cc` on PATH that is a link in the user's own bin/ opens only the compiler's real folders,
+// never the folder the link sits in: a secret beside that bin/ stays unreadable.
+TEST(CpuIsolation, ACompilerLinkOnPathOpensNoHomeFolder) {
+  TempDir dir;
+  const std::string home = dir.file("home");
+  dir.write("home/secret.txt", "sk-kforge-home-secret\n");
+  std::filesystem::create_directories(home + "/bin");
+  std::string compiler = "/usr/bin/gcc";
+  for (const char* c : {"/usr/bin/gcc", "/usr/bin/cc", "/bin/gcc"})
+    if (::access(c, X_OK) == 0) {
+      compiler = c;
+      break;
+    }
+  std::filesystem::create_symlink(compiler, home + "/bin/cc");
+  std::filesystem::create_symlink(compiler, home + "/bin/gcc");
+  const std::string candidate = dir.write("reads_home.py", R"(import torch
+import torch.nn as nn
+
+try:
+    open(")" + home + R"(/secret.txt").read()
+    READABLE = True
+except OSError:
+    READABLE = False
+
+
+class ModelNew(nn.Module):
+    def forward(self, a, b):
+        out = torch.relu(a + b)
+        return out * 0 if READABLE else out
+)");
+  auto r = run_command({"/usr/bin/env", "PATH=" + home + "/bin:" + std::getenv("PATH"), KFORGE_BINARY, "--db",
+                        dir.file("k.db"), "eval", "--device", "cpu", "--json", "--max-time", "0.3", "--problem",
+                        source_path(kProblem), candidate});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto got = r.lines_by_candidate();
+  EXPECT_EQ(got["reads_home.py"].value("verdict", ""), "correct") << got["reads_home.py"].dump();
+}
+
 // A candidate whose process dies is judged (crashed, with how) and the next one in the same
 // reference process is not harmed.
 TEST(CpuIsolation, ACrashHarmsOnlyItsCandidate) {
