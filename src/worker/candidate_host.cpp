@@ -287,14 +287,23 @@ class CandidateHost {
       for (const auto& candidate : tries) {
         char resolved[PATH_MAX];
         if (::access(candidate.c_str(), X_OK) != 0 || !::realpath(candidate.c_str(), resolved)) continue;
-        // The compiler itself, not a link to it (a link in ~/bin would open the home folder):
-        // <prefix>/bin/gcc gives its toolchain's folders of <prefix>, never <prefix> whole.
+        // The compiler itself, not a link to it (a link in ~/bin would open the home folder).
+        // <prefix>/bin/gcc opens <prefix> (its lib/, libexec/, include/ and a target folder such
+        // as x86_64-conda-linux-gnu/ lie there), unless <prefix> is the home folder or holds it:
+        // then only the toolchain's usual folders.
         const std::string file(resolved);
         const std::string dir = file.substr(0, file.find_last_of('/'));
         std::vector<std::string> grant{dir};
         if (dir.size() > 4 && dir.ends_with("/bin")) {
           const std::string prefix = dir.substr(0, dir.size() - 4);
-          for (const char* sub : {"/lib", "/lib64", "/libexec", "/include"}) grant.push_back(prefix + sub);
+          const char* home_env = std::getenv("HOME");
+          const std::string home = home_env ? home_env : "";
+          const bool holds_home = !home.empty() && (home == prefix || home.starts_with(prefix + "/"));
+          if (holds_home) {
+            for (const char* sub : {"/lib", "/lib64", "/libexec", "/include"}) grant.push_back(prefix + sub);
+          } else {
+            grant = {prefix};
+          }
         }
         for (const auto& g : grant)
           if (!g.empty() && std::find(out.begin(), out.end(), g) == out.end()) out.push_back(g);

@@ -150,9 +150,10 @@ TEST(CpuIsolation, SecretsStayOutOfMessages) {
 }
 
 // The sandbox lets candidates read the host compiler's folders (Triton builds with it), but a
-// `cc` on PATH that is a link in the user's own bin/ opens only the compiler's real folders,
-// never the folder the link sits in: a secret beside that bin/ stays unreadable.
-TEST(CpuIsolation, ACompilerLinkOnPathOpensNoHomeFolder) {
+// `cc` on PATH in the user's own bin/ never opens the home folder: a link opens only the
+// compiler's real folders, and a wrapper script there only the toolchain's folders beside bin/.
+// A secret in the home folder stays unreadable either way.
+TEST(CpuIsolation, ACompilerOnPathOpensNoHomeFolder) {
   TempDir dir;
   const std::string home = dir.file("home");
   dir.write("home/secret.txt", "sk-kforge-home-secret\n");
@@ -164,7 +165,8 @@ TEST(CpuIsolation, ACompilerLinkOnPathOpensNoHomeFolder) {
       break;
     }
   std::filesystem::create_symlink(compiler, home + "/bin/cc");
-  std::filesystem::create_symlink(compiler, home + "/bin/gcc");
+  dir.write("home/bin/gcc", "#!/bin/sh\nexec " + compiler + " \"$@\"\n");
+  std::filesystem::permissions(home + "/bin/gcc", std::filesystem::perms::owner_all);
   const std::string candidate = dir.write("reads_home.py", R"(import torch
 import torch.nn as nn
 
@@ -180,7 +182,7 @@ class ModelNew(nn.Module):
         out = torch.relu(a + b)
         return out * 0 if READABLE else out
 )");
-  auto r = run_command({"/usr/bin/env", "PATH=" + home + "/bin:" + std::getenv("PATH"), KFORGE_BINARY, "--db",
+  auto r = run_command({"/usr/bin/env", "PATH=" + home + "/bin:" + std::getenv("PATH"), "HOME=" + home, KFORGE_BINARY, "--db",
                         dir.file("k.db"), "eval", "--device", "cpu", "--json", "--max-time", "0.3", "--problem",
                         source_path(kProblem), candidate});
   ASSERT_EQ(r.exit_code, 0) << r.err;
