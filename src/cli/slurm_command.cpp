@@ -81,9 +81,9 @@ int run_submit(const SlurmOptions& o, const GlobalOptions& global) {
   if (o.command.empty() || std::find(kCommands.begin(), kCommands.end(), o.command.front()) == kCommands.end())
     throw UsageError("kforge slurm submit runs kforge eval, baseline, run or agent: give it after --, as "
                      "`kforge slurm submit --study DIR --shards N -- eval --suite S RUN_FOLDER`");
-  for (const auto& a : o.command)
-    if (a == "--db" || a == "--shard" || a.rfind("--shard=", 0) == 0 || a.rfind("--db=", 0) == 0)
-      throw UsageError("kforge slurm submit gives each shard its --db and --shard itself; leave " + a + " out");
+  for (const char* flag : {"--db", "--shard"})
+    if (gives(o.command, flag))
+      throw UsageError(std::string("kforge slurm submit gives each shard its --db and --shard itself; leave ") + flag + " out");
   const std::string& what = o.command.front();
   std::vector<std::string> command = o.command;
   // One name for every shard's run, so that kforge merge joins them into one run (and a shard run

@@ -13,7 +13,6 @@
 
 #include <algorithm>
 #include <chrono>
-#include <climits>
 #include <csignal>
 #include <cstdlib>
 #include <cstdio>
@@ -262,57 +261,6 @@ class CandidateHost {
     });
   }
 
-  // Where the host's C compilers are installed, when not under /usr (the H200 machine's gcc is in
-  // /opt/gcc): Triton builds each kernel's launcher with the `cc` it finds on PATH (or $CC) inside
-  // the candidate's process, and the compiler reads its own lib/, libexec/ and include/ beside bin/.
-  static std::vector<std::string> host_compiler_prefixes() {
-    std::vector<std::string> out;
-    std::vector<std::string> programs;
-    for (const char* var : {"CC", "CXX"})
-      if (const char* v = std::getenv(var); v && *v) programs.emplace_back(v);
-    for (const char* name : {"cc", "gcc", "c++", "g++", "clang"}) programs.emplace_back(name);
-    const char* path_env = std::getenv("PATH");
-    const std::string path = path_env ? path_env : "";
-    for (const auto& program : programs) {
-      std::vector<std::string> tries;
-      if (program.find('/') != std::string::npos) {
-        tries.push_back(program);
-      } else {
-        for (size_t start = 0, end; start <= path.size(); start = end + 1) {
-          end = path.find(':', start);
-          if (end == std::string::npos) end = path.size();
-          if (end > start) tries.push_back(path.substr(start, end - start) + "/" + program);
-        }
-      }
-      for (const auto& candidate : tries) {
-        char resolved[PATH_MAX];
-        if (::access(candidate.c_str(), X_OK) != 0 || !::realpath(candidate.c_str(), resolved)) continue;
-        // The compiler itself, not a link to it (a link in ~/bin would open the home folder).
-        // <prefix>/bin/gcc opens <prefix> (its lib/, libexec/, include/ and a target folder such
-        // as x86_64-conda-linux-gnu/ lie there), unless <prefix> is the home folder or holds it:
-        // then only the toolchain's usual folders.
-        const std::string file(resolved);
-        const std::string dir = file.substr(0, file.find_last_of('/'));
-        std::vector<std::string> grant{dir};
-        if (dir.size() > 4 && dir.ends_with("/bin")) {
-          const std::string prefix = dir.substr(0, dir.size() - 4);
-          const char* home_env = std::getenv("HOME");
-          const std::string home = home_env ? home_env : "";
-          const bool holds_home = !home.empty() && (home == prefix || home.starts_with(prefix + "/"));
-          if (holds_home) {
-            for (const char* sub : {"/lib", "/lib64", "/libexec", "/include"}) grant.push_back(prefix + sub);
-          } else {
-            grant = {prefix};
-          }
-        }
-        for (const auto& g : grant)
-          if (!g.empty() && std::find(out.begin(), out.end(), g) == out.end()) out.push_back(g);
-        break;
-      }
-    }
-    return out;
-  }
-
   // The sandbox, entered once the files this candidate needs are known and before any of its
   // code runs: reads confined to the system's folders, the interpreter and its packages, kforge's
   // own folders, the caches, the scratch folder, and this job's problem, candidate and library.
@@ -332,7 +280,7 @@ class CandidateHost {
       const std::string bin = parent(binary), checkout = parent(parent(bin));
       for (const auto& p : {bin, checkout + "/include", checkout + "/.deps"}) readable.push_back(p);
     }
-    for (const auto& prefix : host_compiler_prefixes()) readable.push_back(prefix);
+    for (const auto& folder : host_compiler_folders()) readable.push_back(folder);
     for (const char* key : {"problem", "candidate", "library"})
       if (request.contains(key) && request[key].is_string() && !request[key].get<std::string>().empty())
         readable.push_back(request[key].get<std::string>());

@@ -468,21 +468,15 @@ void settle_spare(WorkerContext& context) {
   try {
     context.spare->wait_ready(kReady);
   } catch (const Failure& f) {
+    // Something killed it while it waited (the OOM killer, an operator): not a candidate's doing.
     std::fprintf(stderr, "kforge worker: the spare candidate process was lost (%s)\n", f.message.c_str());
     context.spare.reset();
   }
 }
 
 std::unique_ptr<CandidateProcess> take_candidate_process(WorkerContext& context) {
-  if (auto spare = std::move(context.spare)) {
-    try {
-      spare->wait_ready(kReady);
-      return spare;
-    } catch (const Failure& f) {
-      // Something killed it while it waited (the OOM killer, an operator): not this candidate's doing.
-      std::fprintf(stderr, "kforge worker: the spare candidate process was lost (%s); starting another\n", f.message.c_str());
-    }
-  }
+  settle_spare(context);
+  if (context.spare) return std::move(context.spare);
   auto process = std::make_unique<CandidateProcess>(*context.zygote, context.zygote->spawn());
   process->wait_ready(kReady);
   return process;

@@ -16,7 +16,9 @@
 #include <linux/capability.h>
 #include <signal.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <climits>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -271,18 +273,67 @@ std::string confine_files(const std::vector<std::string>& writable, const std::v
 
 }  // namespace
 
+namespace {
+
+// A colon-separated list (PATH's form), empty parts left out. Split by hand: no iostreams in the
+// worker. On the H200 machine its module carries a libstdc++ of its own beside the one torch
+// loaded, and std::locale objects crossing the two crashed it (an istream in IntegrityWatch, a
+// stringstream here).
+std::vector<std::string> colon_list(const std::string& list) {
+  std::vector<std::string> out;
+  for (size_t start = 0, end; start <= list.size(); start = end + 1) {
+    end = list.find(':', start);
+    if (end == std::string::npos) end = list.size();
+    if (end > start) out.push_back(list.substr(start, end - start));
+  }
+  return out;
+}
+
+}  // namespace
+
 std::vector<std::string> writable_folders() {
   std::vector<std::string> out;
   if (const char* scratch = std::getenv("KFORGE_WORKER_SCRATCH"); scratch && *scratch) out.emplace_back(scratch);
-  if (const char* extra = std::getenv("KFORGE_WORKER_WRITABLE")) {
-    // Split by hand: no iostreams in the worker. On the H200 machine its module carries a
-    // libstdc++ of its own beside the one torch loaded, and std::locale objects crossing the two
-    // crashed it (an istream in IntegrityWatch, a stringstream here).
-    std::string list(extra);
-    for (size_t start = 0, end; start <= list.size(); start = end + 1) {
-      end = list.find(':', start);
-      if (end == std::string::npos) end = list.size();
-      if (end > start) out.push_back(list.substr(start, end - start));
+  if (const char* extra = std::getenv("KFORGE_WORKER_WRITABLE"))
+    for (auto& folder : colon_list(extra)) out.push_back(std::move(folder));
+  return out;
+}
+
+std::vector<std::string> host_compiler_folders() {
+  std::vector<std::string> programs;
+  for (const char* var : {"CC", "CXX"})
+    if (const char* v = std::getenv(var); v && *v) programs.emplace_back(v);
+  for (const char* name : {"cc", "gcc", "c++", "g++", "clang"}) programs.emplace_back(name);
+  const char* path = std::getenv("PATH");
+  const std::vector<std::string> search = colon_list(path ? path : "");
+  const char* home_env = std::getenv("HOME");
+  const std::string home = home_env ? home_env : "";
+  std::vector<std::string> out;
+  auto grant = [&](const std::string& folder) {
+    if (!folder.empty() && std::find(out.begin(), out.end(), folder) == out.end()) out.push_back(folder);
+  };
+  for (const auto& program : programs) {
+    std::vector<std::string> tries;
+    if (program.find('/') != std::string::npos) tries.push_back(program);
+    else
+      for (const auto& dir : search) tries.push_back(dir + "/" + program);
+    for (const auto& candidate : tries) {
+      char resolved[PATH_MAX];
+      if (::access(candidate.c_str(), X_OK) != 0 || !::realpath(candidate.c_str(), resolved)) continue;
+      // The compiler itself, not a link to it: a link in ~/bin would open the home folder.
+      const std::string file(resolved);
+      const std::string dir = file.substr(0, file.find_last_of('/'));
+      if (dir.size() > 4 && dir.ends_with("/bin")) {
+        const std::string prefix = dir.substr(0, dir.size() - 4);
+        if (!home.empty() && (home == prefix || home.starts_with(prefix + "/"))) {
+          for (const char* sub : {"/bin", "/lib", "/lib64", "/libexec", "/include"}) grant(prefix + sub);
+        } else {
+          grant(prefix);
+        }
+      } else {
+        grant(dir);
+      }
+      break;
     }
   }
   return out;

@@ -24,6 +24,13 @@ struct SandboxStatus {
 // cache, GPU caches).
 std::vector<std::string> writable_folders();
 
+// The folders of the host's C compilers on PATH (or $CC, $CXX), resolved through links, for a
+// candidate to read: Triton builds each kernel's launcher with the `cc` it finds there inside the
+// candidate's process (the H200 machine's gcc is in /opt/gcc). <prefix>/bin/gcc gives <prefix>
+// (its lib/, libexec/, include/ and target folders lie there), or, where <prefix> is the home
+// folder or holds it, only its bin/, lib/, lib64/, libexec/ and include/.
+std::vector<std::string> host_compiler_folders();
+
 // The reference process's sandbox: every thread of the process (seccomp, synchronised) loses the
 // network; where the kernel has Landlock, file creation, writing, truncation, renaming and removal
 // are confined to `writable` (and /dev and /proc, which the CUDA driver and the C library write to)
