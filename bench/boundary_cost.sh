@@ -8,7 +8,8 @@
 # within 0.5% of 1.00 with its interval containing 1.00.
 # Usage: bench/boundary_cost.sh [OUT_DIR]   BEFORE=<commit> (default 2af1dae, the last without it)
 #   BOUNDARY_PARTS=thirty,level1 (default both): the parts to run, so that each fits a device call;
-#   the table is made from whatever parts' results are in OUT_DIR.
+#   the table is made from whatever parts' results are in OUT_DIR. BOUNDARY_SIDES=after: this build
+#   only (no build of BEFORE), for the phase breakdown.
 # Needs the commit in .git and .deps/ (tools/fetch-deps.sh) where the machine has no registry.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -45,19 +46,32 @@ identity_folder thirty level1/1_\* level1/2_\* level1/3_\* level1/4_\* level1/5_
   level3/45_\* level5/1_\* level5/2_\* level5/5_\*
 identity_folder level1 'level1/*'
 
+logs="${XDG_CACHE_HOME:-$HOME/.cache}/kforge/logs"
+log_sizes() { for f in "$logs"/worker-*.log; do [[ -f "$f" ]] && echo "$f $(stat -c %s "$f")"; done; }
 run() {  # run BINARY NAME FOLDER: evaluates the folder, JSON lines to $out/boundary-NAME.jsonl, wall seconds to stdout
   local binary="$1" name="$2" folder="$3" db="build/bench-boundary-$2.db"
   rm -f "$db" "$db"-*
-  local t0 t1
+  local t0 t1 sizes
+  sizes=$(log_sizes)
   t0=$(date +%s%N)
-  "$binary" --db "$db" eval --device cuda --json "$dir/$folder" >"$out/boundary-$name.jsonl" 2>"$out/boundary-$name.err"
+  KFORGE_WORKER_PHASE_TRACE=1 "$binary" --db "$db" eval --device cuda --json "$dir/$folder" >"$out/boundary-$name.jsonl" 2>"$out/boundary-$name.err"
   t1=$(date +%s%N)
+  # The phase traces this run's workers wrote (worker/phase_trace.hpp; the build before the boundary writes none).
+  python3 - "$out/boundary-$name.phases" "$logs" "$sizes" <<'PY'
+import glob, sys
+dest, logs, sizes = sys.argv[1], sys.argv[2], dict(l.rsplit(" ", 1) for l in sys.argv[3].splitlines() if l)
+with open(dest, "w") as out:
+    for f in sorted(glob.glob(f"{logs}/worker-*.log")):
+        with open(f, "rb") as log:
+            log.seek(int(sizes.get(f, 0)))
+            out.writelines(l for l in log.read().decode(errors="replace").splitlines(True) if "phase trace:" in l)
+PY
   python3 -c "print(f'{($t1 - $t0) / 1e9:.1f}')"
 }
 # Before and after one after the other, so drift on the machine touches both alike.
 parts="${BOUNDARY_PARTS:-thirty,level1}"
 for part in ${parts//,/ }; do
-  for side in before after; do
+  for side in ${BOUNDARY_SIDES:-before after}; do
     binary=$new; [[ $side == before ]] && binary=$old
     run "$binary" "$part-$side" "$part" >"$out/boundary-$part-$side.wall"
   done
@@ -73,6 +87,8 @@ for name in ("thirty-before", "thirty-after", "level1-before", "level1-after"):
     if os.path.exists(f"{out}/boundary-{name}.wall"):
         walls[name] = float(open(f"{out}/boundary-{name}.wall").read())
 print(f"benchmark (f): the process boundary's cost, {before} (before) against this build (after), one run")
+for name, wall in sorted(walls.items()):
+    print(f"  {name:<16} whole run {wall:7.1f} s")
 for group, count in (("thirty", 30), ("level1", 100)):
     if f"{group}-before" not in walls or f"{group}-after" not in walls:
         continue
@@ -93,6 +109,22 @@ for group, count in (("thirty", 30), ("level1", 100)):
         bad = [f"{p}: {j['verdict']}" for p, j in r.items() if j["verdict"] != "correct"]
         print(f"  identity {label:<6}: {len(speedups)} timed, largest |speedup - 1| = {off:.4f}, "
               f"intervals without 1.00: {len(missing)} {missing[:6]}; not correct: {bad[:6]}")
+# Where the time of each run's evaluations went, part by part (KFORGE_WORKER_PHASE_TRACE lines:
+# "part=ms/count" summed over one evaluation), as medians over its candidates.
+for name in sorted(n for n in walls if os.path.exists(f"{out}/boundary-{n}.phases")):
+    parts = {}
+    lines = [l for l in open(f"{out}/boundary-{name}.phases") if ": phase trace: " in l]
+    for line in lines:
+        for field in line.rsplit(": ", 1)[1].split():
+            part, _, figures = field.rpartition("=")
+            ms, count = figures.split("/")
+            parts.setdefault(part.replace("_", " "), []).append((float(ms), int(count)))
+    if not lines:
+        continue
+    print(f"\n{name}: where an evaluation's time goes, medians over {len(lines)} evaluations (ms, and calls)")
+    for part, values in parts.items():
+        print(f"  {part:<24} {statistics.median(v[0] for v in values):8.1f} ms  {statistics.median(v[1] for v in values):6.0f} calls"
+              f"  (total {sum(v[0] for v in values) / 1000:6.1f} s)")
 if "thirty-after" not in walls or "thirty-before" not in walls:
     sys.exit(0)
 b, a = rows("thirty-before"), rows("thirty-after")

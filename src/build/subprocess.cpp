@@ -12,7 +12,8 @@
 namespace kforge::build {
 
 ProcessResult run_process(const std::vector<std::string>& argv, std::chrono::seconds timeout, size_t output_cap,
-                          const std::string& cwd, const std::function<void(std::string_view)>& on_output) {
+                          const std::string& cwd, const std::function<void(std::string_view)>& on_output,
+                          const std::vector<std::string>* env) {
   ProcessResult result;
   auto t0 = std::chrono::steady_clock::now();
   int pipe_fds[2];
@@ -23,6 +24,11 @@ ProcessResult run_process(const std::vector<std::string>& argv, std::chrono::sec
   std::vector<char*> args;
   for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
   args.push_back(nullptr);
+  std::vector<char*> envp;
+  if (env) {
+    for (const auto& e : *env) envp.push_back(const_cast<char*>(e.c_str()));
+    envp.push_back(nullptr);
+  }
   pid_t pid = ::fork();
   if (pid < 0) {
     ::close(pipe_fds[0]);
@@ -37,7 +43,8 @@ ProcessResult run_process(const std::vector<std::string>& argv, std::chrono::sec
     int devnull = ::open("/dev/null", O_RDONLY);
     ::dup2(devnull, 0);
     if (!cwd.empty() && ::chdir(cwd.c_str()) != 0) ::_exit(126);
-    ::execvp(args[0], args.data());
+    if (env) ::execvpe(args[0], args.data(), envp.data());
+    else ::execvp(args[0], args.data());
     const char msg[] = "cannot execute the compiler\n";
     [[maybe_unused]] auto n = ::write(2, msg, sizeof msg - 1);
     ::_exit(127);

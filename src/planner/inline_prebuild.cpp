@@ -2,20 +2,26 @@
 
 #include <cctype>
 #include <cstdlib>
+#include <filesystem>
 
 #include "common/parallel.hpp"
 #include "pool/worker_paths.hpp"
+#include "pool/worker_process.hpp"
 
 namespace kforge {
 namespace {
 
-// load_inline goes through kforge's build cache (python/kforge_inline.py), as in the worker.
+// load_inline goes through kforge's build cache (python/kforge_inline.py), as in the worker. The
+// import runs the candidate's module-level code: inside the candidate sandbox (reads, writes,
+// signals, network; worker/candidate_reads.hpp), entered once torch and kforge's modules are
+// loaded, in an environment without credentials (pool/worker_process.hpp). Unconfined, a
+// candidate's import read kforge's whole environment and could rewrite the store.
 constexpr const char* kImportScript =
     "import importlib.util, os, sys\n"
-    "os.environ['CUDA_VISIBLE_DEVICES'] = ''\n"
     "sys.path.insert(0, sys.argv[2])\n"
-    "import torch, kforge_inline\n"
+    "import torch, kforge_inline, _kforge_worker\n"
     "kforge_inline.install()\n"
+    "_kforge_worker.enter_prebuild_sandbox([sys.argv[1]])\n"
     "spec = importlib.util.spec_from_file_location('kforge_prebuild_' + str(abs(hash(sys.argv[1]))), sys.argv[1])\n"
     "try:\n"
     "    spec.loader.exec_module(importlib.util.module_from_spec(spec))\n"
@@ -46,10 +52,16 @@ std::vector<build::ProcessResult> prebuild_load_inline(const std::vector<std::st
   export_torch_arch_list(arch);
   std::string python = worker_python().string();
   std::string module_dir = worker_module_dir().string();
+  const std::filesystem::path scratch = make_scratch();
+  std::vector<std::string> env = sandboxed_environment(scratch);
+  env.push_back("CUDA_VISIBLE_DEVICES=");  // a build needs no GPU
   parallel_for(files.size(), jobs, [&](size_t i) {
-    results[i] = build::run_process({python, "-c", kImportScript, files[i], module_dir}, timeout);
+    results[i] = build::run_process({python, "-c", kImportScript, files[i], module_dir}, timeout, 1 << 20,
+                                    scratch.string(), {}, &env);
     if (on_done) on_done(i);
   });
+  std::error_code ignored;
+  std::filesystem::remove_all(scratch, ignored);
   return results;
 }
 

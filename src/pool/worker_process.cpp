@@ -64,14 +64,16 @@ void remove_orphaned_scratch() {
   }
 }
 
-// A fresh scratch folder for one worker process: its working directory and TMPDIR, the one place
-// (with the caches below) a candidate may write to.
+}  // namespace
+
 std::filesystem::path make_scratch() {
   remove_orphaned_scratch();
   std::string pattern = (temp_root() / ("kforge-worker-" + std::to_string(::getpid()) + "-XXXXXX")).string();
   if (!::mkdtemp(pattern.data())) throw Error("cannot create a worker scratch folder from " + pattern + ": " + std::strerror(errno));
   return pattern;
 }
+
+namespace {
 
 // Caches the worker's own tools write to: kforge's build cache (load_inline builds run
 // `kforge build-inline` from inside the worker) with whatever its entries link to, CUDA's JIT
@@ -113,6 +115,27 @@ bool worker_may_see(std::string_view entry) {
   return false;
 }
 
+std::vector<std::string> sandboxed_environment(const std::filesystem::path& scratch) {
+  std::vector<std::string> env;
+  for (char** e = environ; *e; ++e) {
+    std::string_view entry(*e);
+    if (entry.starts_with("CUDA_VISIBLE_DEVICES=") || entry.starts_with("PYTHONUNBUFFERED=") ||
+        entry.starts_with("KFORGE_WORKER_DEVICE=") || entry.starts_with("TMPDIR=") ||
+        entry.starts_with("KFORGE_WORKER_SCRATCH=") || entry.starts_with("KFORGE_WORKER_WRITABLE="))
+      continue;
+    if (worker_may_see(entry)) env.emplace_back(entry);
+  }
+  // torch's OpenMP threads otherwise spin for a while after each parallel region, on the cores
+  // the other process of the evaluation is about to use (seen: 60-80 us late answers on 2 cores).
+  if (!std::getenv("OMP_WAIT_POLICY")) env.push_back("OMP_WAIT_POLICY=PASSIVE");
+  env.push_back("TMPDIR=" + scratch.string());
+  env.push_back("KFORGE_WORKER_SCRATCH=" + scratch.string());
+  env.push_back("KFORGE_WORKER_WRITABLE=" + writable_caches());
+  if (!std::getenv("TORCHINDUCTOR_CACHE_DIR"))  // else /tmp/torchinductor_<user>, outside the sandbox
+    env.push_back("TORCHINDUCTOR_CACHE_DIR=" + (scratch / "inductor").string());
+  return env;
+}
+
 void WorkerProcess::start() {
   int down[2], up[2];  // down: kforge -> worker, up: worker -> kforge
   if (::pipe2(down, O_CLOEXEC) != 0 || ::pipe2(up, O_CLOEXEC) != 0)
@@ -124,24 +147,8 @@ void WorkerProcess::start() {
 
   std::string script = (config_.module_dir / "kforge_worker.py").string();
   std::string python = config_.python.string();
-  std::vector<std::string> env_strings;
-  for (char** e = environ; *e; ++e) {
-    std::string_view entry(*e);
-    if (entry.starts_with("CUDA_VISIBLE_DEVICES=") || entry.starts_with("PYTHONUNBUFFERED=") ||
-        entry.starts_with("KFORGE_WORKER_DEVICE=") || entry.starts_with("TMPDIR=") ||
-        entry.starts_with("KFORGE_WORKER_SCRATCH=") || entry.starts_with("KFORGE_WORKER_WRITABLE="))
-      continue;
-    if (worker_may_see(entry)) env_strings.emplace_back(entry);
-  }
-  // torch's OpenMP threads otherwise spin for a while after each parallel region, on the cores
-  // the other process of the evaluation is about to use (seen: 60-80 us late answers on 2 cores).
-  if (!std::getenv("OMP_WAIT_POLICY")) env_strings.push_back("OMP_WAIT_POLICY=PASSIVE");
   scratch_ = make_scratch();
-  env_strings.push_back("TMPDIR=" + scratch_.string());
-  env_strings.push_back("KFORGE_WORKER_SCRATCH=" + scratch_.string());
-  env_strings.push_back("KFORGE_WORKER_WRITABLE=" + writable_caches());
-  if (!std::getenv("TORCHINDUCTOR_CACHE_DIR"))  // else /tmp/torchinductor_<user>, outside the sandbox
-    env_strings.push_back("TORCHINDUCTOR_CACHE_DIR=" + (scratch_ / "inductor").string());
+  std::vector<std::string> env_strings = sandboxed_environment(scratch_);
   env_strings.push_back("PYTHONUNBUFFERED=1");
   env_strings.push_back("KFORGE_WORKER_DEVICE=" + config_.device);
   if (config_.device == "cuda") env_strings.push_back("CUDA_VISIBLE_DEVICES=" + config_.cuda_visible_devices);

@@ -9,6 +9,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "pool/job_runner.hpp"
 #include "protocol/messages.hpp"
@@ -30,6 +31,16 @@ struct WorkerConfig {
 // candidates' processes: what Python, torch, CUDA, Triton and the build read, never a name that
 // looks like a credential (KEY, TOKEN, SECRET, PASSWORD, ...), whatever its prefix.
 bool worker_may_see(std::string_view entry);
+
+// A fresh scratch folder for a process that runs candidate code: its working directory and
+// TMPDIR, the one place (with the caches) it may write to. One left by a dead kforge is removed.
+std::filesystem::path make_scratch();
+
+// The environment of a process that runs candidate code (a worker, a load_inline prebuild):
+// kforge's, filtered by worker_may_see, with `scratch` as TMPDIR and KFORGE_WORKER_SCRATCH, the
+// caches it may write to as KFORGE_WORKER_WRITABLE (the sandbox reads both), torch's inductor
+// cache in the scratch folder, and OMP_WAIT_POLICY=PASSIVE. The device variables are the caller's.
+std::vector<std::string> sandboxed_environment(const std::filesystem::path& scratch);
 
 // The job bounds: host_memory (JobFailure::host_memory) and cpu_cores (JobFailure::cpu_share).
 class WorkerProcess : public JobRunner {

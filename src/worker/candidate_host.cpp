@@ -1,4 +1,5 @@
 #include "worker/candidate_host.hpp"
+#include "worker/candidate_reads.hpp"
 #include "worker/cpu_pin.hpp"
 #include "core/rules.hpp"
 
@@ -265,22 +266,7 @@ class CandidateHost {
   // code runs: reads confined to the system's folders, the interpreter and its packages, kforge's
   // own folders, the caches, the scratch folder, and this job's problem, candidate and library.
   void enter_sandbox_for(const json& request) {
-    std::vector<std::string> readable = {"/usr", "/lib", "/lib32", "/lib64", "/libx32", "/bin", "/sbin", "/etc", "/run"};
-    py::module_ sys = py::module_::import("sys");
-    for (const char* name : {"prefix", "base_prefix", "exec_prefix"}) readable.push_back(py::str(sys.attr(name)));
-    for (auto entry : sys.attr("path")) {
-      std::string dir = py::str(entry);
-      if (!dir.empty()) readable.push_back(dir);
-    }
-    if (const char* binary = std::getenv("KFORGE_BINARY"); binary && *binary) {
-      // <checkout>/build/<preset>/kforge: the binary's folder (the worker's modules), and the
-      // checkout's include/ and .deps/ (a carried prefix of libraries it links), not the rest.
-      // (String operations, not std::filesystem: see remove_tree in zygote_client.cpp.)
-      auto parent = [](const std::string& path) { return path.substr(0, path.find_last_of('/')); };
-      const std::string bin = parent(binary), checkout = parent(parent(bin));
-      for (const auto& p : {bin, checkout + "/include", checkout + "/.deps"}) readable.push_back(p);
-    }
-    for (const auto& folder : host_compiler_folders()) readable.push_back(folder);
+    std::vector<std::string> readable = candidate_readable_folders();
     for (const char* key : {"problem", "candidate", "library"})
       if (request.contains(key) && request[key].is_string() && !request[key].get<std::string>().empty())
         readable.push_back(request[key].get<std::string>());

@@ -21,6 +21,7 @@
 #include "pool/resource_watch.hpp"
 #include "worker/failure.hpp"
 #include "worker/paired_timing.hpp"
+#include "worker/phase_trace.hpp"
 #include "worker/precision_check.hpp"
 #include "worker/problem_module.hpp"
 #include "worker/python_bridge.hpp"
@@ -125,6 +126,7 @@ class Evaluation {
 
   protocol::JobResult run() {
     c10::AutoGradMode no_grad(false);  // as upstream: forward under torch.no_grad()
+    PhaseTrace::current().reset();
     try {
       check();
       phase(&res_.load_s, [&] { load(); });
@@ -132,11 +134,20 @@ class Evaluation {
       // correctness trials run, and is ready (and stopped) before anything is timed: the next
       // job's load no longer waits for it (docs/benchmarks.md, session 16: load 0.23 s with the
       // boundary against 0.01 s without, when it was started after the timing).
-      start_spare(context_);
+      {
+        TracedPart part("spare start");
+        start_spare(context_);
+      }
       phase(&res_.correctness_s, [&] { correctness(); });
-      settle_spare(context_);
+      {
+        TracedPart part("spare settle");
+        settle_spare(context_);
+      }
       phase(&res_.timing_s, [&] { timing(); });
-      phase(&res_.correctness_s, [&] { census(); });
+      phase(&res_.correctness_s, [&] {
+        TracedPart part("census");
+        census();
+      });
       res_.verdict = Verdict::correct;
       res_.message = summary();
     } catch (const Failure& f) {
@@ -152,7 +163,14 @@ class Evaluation {
     }
     if (watch_ && watch_->tripped() != ResourceWatch::Tripped::none) over_bounds();
     watch_.reset();
-    cand_.reset();  // the candidate's process group is killed here, whatever the verdict
+    {
+      TracedPart part("candidate end");
+      cand_.reset();  // the candidate's process group is killed here, whatever the verdict
+    }
+    if (PhaseTrace::wanted())
+      std::fprintf(stderr, "kforge worker: phase trace: %s: %s: load %.3f s, correctness %.3f s, timing %.3f s: %s\n",
+                   job_.problem_path.c_str(), std::string(to_string(res_.verdict)).c_str(), res_.load_s, res_.correctness_s, res_.timing_s,
+                   PhaseTrace::current().describe().c_str());
     // Only this process's own context matters now: the candidate's died with its process.
     if (cuda_ && res_.verdict != Verdict::correct && !cuda_context_alive()) {
       res_.worker_must_restart = true;
@@ -199,6 +217,7 @@ class Evaluation {
   }
 
   void load() {
+    std::optional<TracedPart> part(std::in_place, "load reference");
     problem_ = guarded(Verdict::load_error, "problem " + job_.problem_path,
                        [&] { return import_file(job_.problem_path, "kforge_problem_"); });
     for (const char* name : {"Model", "get_inputs", "get_init_inputs"})
@@ -208,6 +227,7 @@ class Evaluation {
     py::list init_args = init_arguments(problem_, device_name_, device_, dtype_);
     ref_ = guarded(Verdict::load_error, "problem: Model(*get_init_inputs()) failed",
                    [&] { return build_model(problem_.attr("Model"), init_args, device_name_, dtype_); });
+    part.emplace("load flops");
     if (cuda_ && !job_.trial_seeds.empty()) count_flops();
     // A native candidate's outputs are allocated by kforge with the reference's shapes.
     std::vector<at::Tensor> reference_outputs;
@@ -219,6 +239,7 @@ class Evaluation {
       if (!r.error.empty()) throw Failure{Verdict::runtime_error, "the reference's " + r.error + " (a broken problem)", ""};
       reference_outputs = r.tensors;
     }
+    part.emplace("load take process");
     cand_ = std::make_unique<RemoteCandidate>(take_candidate_process(context_), cuda_, context_.clock.get());
     ResourceBounds bounds;
     bounds.host_memory_bytes = job_.host_memory_bytes;
@@ -227,6 +248,7 @@ class Evaluation {
     {
       // The request's cost, measured with inputs of the problem's size after reference calls, as
       // the timed calls will come.
+      part.emplace("load calibrate");
       uint64_t seed = derived_seed(0x51afd7ed558ccd1dULL, 3);
       py::list inputs = fresh_inputs(problem_, seed, device_name_, device_, dtype_);
       PinnedThread pinned(reference_cpu());
@@ -245,6 +267,7 @@ class Evaluation {
         });
       }, {candidate_cpu(), job_.timing.cuda_graph});
     }
+    part.emplace("load candidate");
     cand_->load(job_, reference_outputs);
   }
 
@@ -302,9 +325,11 @@ class Evaluation {
   // records the bytes one call must move and in an fp32 evaluation measures both results against
   // an fp64 reference; `record`, which kernels the candidate launched.
   void run_trial(const std::string& trial, uint64_t seed, bool first, bool record) {
+    std::optional<TracedPart> part(std::in_place, "trial inputs");
     py::list inputs = fresh_inputs(problem_, seed, device_name_, device_, dtype_);
     py::list ref_in = clone_arguments(inputs);
     const uint64_t forward_seed = forward_seed_for(seed);
+    part.emplace("trial reference");
     py::object ref_result = guarded(Verdict::runtime_error, "the reference Model.forward raised (" + trial + ")", [&] {
       seed_everything(forward_seed);
       py::object r = ref_(*py::tuple(ref_in));
@@ -322,7 +347,9 @@ class Evaluation {
     options.poison = true;
     options.record = record;
     options.forward_seed = forward_seed;
+    part.emplace("trial candidate");
     RemoteCall call = cand_->call(inputs, options);
+    part.emplace("trial compare");
     if (record) kernels_note_ = call.kernels;
 
     auto cand_mutation = find_mutation(inputs, call.inputs_after);
@@ -345,6 +372,7 @@ class Evaluation {
     pair_bytes_ = std::max(pair_bytes_, 2 * call_bytes);
     if (first) res_.min_bytes = call_bytes;
     if (first && dtype_ == at::kFloat) {
+      part.emplace("trial fp64");
       PrecisionCheck pc;
       try {
         seed_everything(forward_seed);

@@ -8,9 +8,11 @@
 
 #include <algorithm>
 #include <chrono>
+#include <optional>
 
 #include "metrics/statistics.hpp"
 #include "worker/failure.hpp"
+#include "worker/phase_trace.hpp"
 #include "worker/python_bridge.hpp"
 #include "worker/tensors.hpp"
 
@@ -152,6 +154,7 @@ TimingOutcome time_pairs(const py::object& ref, const CandidateCall& cand, const
   // Pairs first..first+count-1 (negative indices: warm-ups); `what` names them in messages.
   auto run_batch = [&](int first, int count, const std::string& what) {
     std::vector<Pair> pairs;
+    std::optional<TracedPart> part(std::in_place, "timing inputs");
     for (int index = first; index < first + count; ++index) {
       py::list fresh = inputs_for(index);
       py::list copy = clone_arguments(fresh);
@@ -162,6 +165,7 @@ TimingOutcome time_pairs(const py::object& ref, const CandidateCall& cand, const
     // One untimed call of each model first, on inputs of its own: the host's caches and the GPU's
     // clocks come back from the input generation and checks between batches before the first
     // timed call, which would otherwise always be the reference's (even indices go first).
+    part.emplace("timing untimed calls");
     {
       py::tuple warm(inputs_for(100000 + first));
       const uint64_t warm_seed = forward_seed_for(seed ^ static_cast<uint64_t>(100000 + first));
@@ -175,9 +179,11 @@ TimingOutcome time_pairs(const py::object& ref, const CandidateCall& cand, const
                             [&] { return cand(hold, py::list(warm), warm_seed, nullptr); }),
                     "ModelNew");
     }
+    part.reset();  // the pairs' parts are their own
     for (auto& p : pairs) {
       const uint64_t pair_seed = forward_seed_for(seed ^ static_cast<uint64_t>(p.index + 1000));
       auto time_ref = [&] {
+        TracedPart part("timing reference");
         Sample s = guarded(Verdict::runtime_error, "reference forward (" + what + ")", [&] {
           seed_everything(pair_seed);
           return ref_side.time(timer, hold, p.ref_args, &p.ref_result);
@@ -186,6 +192,7 @@ TimingOutcome time_pairs(const py::object& ref, const CandidateCall& cand, const
         return s;
       };
       auto time_cand = [&] {
+        TracedPart part("timing candidate");
         Sample s = guarded(Verdict::runtime_error, "ModelNew.forward (" + what + ")",
                            [&] { return cand(hold, py::list(p.cand_args), pair_seed, &p.cand_result); });
         note_watchdog(s, "ModelNew");
@@ -199,6 +206,7 @@ TimingOutcome time_pairs(const py::object& ref, const CandidateCall& cand, const
         p.ref_sample = time_ref();
       }
     }
+    part.emplace("timing recheck");
     for (const auto& p : pairs)
       recheck_pair(p.ref_result, p.cand_result,
                    p.index < 0 ? "warm-up " + std::to_string(-p.index) : "timed pair " + std::to_string(p.index + 1),

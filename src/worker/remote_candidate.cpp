@@ -9,9 +9,11 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <optional>
 
 #include "metrics/statistics.hpp"
 #include "worker/failure.hpp"
+#include "worker/phase_trace.hpp"
 
 #if KFORGE_WITH_CUDA
 #include <c10/cuda/CUDAStream.h>
@@ -230,6 +232,7 @@ RemoteCall RemoteCandidate::call(const py::list& inputs, const CallOptions& opti
 
   RemoteCall out;
   int64_t cursor = 0;
+  std::optional<TracedPart> part(std::in_place, "call place inputs");
   json args = place_inputs(inputs, out.inputs_after, &cursor);
   const int64_t out_offset = cursor;
   json message = {{"type", "call"},
@@ -246,9 +249,12 @@ RemoteCall RemoteCandidate::call(const py::list& inputs, const CallOptions& opti
 
   double outer_ms = 0;
   json timed;
+  part.emplace("call request");
   json reply = process_->request(message, &outer_ms, -1, options.timed_hold ? &timed : nullptr);
   // Stopped now. Whatever the candidate left on the GPU runs before anything else is timed.
+  part.emplace("call drain");
   const double drained = drain_gpu(options.what);
+  part.emplace("call outputs");
 
   if (reply.value("type", "") == "failed") {
     auto verdict = verdict_from_string(reply.value("verdict", std::string()));

@@ -360,8 +360,11 @@ SandboxStatus enter_candidate_sandbox(const std::vector<std::string>& writable, 
   // No core file when it crashes: a process with a CUDA context maps gigabytes, and the kernel
   // writes the core before its channel closes, so each crash held the GPU idle for seconds
   // (tests/realworld's host-code candidates handed CUDA tensors on the H200: 2-10 s per crash).
+  // RLIMIT_CORE binds only a core_pattern that names a file; a piped one (systemd-coredump,
+  // apport) is fed whatever the limit, unless the process is not dumpable.
   const rlimit no_core{0, 0};
   ::setrlimit(RLIMIT_CORE, &no_core);
+  ::prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
   std::string caps = drop_capabilities();
   int abi = 0;
   std::string fs = confine_files(writable, &readable, abi, true, &s.signals_scoped);

@@ -21,6 +21,7 @@
 #include "worker/candidate_host.hpp"
 #include "worker/exchange_arena.hpp"
 #include "worker/failure.hpp"
+#include "worker/phase_trace.hpp"
 
 namespace kforge::worker {
 namespace {
@@ -190,6 +191,7 @@ void CandidateProcess::copy_output_to_log() const {
 void CandidateProcess::resume() { ::kill(-pid_, SIGCONT); }
 
 void CandidateProcess::stop() {
+  TracedPart part("process stop");
   ::kill(-pid_, SIGSTOP);
   // A signal is delivered when the target next enters the kernel or is interrupted; wait until
   // every thread has stopped, so none of them queues GPU work after the drain check. An idle

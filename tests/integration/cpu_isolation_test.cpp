@@ -190,6 +190,37 @@ class ModelNew(nn.Module):
   EXPECT_EQ(got["reads_home.py"].value("verdict", ""), "correct") << got["reads_home.py"].dump();
 }
 
+// The load_inline prebuild (`kforge build`, and `kforge eval` on a GPU with more such candidates
+// than workers) imports each candidate, which runs its module-level code: in the candidate
+// sandbox, in an environment without credentials. The import says what it reached by raising.
+TEST(CpuIsolation, APrebuildImportIsConfined) {
+  TempDir dir;
+  const std::string secret = dir.write("secret.txt", "sk-kforge-prebuild-file\n");
+  const std::string escaped = dir.file("escaped.txt");
+  dir.write("candidates/level1/1_Square_Matmul/reach.py", R"(import os
+from torch.utils.cpp_extension import load_inline  # what makes kforge build import it
+
+
+def attempt(f):
+    try:
+        return f()
+    except OSError:
+        return "denied"
+
+
+key = os.environ.get("KFORGE_TEST_API_KEY", "unset")
+content = attempt(lambda: open(")" + secret + R"(").read().strip())
+wrote = attempt(lambda: open(")" + escaped + R"(", "w").write("x"))
+raise RuntimeError(f"REACHED env={key} file={content} write={wrote}")
+)");
+  auto r = run_command({"/usr/bin/env", "KFORGE_TEST_API_KEY=sk-kforge-prebuild-env", KFORGE_BINARY, "build", "--arch",
+                        "sm_90", "--json", dir.file("candidates")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("REACHED env=unset file=denied write=denied"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("sk-kforge-prebuild"), std::string::npos) << r.out;
+  EXPECT_FALSE(std::filesystem::exists(escaped));
+}
+
 // A candidate whose process dies is judged (crashed, with how) and the next one in the same
 // reference process is not harmed.
 TEST(CpuIsolation, ACrashHarmsOnlyItsCandidate) {

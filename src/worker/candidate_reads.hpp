@@ -1,0 +1,23 @@
+#pragma once
+// What a process that runs candidate code may read, besides its writable folders and the
+// candidate's own files: the system's folders, the interpreter and every folder on its sys.path
+// (torch among them), kforge's binary folder with the checkout's include/ and .deps/, and the
+// host compilers' folders (Triton builds launchers inside the process). Both such processes use
+// it: the candidate process of an evaluation (worker/candidate_host.cpp) and the load_inline
+// prebuild, which imports a candidate to build its extensions (planner/inline_prebuild.cpp).
+#include <string>
+#include <vector>
+
+namespace kforge::worker {
+
+// Needs the interpreter (it reads sys.prefix and sys.path).
+std::vector<std::string> candidate_readable_folders();
+
+// The load_inline prebuild's sandbox, entered before the candidate is imported: the candidate
+// sandbox (worker/sandbox.hpp) with reads confined to candidate_readable_folders() and `files`,
+// writes to writable_folders(), and kforge (the parent) protected from signals. Returns the
+// sandbox's one-line description; throws std::runtime_error where its seccomp filter could not be
+// installed (no candidate code runs unconfined).
+std::string enter_prebuild_sandbox(const std::vector<std::string>& files);
+
+}  // namespace kforge::worker
