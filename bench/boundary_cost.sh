@@ -17,7 +17,7 @@ out="${1:-build/bench}"
 mkdir -p "$out"
 before="${BEFORE:-2af1dae}"
 src="build/before-$before"
-if [[ ! -x "$src/build/release/kforge" ]]; then
+if [[ "${BOUNDARY_SIDES:-before after}" == *before* && ! -x "$src/build/release/kforge" ]]; then
   rm -rf "$src"
   mkdir -p "$src"
   git archive "$before" | tar -x -C "$src"
@@ -47,7 +47,7 @@ identity_folder thirty level1/1_\* level1/2_\* level1/3_\* level1/4_\* level1/5_
 identity_folder level1 'level1/*'
 
 logs="${XDG_CACHE_HOME:-$HOME/.cache}/kforge/logs"
-log_sizes() { for f in "$logs"/worker-*.log; do [[ -f "$f" ]] && echo "$f $(stat -c %s "$f")"; done; }
+log_sizes() { for f in "$logs"/worker-*.log; do if [[ -f "$f" ]]; then echo "$f $(stat -c %s "$f")"; fi; done; }
 run() {  # run BINARY NAME FOLDER: evaluates the folder, JSON lines to $out/boundary-NAME.jsonl, wall seconds to stdout
   local binary="$1" name="$2" folder="$3" db="build/bench-boundary-$2.db"
   rm -f "$db" "$db"-*
