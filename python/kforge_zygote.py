@@ -10,6 +10,7 @@ each exit as "exited <pid> <wait status>".
 import ctypes
 import faulthandler
 import os
+import select
 import signal
 import socket
 import sys
@@ -66,6 +67,12 @@ def leave(signum, frame):
 
 signal.signal(signal.SIGCHLD, reap)
 signal.signal(signal.SIGTERM, leave)
+# A signal may reach any thread (torch's import starts some), and Python runs its handler on the
+# main thread only when that thread next runs: blocked in recv_fds, a crashed candidate's exit was
+# reported only with the next spawn, and kforge waited 2 s for it each time (tests/realworld's
+# crashes on the H200). Every signal also writes a byte to this pipe, which the loop waits on.
+wakeup_read, wakeup_write = os.pipe2(os.O_NONBLOCK | os.O_CLOEXEC)
+signal.set_wakeup_fd(wakeup_write, warn_on_full_buffer=False)
 if os.getppid() != reference_pid:  # it died while this process started
     leave(None, None)
 
@@ -80,6 +87,14 @@ if torch.cuda.is_initialized():  # a fork of this process could not use CUDA: sa
     print("kforge zygote: CUDA was initialised before forking; candidate processes will fail", file=sys.stderr)
 
 while True:
+    ready, _, _ = select.select([control, wakeup_read], [], [])
+    if wakeup_read in ready:
+        try:
+            os.read(wakeup_read, 4096)  # the handlers run on return to Python, before the next wait
+        except BlockingIOError:
+            pass
+        if control not in ready:
+            continue
     try:
         message, fds, _, _ = socket.recv_fds(control, 1, 1)
     except OSError:
@@ -95,6 +110,9 @@ while True:
         status = 1
         try:
             control.close()
+            signal.set_wakeup_fd(-1)
+            os.close(wakeup_read)
+            os.close(wakeup_write)
             signal.signal(signal.SIGCHLD, signal.SIG_DFL)
             signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGCHLD})
             signal.signal(signal.SIGTERM, signal.SIG_DFL)

@@ -24,7 +24,7 @@ scratch=$(mktemp -d)
 export KFORGE_BINARY="$PWD/build/release/kforge" KFORGE_WORKER_SCRATCH="$scratch" TMPDIR="$scratch"
 export KFORGE_WORKER_WRITABLE="${XDG_CACHE_HOME:-$HOME/.cache}/kforge/build:$HOME/.nv:$HOME/.triton"
 ncu --version >"$out/ncu-version.txt" 2>&1
-for sandbox in 0 1; do
+for sandbox in 0 files 1; do
   t0=$SECONDS
   KFORGE_PROFILE_SANDBOX=$sandbox timeout 180 ncu --csv --page raw --nvtx --nvtx-include "kforge_forward/" \
     --metrics "$metrics" --log-file "$out/ncu-sandbox$sandbox.csv" \

@@ -31,7 +31,9 @@ constexpr int kCalibrationPairs = 24;
 // A slow reference stops it sooner: where one call takes milliseconds, the slack is 10% of it and
 // the request's cost matters little.
 constexpr int kFewestCalibrationPairs = 8;
-constexpr auto kCalibrationBudget = std::chrono::milliseconds(150);
+// (150 ms took 15 of a level-1 sweep's 136 s on the H200, issue 18's phase trace; at 80 ms most
+// problems still get more than the fewest pairs.)
+constexpr auto kCalibrationBudget = std::chrono::milliseconds(80);
 // [ms] A probe this much slower than an idle one means the GPU was still running the candidate's work.
 constexpr double kBusyProbeMs = 0.03;
 // [ms] Work left running this long after a call is not a kernel finishing late but one left to

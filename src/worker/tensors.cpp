@@ -8,6 +8,10 @@
 
 #include "worker/timer.hpp"
 
+#if KFORGE_WITH_CUDA
+#include <c10/cuda/CUDACachingAllocator.h>
+#endif
+
 namespace kforge::worker {
 namespace {
 
@@ -219,24 +223,28 @@ Comparison compare_outputs(const std::vector<at::Tensor>& reference, const std::
 }
 
 void poison_free_cuda_memory() {
+#if KFORGE_WITH_CUDA
   // Every free block of the caching allocator, filled in place with 0xFF bytes (NaN in every
   // floating type, -1 in every signed integer). In place, so poisoning allocates nothing: the
   // first version allocated one block the size of the whole free cache, which the allocator could
   // not carve from its segments, so reserved memory doubled every trial until the device was full
   // (H200, 2.4 GB ReLU: 24, 40, 73, 138 GB reserved, and 459 ms for the fifth trial's poison).
-  py::list segments = py::module_::import("torch").attr("cuda").attr("memory_snapshot")();
+  // The allocator's own snapshot, without the stack traces: torch.cuda.memory_snapshot() builds a
+  // Python dict per block, which cost more than the fills.
+  const auto snapshot = c10::cuda::CUDACachingAllocator::snapshot({0, 0}, /*include_traces=*/false);
   auto bytes = at::TensorOptions().dtype(at::kByte).device(at::kCUDA);
-  for (auto segment : segments) {
-    // Blocks are listed in address order and tile their segment.
-    uintptr_t address = segment["address"].cast<uintptr_t>();
-    for (auto block : segment["blocks"]) {
-      int64_t size = block["size"].cast<int64_t>();
-      if (block["state"].cast<std::string>() == "inactive" && size > 0)
-        at::from_blob(reinterpret_cast<void*>(address), {size}, [](void*) {}, bytes).fill_(0xFF);
-      address += static_cast<uintptr_t>(size);
+  for (const auto& segment : snapshot.segments) {
+    // Blocks are listed in address order and tile their segment; a block neither allocated nor
+    // waiting on a stream is free ("inactive" in memory_snapshot's words).
+    uintptr_t address = segment.address;
+    for (const auto& block : segment.blocks) {
+      if (!block.active && block.size > 0)
+        at::from_blob(reinterpret_cast<void*>(address), {static_cast<int64_t>(block.size)}, [](void*) {}, bytes).fill_(0xFF);
+      address += block.size;
     }
   }
   synchronize_device(true);  // the candidate may read it from any stream
+#endif
 }
 
 }  // namespace kforge::worker
