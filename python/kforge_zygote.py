@@ -68,9 +68,9 @@ def leave(signum, frame):
 signal.signal(signal.SIGCHLD, reap)
 signal.signal(signal.SIGTERM, leave)
 # A signal may reach any thread (torch's import starts some), and Python runs its handler on the
-# main thread only when that thread next runs: blocked in recv_fds, a crashed candidate's exit was
-# reported only with the next spawn, and kforge waited 2 s for it each time (tests/realworld's
-# crashes on the H200). Every signal also writes a byte to this pipe, which the loop waits on.
+# main thread only when that thread next runs: blocked in recv_fds, it would report a crashed
+# candidate's exit only with the next spawn. Every signal also writes a byte to this pipe, which
+# the loop waits on, so the handler runs at once.
 wakeup_read, wakeup_write = os.pipe2(os.O_NONBLOCK | os.O_CLOEXEC)
 signal.set_wakeup_fd(wakeup_write, warn_on_full_buffer=False)
 if os.getppid() != reference_pid:  # it died while this process started

@@ -166,7 +166,8 @@ TimingOutcome time_pairs(const py::object& ref, const CandidateCall& cand, const
     // clocks come back from the input generation and checks between batches before the first
     // timed call, which would otherwise always be the reference's (even indices go first).
     part.emplace("timing untimed calls");
-    {
+    // (Not before warm-up pairs: nothing of theirs is kept.)
+    if (first >= 0) {
       py::tuple warm(inputs_for(100000 + first));
       const uint64_t warm_seed = forward_seed_for(seed ^ static_cast<uint64_t>(100000 + first));
       note_watchdog(guarded(Verdict::runtime_error, "reference forward (" + what + ", untimed)",

@@ -41,8 +41,9 @@ class Zygote {
   std::string exit_of(pid_t pid, std::chrono::milliseconds wait);
 
  private:
-  // One line from the zygote, waiting until `deadline`; exit reports are filed as they pass.
-  std::optional<std::string> read_line(std::chrono::steady_clock::time_point deadline);
+  // The next line other than an exit report (those are recorded in exits_ as they come), or, with
+  // `until_exit`, an empty line as soon as an exit report was recorded; nothing at the deadline.
+  std::optional<std::string> read_line(std::chrono::steady_clock::time_point deadline, bool until_exit = false);
   int fd_;
   std::string buffer_;
   std::map<pid_t, int> exits_;  // pid -> wait status
