@@ -268,16 +268,16 @@ TimingOutcome time_pairs(const py::object& ref, const CandidateCall& cand, const
   return out;
 }
 
-// How many timed pairs to prepare at once: up to 8, as many as half the free device memory (1 GiB
-// on the CPU) holds, counting per pair two copies of the inputs and both models' outputs. The other
-// half is for the exchange arena and the candidate process's copies of one call. (A quarter left
-// level 1's large problems 3 pairs a batch on the H200, each batch with its untimed calls: 22 of
-// a sweep's 136 s.)
+// How many timed pairs to prepare at once: up to 8, as many as a quarter of the free device memory
+// (1 GiB on the CPU) holds, counting per pair two copies of the inputs and both models' outputs.
+// (Half, tried at 8fe5d98, saved a level-1 sweep 8 s of untimed calls on the H200, but identity
+// candidates then ran up to 18% faster than their references where cuDNN picks algorithms by the
+// workspace it can get: level3/30 LSTM 1.18, level1/83 ConvTranspose2d 1.19, level3/45 MoE 1.07.)
 int timing_batch(int64_t pair_bytes, bool cuda) {
   int64_t budget = int64_t{1} << 30;
   if (cuda) {
     py::tuple info = py::module_::import("torch").attr("cuda").attr("mem_get_info")();
-    budget = info[0].cast<int64_t>() / 2;
+    budget = info[0].cast<int64_t>() / 4;
   }
   if (pair_bytes <= 0) return 8;
   return static_cast<int>(std::clamp<int64_t>(budget / pair_bytes, 1, 8));
