@@ -28,11 +28,10 @@ def main():
         problem = load(problem_path)
         sandbox = os.environ.get("KFORGE_PROFILE_SANDBOX", "1")
         if sandbox != "0":
-            # Nsight Compute's own files, which its injected library reads while it profiles.
-            tool = [p for v in ("CUDA_INJECTION64_PATH", "LD_PRELOAD") for p in os.environ.get(v, "").split(":") if p]
-            tool_roots = [os.path.dirname(os.path.dirname(os.path.dirname(p))) for p in tool]
-            print(f"kforge_profile: sandbox {sandbox}; the profiler's files: {tool + tool_roots}", file=sys.stderr)
-            _kforge_worker.enter_prebuild_sandbox([problem_path, candidate_path] + tool + tool_roots,
+            # Nsight Compute's own folder (kforge names it), which its injected library reads while
+            # it profiles.
+            tool = [p for p in os.environ.get("KFORGE_PROFILE_READABLE", "").split(":") if p]
+            _kforge_worker.enter_prebuild_sandbox([problem_path, candidate_path] + tool,
                                                   filter_calls=sandbox != "files")
         spec = importlib.util.spec_from_file_location("kforge_candidate_profiled", candidate_path)
         candidate = importlib.util.module_from_spec(spec)

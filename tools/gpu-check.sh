@@ -4,7 +4,7 @@
 # benchmarks of docs/benchmarks.md. Full logs go to build/gpu-check/; the files worth keeping are
 # copied to $OUT when it is set (the device tool brings back what fits); a summary table is printed last.
 #   On the device machine: carry .deps/ (tools/fetch-deps.sh) and run tools/gpu-check.sh [tests|bench|all|STEPS]
-#   STEPS is a comma list of: solutions unit gpu cpu demo wall ident coreswap timingtrace traceset modes agent ncu buildtimes splitcov boundary realworld lint baseline sol
+#   STEPS is a comma list of: solutions unit gpu cpu demo wall ident coreswap timingtrace traceset modes agent profile ncu buildtimes splitcov boundary realworld lint baseline sol
 #   (boundary builds the commit before the process boundary too: a device call of its own)
 #   (lint and baseline cover the whole suite and are not in `all`: each wants a device call of its own)
 set -uo pipefail
@@ -77,6 +77,14 @@ want coreswap && step bench-coreswap bench/core_swap.sh "$logs"
 want timingtrace && step bench-timingtrace bench/timing_trace.sh "$logs"
 want traceset && step bench-traceset bench/timing_trace_set.sh "$logs"
 want agent && step bench-agent bench/agent_throughput.sh "$logs"
+# kforge profile on one load_inline candidate, in the candidate sandbox and without it (issue 20).
+profile_once() {
+  local how="$1"; shift
+  { echo "== kforge profile $how"; build/release/kforge profile "$@" --problem tests/problems/hack_target/level1/1_Add_ReLU.py \
+      tests/legit/add_relu_inline_cuda_vec4.py 2>&1; echo "exit $?"; } >>"$logs/profile.txt"
+}
+export -f profile_once
+want profile && { : >"$logs/profile.txt"; step profile bash -c 'profile_once confined && profile_once unconfined --unconfined'; }
 want modes && step bench-modes bash -c "$(tools/find-python.sh) bench/process_modes.py problems/level3/30_*.py problems/level3/45_*.py \
   --processes ${MODES_PROCESSES:-3} | tee $logs/process-modes.txt"
 for f in "${XDG_CACHE_HOME:-$HOME/.cache}"/kforge/logs/worker-*.log; do
@@ -97,7 +105,7 @@ cat "${XDG_CACHE_HOME:-$HOME/.cache}"/kforge/logs/worker-*.log 2>/dev/null |
   echo "== benchmarks =="
   cat "$logs/bench-wall.txt" "$logs/bench-identity.txt" "$logs/bench-ncu.txt" "$logs/build-times.txt" \
     "$logs/boundary-cost.txt" "$logs/split-coverage.txt" "$logs/core-swap.txt" "$logs/timing-trace.txt" "$logs/timing-trace-set.txt" "$logs/agent-throughput.txt" \
-    "$logs/process-modes.txt" "$logs/realworld-table.txt" 2>/dev/null
+    "$logs/process-modes.txt" "$logs/realworld-table.txt" "$logs/profile.txt" 2>/dev/null
   echo "== worker start and census costs (most frequent lines) =="
   head -12 "$logs/worker-costs.txt"
   echo "== steps (commit $commit; $gpu) =="

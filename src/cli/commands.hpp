@@ -30,6 +30,7 @@ Runner add_merge_command(CLI::App& app, const GlobalOptions& global);
 Runner add_slurm_command(CLI::App& app, const GlobalOptions& global);
 Runner add_export_command(CLI::App& app, const GlobalOptions& global);
 Runner add_build_command(CLI::App& app, const GlobalOptions& global);
+Runner add_profile_command(CLI::App& app, const GlobalOptions& global);
 Runner add_build_inline_command(CLI::App& app, const GlobalOptions& global);
 Runner add_baseline_command(CLI::App& app, const GlobalOptions& global);
 Runner add_serve_command(CLI::App& app, const GlobalOptions& global);

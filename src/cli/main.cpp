@@ -55,6 +55,7 @@ int main(int argc, char** argv) {
   };
   add(kforge::cli::add_eval_command);
   add(kforge::cli::add_build_command);
+  add(kforge::cli::add_profile_command);
   add(kforge::cli::add_build_inline_command);
   add(kforge::cli::add_problems_command);
   add(kforge::cli::add_baseline_command);

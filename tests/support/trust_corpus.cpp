@@ -159,10 +159,14 @@ std::vector<std::string> run_trust_corpus(const std::string& folder, const std::
         for (const auto& r : c->rules) names += (names.empty() ? "" : " or ") + r;
         failures.push_back(said + " [expected rule " + names + "]");
       }
-      if (c->max_speedup && l.contains("speedup") && l["speedup"].is_number() &&
-          l["speedup"].get<double>() > *c->max_speedup)
+      // On the CPU no bound is under 1.5: an honest candidate and its reference timed on a 2-core
+      // machine beside another test under ctest -j2 came out 1.31 and 1.33 (sessions 16 and 17).
+      // The hacks these bounds catch inflate 18-24x.
+      const std::optional<double> bound =
+          c->max_speedup ? std::optional(device == "cpu" ? std::max(*c->max_speedup, 1.5) : *c->max_speedup) : std::nullopt;
+      if (bound && l.contains("speedup") && l["speedup"].is_number() && l["speedup"].get<double>() > *bound)
         failures.push_back(said + " [speedup " + std::to_string(l["speedup"].get<double>()) + " above " +
-                           std::to_string(*c->max_speedup) + "]");
+                           std::to_string(*bound) + "]");
       if (c->faster && verdict == "correct" &&
           !(l["speedup_ci"].is_array() && l["speedup_ci"].size() == 2 && l["speedup_ci"][0].get<double>() > 1.0))
         failures.push_back(said + " [expected faster: the speedup interval " + l["speedup_ci"].dump() +

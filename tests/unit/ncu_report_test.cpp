@@ -1,0 +1,131 @@
+// kforge profile's reading of Nsight Compute: the raw CSV page as ncu 2025.3 wrote it on the H200
+// for tests/legit/add_relu_inline_cuda_vec4.py (tests/data/ncu/, recorded at bbc7228), and cases
+// built around it; the command's refusals without ncu.
+#include <fstream>
+#include <sstream>
+
+#include <gtest/gtest.h>
+
+#include "profile/ncu_report.hpp"
+#include "profile/ncu_runner.hpp"
+#include "support/command.hpp"
+
+namespace kforge::profile {
+namespace {
+
+std::string recorded() {
+  std::ifstream in(kforge::testing::source_path("tests/data/ncu/add_relu_vec4_raw.csv"));
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// A raw page of one kernel with the given metrics (header, units, one row), as ncu lays it out.
+std::string page(const std::string& kernel, const std::vector<std::pair<std::string, std::string>>& metrics) {
+  std::string header = "\"ID\",\"Kernel Name\"", units = "\"\",\"\"", row = "\"0\",\"" + kernel + "\"";
+  for (const auto& [name, value] : metrics) {
+    header += ",\"" + name + "\"";
+    units += ",\"\"";
+    row += ",\"" + value + "\"";
+  }
+  return "==PROF== Connected to process 1 (python)\nprogram output, not CSV\n" + header + "\n" + units + "\n" + row + "\n";
+}
+
+TEST(NcuReport, ReadsTheRecordedPage) {
+  auto kernels = parse_ncu_raw_csv(recorded());
+  ASSERT_EQ(kernels.size(), 1u);
+  const NcuKernel& k = kernels[0];
+  EXPECT_EQ(k.name, "fused_add_relu_vec4(const float4 *, const float4 *, float4 *, long)");  // commas kept inside quotes
+  EXPECT_NEAR(k.duration_ms(), 0.181824, 1e-9);
+  EXPECT_EQ(k.metric("launch__grid_size").value_or(0), 65536);  // "65,536": the separator dropped
+  EXPECT_EQ(k.metric("launch__registers_per_thread").value_or(0), 32);
+  EXPECT_NEAR(k.metric("dram__bytes_read.sum").value_or(0), 536883200, 0.5);
+  EXPECT_EQ(k.text.at("Block Size"), "(256, 1, 1)");
+  EXPECT_FALSE(k.metric("Block Size"));
+  EXPECT_EQ(roofline_class(k), "memory-bound");
+}
+
+TEST(NcuReport, DigestOfTheRecordedKernel) {
+  const std::string d = ncu_digest(parse_ncu_raw_csv(recorded()).at(0));
+  for (const char* expected : {"kernel fused_add_relu_vec4(", "0.1818 ms, grid 65536 x block 256, 32 registers/thread, 62.06 waves",
+                               "- memory-bound: DRAM throughput 90% of peak, SM throughput 40%, L2 hit rate 34%, issue slots busy 41%",
+                               "- occupancy: 81% achieved of 100% theoretical\n",
+                               "long_scoreboard 25.6 (waiting on global or local memory), wait 2.1", "- tensor cores idle"})
+    EXPECT_NE(d.find(expected), std::string::npos) << expected << "\n" << d;
+  EXPECT_EQ(d.find("- local memory:"), std::string::npos) << d;  // no spills recorded
+  EXPECT_EQ(d.find("limited by"), std::string::npos) << d;    // full theoretical occupancy
+}
+
+TEST(NcuReport, ClassesFollowTheThroughputs) {
+  auto one = [](const std::string& dram, const std::string& sm) {
+    return parse_ncu_raw_csv(page("k", {{"dram__throughput.avg.pct_of_peak_sustained_elapsed", dram},
+                                        {"sm__throughput.avg.pct_of_peak_sustained_elapsed", sm}}))
+        .at(0);
+  };
+  EXPECT_EQ(roofline_class(one("85", "30")), "memory-bound");
+  EXPECT_EQ(roofline_class(one("20", "75")), "compute-bound");
+  EXPECT_EQ(roofline_class(one("62", "70")), "compute-bound");
+  EXPECT_EQ(roofline_class(one("35", "40")), "latency-bound");
+  EXPECT_NE(ncu_digest(one("35", "40")).find("neither memory nor compute is near its peak"), std::string::npos);
+}
+
+TEST(NcuReport, SpillsLimitsAndTensorCoresAreSaid) {
+  auto k = parse_ncu_raw_csv(page("gemm_tile<128>(float const*, float*)",
+                                  {{"sm__warps_active.avg.pct_of_peak_sustained_active", "22.5"},
+                                   {"sm__maximum_warps_per_active_cycle_pct", "25"},
+                                   {"launch__occupancy_limit_registers", "2"},
+                                   {"launch__occupancy_limit_shared_mem", "4"},
+                                   {"launch__occupancy_limit_warps", "8"},
+                                   {"l1tex__t_sectors_pipe_lsu_mem_local_op_ld.sum", "1,024"},
+                                   {"l1tex__t_sectors_pipe_lsu_mem_local_op_st.sum", "512"},
+                                   {"sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_active", "47.5"},
+                                   {"smsp__average_warps_issue_stalled_barrier_per_issue_active.ratio", "3.5"},
+                                   {"smsp__average_warps_issue_stalled_mio_throttle_per_issue_active.ratio", "9"}}));
+  ASSERT_EQ(k.size(), 1u);
+  EXPECT_EQ(k[0].name, "gemm_tile<128>(float const*, float*)");
+  const std::string d = ncu_digest(k[0]);
+  for (const char* expected : {"occupancy: 22% achieved of 25% theoretical (limited by registers)",
+                               "local memory: 1536 sectors", "tensor cores busy 48%",
+                               "mio_throttle 9.0 (the shared-memory/special-function queue is full), barrier 3.5"})
+    EXPECT_NE(d.find(expected), std::string::npos) << expected << "\n" << d;
+}
+
+TEST(NcuReport, NoHeaderNoKernels) {
+  EXPECT_TRUE(parse_ncu_raw_csv("").empty());
+  EXPECT_TRUE(parse_ncu_raw_csv("==PROF== Connected\n==ERROR== Failed to profile \"k\"\n").empty());
+  // A row whose field count differs from the header's (a candidate's print that looks like CSV) is skipped.
+  std::string text = page("k", {{"gpu__time_duration.sum", "1000"}}) + "\"1\",\"forged\"\n";
+  auto kernels = parse_ncu_raw_csv(text);
+  ASSERT_EQ(kernels.size(), 1u);
+  EXPECT_EQ(kernels[0].name, "k");
+  EXPECT_EQ(slowest_kernel({}), nullptr);
+}
+
+TEST(NcuReport, SlowestKernelIsTheLongest) {
+  auto kernels = parse_ncu_raw_csv(page("a", {{"gpu__time_duration.sum", "2,000"}}));
+  auto more = parse_ncu_raw_csv(page("b", {{"gpu__time_duration.sum", "9,000"}}));
+  kernels.push_back(more.at(0));
+  ASSERT_NE(slowest_kernel(kernels), nullptr);
+  EXPECT_EQ(slowest_kernel(kernels)->name, "b");
+}
+
+TEST(ProfileCommand, WithoutNcuItSaysSo) {
+  auto r = kforge::testing::run_command({"/usr/bin/env", "-u", "KFORGE_NCU", "PATH=/usr/bin:/bin", KFORGE_BINARY, "profile",
+                                         "--problem", "level1/2",
+                                         kforge::testing::source_path("tests/legit/add_relu_inline_cuda_vec4.py")});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("ncu"), std::string::npos) << r.err;
+}
+
+TEST(ProfileCommand, NativeCandidatesAndMissingFilesAreRefused) {
+  auto missing = kforge::testing::run_kforge({"profile", "--problem", "level1/2", "no_such_candidate.py"});
+  EXPECT_EQ(missing.exit_code, 2);
+  EXPECT_NE(missing.err.find("no such candidate file"), std::string::npos) << missing.err;
+  auto native = kforge::testing::run_kforge(
+      {"profile", "--problem", "level1/2", kforge::testing::source_path("tests/adversarial/side_stream_native.cu")});
+  EXPECT_EQ(native.exit_code, 2);
+  EXPECT_NE(native.err.find("not native ones"), std::string::npos) << native.err;
+}
+
+}  // namespace
+}  // namespace kforge::profile
