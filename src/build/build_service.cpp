@@ -236,15 +236,29 @@ BuildOutcome BuildService::build_unnamed(const BuildRequest& request) {
 
 namespace {
 
-// The line of a compiler's log that says the disk refused a write, if any. Such a failure says
-// nothing about the candidate, so it is never cached: the next build tries again.
-std::optional<std::string> disk_refusal(const std::string& log) {
-  for (const char* what : {"No space left on device", "File too large", "Disk quota exceeded"}) {
+// The line of a compiler's log that says the machine, not the source, failed the build: the disk
+// refused a write, the compiler found no folder for its temporary files (its TMPDIR, a worker's
+// scratch folder, removed under it when the worker was killed: a build that failed so was cached
+// and every later evaluation of the candidate got its compile_error), or it was killed. Such a
+// failure says nothing about the candidate, so it is never cached: the next build tries again.
+struct MachineFailure {
+  const char* what;  // as the log says it
+  const char* said;  // as kforge says it
+};
+std::optional<std::string> machine_failure(const std::string& log) {
+  static constexpr MachineFailure kFailures[] = {
+      {"No space left on device", "the disk refused a write during the build"},
+      {"File too large", "the disk refused a write during the build"},
+      {"Disk quota exceeded", "the disk refused a write during the build"},
+      {"Cannot create temporary file", "the compiler could not write its temporary files"},
+      {"Killed signal terminated program", "the compiler was killed"},
+  };
+  for (const auto& [what, said] : kFailures) {
     size_t at = log.find(what);
     if (at == std::string::npos) continue;
     size_t begin = log.rfind('\n', at);
     begin = begin == std::string::npos ? 0 : begin + 1;
-    return log.substr(begin, log.find('\n', at) - begin);
+    return std::string(said) + " (" + log.substr(begin, log.find('\n', at) - begin) + ")";
   }
   return std::nullopt;
 }
@@ -279,10 +293,8 @@ BuildOutcome BuildService::cached_build(const std::string& key, const std::strin
   out.diagnostics = result.diagnostics;
   out.kernels = result.kernels;
   out.extra = result.extra;
-  std::optional<std::string> refusal = result.ok ? std::nullopt : disk_refusal(result.log);
-  if (refusal)
-    out.diagnostics = "the disk refused a write during the build (" + *refusal +
-                      "); not cached, the next build tries again\n" + out.diagnostics;
+  std::optional<std::string> refusal = result.ok ? std::nullopt : machine_failure(result.log);
+  if (refusal) out.diagnostics = *refusal + "; not cached, the next build tries again\n" + out.diagnostics;
   if (!result.timed_out && !refusal) {
     nlohmann::json meta = {{"ok", out.ok},         {"format", format},
                            {"diagnostics", out.diagnostics}, {"kernels", out.kernels},

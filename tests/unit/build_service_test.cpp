@@ -199,6 +199,24 @@ TEST(BuildService, FullDiskUnderTheCompilerIsNotCached) {
   EXPECT_FALSE(roomy.cached);
 }
 
+// The compiler's temporary folder gone (a killed worker's scratch folder, its TMPDIR, removed
+// under a build that went on): the failure says nothing about the source, so it is not cached
+// (it once was, and every later evaluation of that candidate was a compile_error).
+TEST(BuildService, NoTemporaryFolderIsNotCached) {
+  TempDir dir;
+  // As g++ fails when no folder takes its temporary files (libiberty's words).
+  ::setenv("KFORGE_CXX",
+           fake_compiler(dir, "echo 'Cannot create temporary file in /tmp/: Permission denied' >&2; exit 1").c_str(), 1);
+  auto failed = service_in(dir).build({Format::cpp, kGood, "good.cpp", ""});
+  ::unsetenv("KFORGE_CXX");
+  EXPECT_FALSE(failed.ok);
+  EXPECT_NE(failed.diagnostics.find("the compiler could not write its temporary files"), std::string::npos) << failed.diagnostics;
+  EXPECT_EQ(leftovers_in(dir.path() / "cache" / "objects"), 0u);
+  auto again = service_in(dir).build({Format::cpp, kGood, "good.cpp", ""});
+  EXPECT_TRUE(again.ok) << again.diagnostics;
+  EXPECT_FALSE(again.cached);
+}
+
 // kforge's own writes hitting a full disk: the source (before compiling) and the log (when
 // publishing). Each is a failed build with a message; the cache holds no entry, half or whole.
 TEST(BuildService, FullDiskUnderTheCacheLeavesItIntact) {
