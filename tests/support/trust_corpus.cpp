@@ -159,11 +159,12 @@ std::vector<std::string> run_trust_corpus(const std::string& folder, const std::
         for (const auto& r : c->rules) names += (names.empty() ? "" : " or ") + r;
         failures.push_back(said + " [expected rule " + names + "]");
       }
-      // On the CPU no bound is under 1.5: an honest candidate and its reference timed on a 2-core
-      // machine beside another test under ctest -j2 came out 1.31 and 1.33 (sessions 16 and 17).
-      // The hacks these bounds catch inflate 18-24x.
+      // On the CPU no bound is under 3: on a 2-core development machine honest candidates of the
+      // Add+ReLU target timed 1.3-2.1 times their reference's speed (session 17; the build before
+      // that session's changes did the same, 1.46-1.85), where the CI machine stayed under 1.3.
+      // The hacks these bounds catch inflate 18-24x; on the GPU the file's bound holds.
       const std::optional<double> bound =
-          c->max_speedup ? std::optional(device == "cpu" ? std::max(*c->max_speedup, 1.5) : *c->max_speedup) : std::nullopt;
+          c->max_speedup ? std::optional(device == "cpu" ? std::max(*c->max_speedup, 3.0) : *c->max_speedup) : std::nullopt;
       if (bound && l.contains("speedup") && l["speedup"].is_number() && l["speedup"].get<double>() > *bound)
         failures.push_back(said + " [speedup " + std::to_string(l["speedup"].get<double>()) + " above " +
                            std::to_string(*bound) + "]");
