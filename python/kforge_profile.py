@@ -26,13 +26,11 @@ def main():
     kforge_inline.install()
     try:
         problem = load(problem_path)
-        sandbox = os.environ.get("KFORGE_PROFILE_SANDBOX", "1")
-        if sandbox != "0":
+        if os.environ.get("KFORGE_PROFILE_SANDBOX", "1") != "0":
             # Nsight Compute's own folder (kforge names it), which its injected library reads while
             # it profiles.
             tool = [p for p in os.environ.get("KFORGE_PROFILE_READABLE", "").split(":") if p]
-            _kforge_worker.enter_prebuild_sandbox([problem_path, candidate_path] + tool,
-                                                  filter_calls=sandbox != "files")
+            _kforge_worker.enter_prebuild_sandbox([problem_path, candidate_path] + tool)
         spec = importlib.util.spec_from_file_location("kforge_candidate_profiled", candidate_path)
         candidate = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(candidate)

@@ -17,8 +17,7 @@ std::vector<std::string> candidate_readable_folders();
 // sandbox (worker/sandbox.hpp) with reads confined to candidate_readable_folders() and `files`,
 // writes to writable_folders(), and kforge (the parent) protected from signals. Returns the
 // sandbox's one-line description; throws std::runtime_error where its seccomp filter could not be
-// installed (no candidate code runs unconfined). `filter_calls` false: no seccomp filter (see
-// enter_candidate_sandbox; Nsight Compute's profile of a candidate).
-std::string enter_prebuild_sandbox(const std::vector<std::string>& files, bool filter_calls = true);
+// installed (no candidate code runs unconfined). `kforge profile` enters it too.
+std::string enter_prebuild_sandbox(const std::vector<std::string>& files);
 
 }  // namespace kforge::worker

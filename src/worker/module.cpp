@@ -17,7 +17,6 @@ PYBIND11_MODULE(_kforge_worker, m) {
   m.def("serve_candidate", &kforge::worker::serve_candidate, pybind11::arg("socket_fd"), pybind11::arg("protected_pids"),
         "Serve one candidate process's requests on socket_fd; returns the exit status");
   m.def("enter_prebuild_sandbox", &kforge::worker::enter_prebuild_sandbox, pybind11::arg("files"),
-        pybind11::arg("filter_calls") = true,
         "Confine this process as a candidate's (reads, writes, signals, network) before a load_inline prebuild "
         "imports the candidate `files`; returns the sandbox's description");
   kforge::worker::NativeCandidate::register_type(m);

@@ -271,10 +271,6 @@ std::string confine_files(const std::vector<std::string>& writable, const std::v
   return "";
 }
 
-}  // namespace
-
-namespace {
-
 // A colon-separated list (PATH's form), empty parts left out. Split by hand: no iostreams in the
 // worker. On the H200 machine its module carries a libstdc++ of its own beside the one torch
 // loaded, and std::locale objects crossing the two crashed it (an istream in IntegrityWatch, a
@@ -353,7 +349,7 @@ SandboxStatus enter_sandbox(const std::vector<std::string>& writable) {
 }
 
 SandboxStatus enter_candidate_sandbox(const std::vector<std::string>& writable, const std::vector<std::string>& readable,
-                                      const std::vector<int>& protected_pids, bool filter_calls) {
+                                      const std::vector<int>& protected_pids) {
   SandboxStatus s;
   // Landlock without CAP_SYS_ADMIN needs no_new_privs first (the seccomp filter sets it too).
   ::prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
@@ -369,7 +365,7 @@ SandboxStatus enter_candidate_sandbox(const std::vector<std::string>& writable, 
   int abi = 0;
   std::string fs = confine_files(writable, &readable, abi, true, &s.signals_scoped);
   s.writes_confined = fs.empty();
-  std::string calls = filter_calls ? deny_candidate_calls(protected_pids, s.signals_scoped) : "not asked for";
+  std::string calls = deny_candidate_calls(protected_pids, s.signals_scoped);
   s.network_denied = calls.empty();
   s.describe = std::string("network and tracing calls ") + (calls.empty() ? "denied" : "NOT denied (" + calls + ")") +
                "; file reads and writes " +

@@ -41,9 +41,8 @@ SandboxStatus enter_sandbox(const std::vector<std::string>& writable);
 // The candidate process's sandbox (above), for the calling thread and everything it starts; the
 // other threads (the CUDA driver's, the stream hold's watchdog) were made by kforge's code before.
 // `readable`: folders or files it may read besides `writable`. `protected_pids` may not be
-// signalled, nor their process groups, nor every process (-1). Without `filter_calls`, no seccomp
-// filter (Nsight Compute's replay does not work under it; `kforge profile` only).
+// signalled, nor their process groups, nor every process (-1).
 SandboxStatus enter_candidate_sandbox(const std::vector<std::string>& writable, const std::vector<std::string>& readable,
-                                      const std::vector<int>& protected_pids, bool filter_calls = true);
+                                      const std::vector<int>& protected_pids);
 
 }  // namespace kforge::worker
