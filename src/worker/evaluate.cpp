@@ -95,13 +95,6 @@ std::string format_error_vs_fp64(const PrecisionCheck& pc) {
   return figures;
 }
 
-// Outputs as a forward returns them: one tensor, or a tuple of them.
-py::object as_result(const std::vector<at::Tensor>& ts) {
-  if (ts.size() == 1) return py::cast(ts.front());
-  py::list out;
-  for (const auto& t : ts) out.append(py::cast(t));
-  return py::tuple(out);
-}
 
 // One evaluation in phases, each with the state it leaves for the next (as nvbench's
 // measure_cold runs check, initialise, warm-up, trials, summaries):
@@ -347,13 +340,15 @@ class Evaluation {
     options.poison = true;
     options.record = record;
     options.forward_seed = forward_seed;
-    part.emplace("trial candidate");
+    // The first call apart: a fresh process loads the kernels and libraries it uses then.
+    part.emplace(first ? "trial candidate first" : "trial candidate");
     RemoteCall call = cand_->call(inputs, options);
     part.emplace("trial compare");
     if (record) kernels_note_ = call.kernels;
 
     auto cand_mutation = find_mutation(inputs, call.inputs_after);
     auto ref_mutation = find_mutation(inputs, ref_in);
+    if (ref_mutation) reference_changes_inputs_ = true;
     if (cand_mutation && !(ref_mutation && ref_mutation->argument == cand_mutation->argument))
       throw Failure{Verdict::rejected,
                     trial + ": the candidate modified input " + std::to_string(cand_mutation->argument) + " in place (" +
@@ -366,10 +361,9 @@ class Evaluation {
     res_.max_abs_error = std::max(res_.max_abs_error.value_or(0.0), cmp.max_abs_error);
     res_.max_rel_error = std::max(res_.max_rel_error.value_or(0.0), cmp.max_rel_error);
     if (!cmp.match) throw Failure{Verdict::incorrect, trial + ": " + cmp.message, ""};
-    // What one call reads and writes: the speed-of-light floor's bytes (at the benchmark size),
-    // and half of what a timed pair holds (two copies of each).
+    // What one call reads and writes: the speed-of-light floor's bytes (at the benchmark size).
     const int64_t call_bytes = bytes_of(inputs) + bytes_of(ref_out.tensors);
-    pair_bytes_ = std::max(pair_bytes_, 2 * call_bytes);
+    input_bytes_ = std::max(input_bytes_, bytes_of(inputs));
     if (first) res_.min_bytes = call_bytes;
     if (first && dtype_ == at::kFloat) {
       part.emplace("trial fp64");
@@ -405,7 +399,8 @@ class Evaluation {
       uint64_t seed = seed_bits(timing_seed + 0x2545f4914f6cdd1dULL * static_cast<uint64_t>(index + 1000));
       return fresh_inputs(problem_, seed, device_name_, device_, dtype_);
     };
-    CandidateCall cand = [&](bool hold, const py::list& args, uint64_t forward_seed, py::object* result) {
+    CandidateCall cand = [&](bool hold, const py::list& args, uint64_t forward_seed, const RecheckSample& keep,
+                             KeptOutputs* kept) {
       RemoteCandidate::CallOptions options;
       options.forward_seed = forward_seed;
       options.what = "a timed call";
@@ -413,12 +408,19 @@ class Evaluation {
       options.timed_hold = hold;
       options.graph = job_.timing.cuda_graph;
       options.cpu = candidate_cpu();
+      options.keep = [&](const at::Tensor& output) { return keep.of(output); };
       RemoteCall call = cand_->call(args, options);
-      if (result) *result = as_result(call.outputs.tensors);
+      if (kept) *kept = {std::move(call.outputs.tensors), std::move(call.output_shapes)};
       return call.sample;
     };
+    PairSetup setup;
+    // The candidate's process takes its own copy of every argument (worker/candidate_host.cpp).
+    setup.share_inputs = !reference_changes_inputs_;
+    // What a pair holds while its batch waits: its inputs, once or twice, and the recheck's
+    // samples of the outputs; and one output whole at a time, the call's own.
+    setup.batch = timing_batch((setup.share_inputs ? 1 : 2) * input_bytes_, output_bytes_, cuda_);
     PinnedThread pinned(reference_cpu());
-    TimingOutcome timed = time_pairs(ref_, cand, inputs_for, job_, timing_seed, device_, timing_batch(pair_bytes_, cuda_), timer());
+    TimingOutcome timed = time_pairs(ref_, cand, inputs_for, job_, timing_seed, device_, setup, timer());
     // The candidate's reported times, or kforge's own clock around its calls where they fell short.
     const stats::BoundChoice bound = stats::choose_bound(timed.cand_host_ms, timed.cand_bound_ms);
     if (bound.use_bound) {
@@ -462,6 +464,7 @@ class Evaluation {
   const std::string device_name_;
   const at::Device device_;
   const at::ScalarType dtype_;
+  bool reference_changes_inputs_ = false;  // in some trial: then each side of a timed pair gets a copy of its own
   const std::optional<TimingCpus> timing_cpus_;  // where each side of a pair times (CUDA: worker/cpu_pin.hpp)
   std::optional<int> reference_cpu() const { return timing_cpus_ ? std::optional(timing_cpus_->reference) : std::nullopt; }
   std::optional<int> candidate_cpu() const { return timing_cpus_ ? std::optional(timing_cpus_->candidate) : std::nullopt; }
@@ -478,7 +481,7 @@ class Evaluation {
   std::unique_ptr<RemoteCandidate> cand_;
   std::optional<ResourceWatch> watch_;  // the candidate's process: host memory and CPU share
   std::vector<py::dict> extra_sizes_;
-  int64_t pair_bytes_ = 0;    // what one timed pair holds: two input copies and two outputs
+  int64_t input_bytes_ = 0;   // one call's inputs (the largest of the trials)
   int64_t output_bytes_ = 0;  // the reference's outputs, the space the candidate's get
   std::string fp64_note_;     // the precision check's figures
   std::string kernels_note_;  // which kernels the candidate launched (CUDA)

@@ -24,49 +24,38 @@ using Clock = std::chrono::steady_clock;
 double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
 
 
-// Elements compared per output when a timed pair is rechecked: all of a small output, a secret
-// sample of 2^20 of a large one. A replayed, cached or skipped result differs almost everywhere,
-// so a sample finds it, for about 0.1 ms instead of a full comparison's 20 ms on 2.4 GB.
-constexpr int64_t kRecheckSample = 1 << 20;
-
-std::vector<at::Tensor> sample_elements(const std::vector<at::Tensor>& ts, const std::vector<at::Tensor>& like,
-                                        const at::Tensor& index) {
-  std::vector<at::Tensor> out;
-  for (size_t i = 0; i < ts.size(); ++i) {
-    const at::Tensor& t = ts[i];
-    bool comparable = i < like.size() && like[i].sizes() == t.sizes() && like[i].scalar_type() == t.scalar_type();
-    if (!comparable || t.numel() <= kRecheckSample || !index.defined()) {
-      out.push_back(t);
-      continue;
-    }
-    out.push_back(t.reshape({-1}).index_select(0, index.remainder(t.numel())));
+// What the recheck keeps of the reference's outputs of a timed call, taken at once: a batch then
+// holds the samples, not every pair's outputs whole.
+KeptOutputs keep_reference_outputs(const py::object& result, const RecheckSample& keep, const std::string& label) {
+  Outputs r = normalize_outputs(result);
+  if (!r.error.empty()) throw Failure{Verdict::runtime_error, label + ": the reference's " + r.error, ""};
+  KeptOutputs kept;
+  for (const at::Tensor& t : r.tensors) {
+    kept.samples.push_back(keep.of(t));
+    kept.shapes.push_back(t.sizes().vec());
   }
-  return out;
+  return kept;
 }
 
-// The candidate's output of a timed call against the reference's on the same inputs.
-void recheck_pair(const py::object& ref_result, const py::object& cand_result, const std::string& label,
-                  const protocol::EvalJob& job, uint64_t seed, const at::Device& device) {
-  Outputs c = normalize_outputs(cand_result);
-  if (!c.error.empty())
-    throw Failure{Verdict::rejected, label + ": " + c.error, c.subclass ? std::string(rules::kTensorSubclass) : std::string(rules::kTimingRecheck)};
-  Outputs r = normalize_outputs(ref_result);
-  if (!r.error.empty()) throw Failure{Verdict::runtime_error, label + ": the reference's " + r.error, ""};
-  at::Tensor index;
-  int64_t largest = 0;
-  for (const auto& t : r.tensors) largest = std::max<int64_t>(largest, t.numel());
-  if (largest > kRecheckSample) {
-    seed_everything(seed);
-    index = at::randint(largest, {kRecheckSample}, at::TensorOptions().dtype(at::kLong).device(device));
+// The candidate's output of a timed call against the reference's on the same inputs, both as
+// the pair's RecheckSample took them.
+void recheck_pair(const KeptOutputs& ref, const KeptOutputs& cand, const std::string& label, const protocol::EvalJob& job) {
+  std::string differs;
+  if (ref.shapes.size() != cand.shapes.size())
+    differs = std::to_string(cand.shapes.size()) + " outputs where the reference has " + std::to_string(ref.shapes.size());
+  for (size_t i = 0; differs.empty() && i < ref.shapes.size(); ++i)
+    if (ref.shapes[i] != cand.shapes[i])
+      differs = "output " + std::to_string(i) + " has shape " + describe_shape(cand.shapes[i]) + ", the reference's " +
+                describe_shape(ref.shapes[i]);
+  if (differs.empty()) {
+    Comparison cmp = guarded(Verdict::runtime_error, label + ": comparing outputs",
+                             [&] { return compare_outputs(ref.samples, cand.samples, job.atol, job.rtol); });
+    if (!cmp.match) differs = cmp.message;
   }
-  Comparison cmp = guarded(Verdict::runtime_error, label + ": comparing outputs", [&] {
-    return compare_outputs(sample_elements(r.tensors, c.tensors, index), sample_elements(c.tensors, r.tensors, index),
-                           job.atol, job.rtol);
-  });
-  if (!cmp.match)
+  if (!differs.empty())
     throw Failure{Verdict::rejected,
-                  label + ": the candidate's output differs from the reference's on the same fresh inputs (" +
-                      cmp.message + "), after it passed the correctness trials: a cached, replayed or skipped result",
+                  label + ": the candidate's output differs from the reference's on the same fresh inputs (" + differs +
+                      "), after it passed the correctness trials: a cached, replayed or skipped result",
                   std::string(rules::kTimingRecheck)};
 }
 
@@ -74,12 +63,14 @@ void recheck_pair(const py::object& ref_result, const py::object& cand_result, c
 // no systematic advantage). Every pair, warm-ups included, gets inputs of its own from a fresh
 // seed, so a candidate that caches results by pointer, shape or content meets inputs it has not
 // seen; each model gets its own copy (which one gets the generated buffer and which the clone
-// alternates). Pairs run in batches of `batch` whose inputs are all made first, after one
-// untimed call of each model: within a batch the timed calls follow each other with nothing but
-// the L2 flush between them, as a tight loop over one input set would. (Generating and checking
-// between every pair left the host's caches cold for the next call: on the H200 the identity
-// intervals of sub-millisecond problems grew from under 1% to over 20%.) After each batch every output is rechecked against the
-// reference's and the integrity watch is asked again.
+// alternates), or both the same tensors where that is safe (PairSetup::share_inputs). Pairs run
+// in batches of `setup.batch` whose inputs are all made first, after one untimed call of each
+// model: within a batch the timed calls follow each other with nothing but the L2 flush between
+// them, as a tight loop over one input set would. (Generating and checking between every pair
+// left the host's caches cold for the next call: on the H200 the identity intervals of
+// sub-millisecond problems grew from under 1% to over 20%.) After each batch every output is
+// rechecked against the reference's on a secret sample (RecheckSample) and the integrity watch
+// is asked again.
 //
 // One model as the timing loop calls it. Eager: forward on the pair's inputs inside the timed
 // window. Graphed (--cuda-graph, python/kforge_graphs.py): the forward captured once into a CUDA
@@ -119,10 +110,20 @@ struct TimedSide {
 
 }  // namespace
 
+RecheckSample::RecheckSample(uint64_t seed, const at::Device& device) {
+  seed_everything(seed);
+  positions_ = at::randint(int64_t{1} << 62, {kElements}, at::TensorOptions().dtype(at::kLong).device(device));
+}
+
+at::Tensor RecheckSample::of(const at::Tensor& output) const {
+  if (output.numel() <= kElements) return output.clone();
+  return output.reshape({-1}).index_select(0, positions_.remainder(output.numel()));
+}
+
 uint64_t forward_seed_for(uint64_t input_seed) { return seed_bits(input_seed * 0xbf58476d1ce4e5b9ULL + 0x94d049bb133111ebULL); }
 
 TimingOutcome time_pairs(const py::object& ref, const CandidateCall& cand, const std::function<py::list(int)>& inputs_for,
-                         const protocol::EvalJob& job, uint64_t seed, const at::Device& device, int batch,
+                         const protocol::EvalJob& job, uint64_t seed, const at::Device& device, const PairSetup& setup,
                          Timer& timer) {
   const protocol::TimingSettings& settings = job.timing;
   TimingOutcome out;
@@ -148,7 +149,8 @@ TimingOutcome time_pairs(const py::object& ref, const CandidateCall& cand, const
   struct Pair {
     int index;
     py::tuple ref_args, cand_args;
-    py::object ref_result, cand_result;
+    RecheckSample keep;
+    KeptOutputs ref_kept, cand_kept;
     Sample ref_sample, cand_sample;
   };
   // Pairs first..first+count-1 (negative indices: warm-ups); `what` names them in messages.
@@ -157,10 +159,11 @@ TimingOutcome time_pairs(const py::object& ref, const CandidateCall& cand, const
     std::optional<TracedPart> part(std::in_place, "timing inputs");
     for (int index = first; index < first + count; ++index) {
       py::list fresh = inputs_for(index);
-      py::list copy = clone_arguments(fresh);
+      py::list copy = setup.share_inputs ? fresh : clone_arguments(fresh);
       bool ref_gets_fresh = (index / 2) % 2 == 0;
+      RecheckSample keep(seed ^ (0x5bd1e995ULL * static_cast<uint64_t>(index + 1000)), device);
       pairs.push_back({index, py::tuple(ref_gets_fresh ? fresh : copy), py::tuple(ref_gets_fresh ? copy : fresh),
-                       py::object(), py::object(), {}, {}});
+                       std::move(keep), {}, {}, {}, {}});
     }
     // One untimed call of each model first, on inputs of its own: the host's caches and the GPU's
     // clocks come back from the input generation and checks between batches before the first
@@ -177,25 +180,30 @@ TimingOutcome time_pairs(const py::object& ref, const CandidateCall& cand, const
                             }),
                     "the reference");
       note_watchdog(guarded(Verdict::runtime_error, "ModelNew.forward (" + what + ", untimed)",
-                            [&] { return cand(hold, py::list(warm), warm_seed, nullptr); }),
+                            [&] { return cand(hold, py::list(warm), warm_seed, pairs.front().keep, nullptr); }),
                     "ModelNew");
     }
     part.reset();  // the pairs' parts are their own
+    auto label_of = [](const Pair& p) {
+      return p.index < 0 ? "warm-up " + std::to_string(-p.index) : "timed pair " + std::to_string(p.index + 1);
+    };
     for (auto& p : pairs) {
       const uint64_t pair_seed = forward_seed_for(seed ^ static_cast<uint64_t>(p.index + 1000));
       auto time_ref = [&] {
         TracedPart part("timing reference");
+        py::object result;
         Sample s = guarded(Verdict::runtime_error, "reference forward (" + what + ")", [&] {
           seed_everything(pair_seed);
-          return ref_side.time(timer, hold, p.ref_args, &p.ref_result);
+          return ref_side.time(timer, hold, p.ref_args, &result);
         });
         note_watchdog(s, "the reference");
+        p.ref_kept = keep_reference_outputs(result, p.keep, label_of(p));
         return s;
       };
       auto time_cand = [&] {
         TracedPart part("timing candidate");
         Sample s = guarded(Verdict::runtime_error, "ModelNew.forward (" + what + ")",
-                           [&] { return cand(hold, py::list(p.cand_args), pair_seed, &p.cand_result); });
+                           [&] { return cand(hold, py::list(p.cand_args), pair_seed, p.keep, &p.cand_kept); });
         note_watchdog(s, "ModelNew");
         return s;
       };
@@ -208,20 +216,17 @@ TimingOutcome time_pairs(const py::object& ref, const CandidateCall& cand, const
       }
     }
     part.emplace("timing recheck");
-    for (const auto& p : pairs)
-      recheck_pair(p.ref_result, p.cand_result,
-                   p.index < 0 ? "warm-up " + std::to_string(-p.index) : "timed pair " + std::to_string(p.index + 1),
-                   job, seed ^ (0x5bd1e995ULL * static_cast<uint64_t>(p.index + 1000)), device);
+    for (const auto& p : pairs) recheck_pair(p.ref_kept, p.cand_kept, label_of(p), job);
     return pairs;
   };
 
-  for (int done = 0; done < settings.warmup; done += batch) {
-    int count = std::min(batch, settings.warmup - done);
+  for (int done = 0; done < settings.warmup; done += setup.batch) {
+    int count = std::min(setup.batch, settings.warmup - done);
     run_batch(-settings.warmup + done, count, "warm-up");
   }
   auto t0 = Clock::now();
   for (int pair = 0; pair < settings.max_samples;) {
-    int count = std::min(batch, settings.max_samples - pair);
+    int count = std::min(setup.batch, settings.max_samples - pair);
     std::string what = count == 1 ? "timed pair " + std::to_string(pair + 1)
                                   : "timed pairs " + std::to_string(pair + 1) + "-" + std::to_string(pair + count);
     const bool held_before = hold;
@@ -269,16 +274,17 @@ TimingOutcome time_pairs(const py::object& ref, const CandidateCall& cand, const
 }
 
 // How many timed pairs to prepare at once: up to 8, as many as a quarter of the free device memory
-// (1 GiB on the CPU) holds, counting per pair two copies of the inputs and both models' outputs.
-// (Half, tried at 8fe5d98, saved a level-1 sweep 8 s of untimed calls on the H200, but identity
-// candidates then ran up to 18% faster than their references where cuDNN picks algorithms by the
-// workspace it can get: level3/30 LSTM 1.18, level1/83 ConvTranspose2d 1.19, level3/45 MoE 1.07.)
-int timing_batch(int64_t pair_bytes, bool cuda) {
+// (1 GiB on the CPU) holds beside one call's outputs. (Half, tried at 8fe5d98, saved a level-1
+// sweep 8 s of untimed calls on the H200, but identity candidates then ran up to 18% faster than
+// their references where cuDNN picks algorithms by the workspace it can get: level3/30 LSTM 1.18,
+// level1/83 ConvTranspose2d 1.19, level3/45 MoE 1.07.)
+int timing_batch(int64_t pair_bytes, int64_t output_bytes, bool cuda) {
   int64_t budget = int64_t{1} << 30;
   if (cuda) {
     py::tuple info = py::module_::import("torch").attr("cuda").attr("mem_get_info")();
     budget = info[0].cast<int64_t>() / 4;
   }
+  budget -= output_bytes;
   if (pair_bytes <= 0) return 8;
   return static_cast<int>(std::clamp<int64_t>(budget / pair_bytes, 1, 8));
 }

@@ -26,23 +26,53 @@ struct TimingOutcome {
   std::string not_held;             // why not, when the timer could hold (for the message)
 };
 
+// What of a timed call's outputs its recheck reads: all of an output of at most kElements, a
+// secret sample of kElements positions of a larger one, the same positions on both sides of a
+// pair. A replayed, cached or skipped result differs almost everywhere, so a sample finds it, for
+// about 0.1 ms instead of a full comparison's 20 ms on 2.4 GB; and the candidate's side is taken
+// where its output lies, not after copying all of it out (issue 18's phase trace).
+class RecheckSample {
+ public:
+  static constexpr int64_t kElements = int64_t{1} << 20;
+  RecheckSample(uint64_t seed, const at::Device& device);
+  // A tensor of its own (never a view of `output`): the output whole, or its sample, flattened.
+  at::Tensor of(const at::Tensor& output) const;
+
+ private:
+  at::Tensor positions_;  // kElements draws below 2^62, each reduced modulo an output's size
+};
+
+// A timed call's outputs as kept for the recheck: each one's sample and its full shape.
+struct KeptOutputs {
+  std::vector<at::Tensor> samples;
+  std::vector<std::vector<int64_t>> shapes;
+};
+
 // One timed call of the candidate: `hold` the stream or not, on `args`, with torch's generators
 // seeded with `forward_seed` first (as the reference's call of the same pair is: dropout and other
-// random ops draw alike); its outputs into `result` (may be null: an untimed warm-up whose outputs
-// nobody reads).
-using CandidateCall =
-    std::function<Sample(bool hold, const py::list& args, uint64_t forward_seed, py::object* result)>;
+// random ops draw alike); what `keep` takes of its outputs into `kept` (null: an untimed call
+// whose outputs nobody reads).
+using CandidateCall = std::function<Sample(bool hold, const py::list& args, uint64_t forward_seed, const RecheckSample& keep,
+                                           KeptOutputs* kept)>;
+
+struct PairSetup {
+  int batch = 1;  // pairs whose inputs are made at once (timing_batch)
+  // Both models of a pair get the same input tensors, not a copy each: the candidate's process
+  // copies its arguments anyway, and the reference was seen to leave its inputs unchanged (the
+  // trials), so neither can see what the other did to them.
+  bool share_inputs = false;
+};
 
 // The seed torch's generators get before each model's forward on the inputs of `input_seed`, the
 // same for both models (REFERENCE.md: a dropout mask must match), and not the inputs' own seed.
 uint64_t forward_seed_for(uint64_t input_seed);
 
 TimingOutcome time_pairs(const py::object& ref, const CandidateCall& cand, const std::function<py::list(int)>& inputs_for,
-                         const protocol::EvalJob& job, uint64_t seed, const at::Device& device, int batch,
+                         const protocol::EvalJob& job, uint64_t seed, const at::Device& device, const PairSetup& setup,
                          Timer& timer);
 
 // How many timed pairs to prepare at once: up to 8, as many as a quarter of the free device memory
-// (1 GiB on the CPU) holds, counting per pair two copies of the inputs and both models' outputs.
-int timing_batch(int64_t pair_bytes, bool cuda);
+// (1 GiB on the CPU) holds at `pair_bytes` each, beside one call's `output_bytes`.
+int timing_batch(int64_t pair_bytes, int64_t output_bytes, bool cuda);
 
 }  // namespace kforge::worker

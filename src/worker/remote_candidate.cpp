@@ -282,6 +282,7 @@ RemoteCall RemoteCandidate::call(const py::list& inputs, const CallOptions& opti
     if (!slot) throw Failure{Verdict::rejected, options.what + ": " + name + ": " + why, std::string(rules::kForgedResult)};
     if (o.value("device", std::string()) != expected_device)
       throw Failure{Verdict::incorrect, options.what + ": " + name + " is on " + bounded_text(o, "device") + ", not " + expected_device, ""};
+    out.output_shapes.push_back(slot->shape);
     if (!o.value("fits", true)) {
       // Larger than the reference's outputs, so its shape or dtype differs from theirs: a tensor
       // without storage says which, in the comparison's words.
@@ -291,7 +292,9 @@ RemoteCall RemoteCandidate::call(const py::list& inputs, const CallOptions& opti
     if (slot->offset < out_offset || slot->offset + slot->nbytes() > out_offset + output_capacity ||
         !arena_->contains(*slot, &why))
       throw Failure{Verdict::rejected, options.what + ": " + name + " lies outside the space given for outputs", std::string(rules::kForgedResult)};
-    out.outputs.tensors.push_back(arena_->view(*slot).clone());
+    // The candidate's process is stopped: nothing changes the arena while this reads it.
+    at::Tensor view = arena_->view(*slot);
+    out.outputs.tensors.push_back(options.keep ? options.keep(view) : view.clone());
   }
   synchronize_device(cuda_);
   out.kernels = bounded_text(reply, "kernels");

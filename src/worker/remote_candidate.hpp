@@ -27,7 +27,8 @@ namespace kforge::worker {
 namespace py = pybind11;
 
 struct RemoteCall {
-  Outputs outputs;           // cloned into the reference process's memory
+  Outputs outputs;           // cloned into the reference process's memory (or what CallOptions::keep took of them)
+  std::vector<std::vector<int64_t>> output_shapes;  // each output's shape as the candidate's process gave it
   py::list inputs_after;     // the arguments as the candidate left them (arena views; read before the next call)
   Sample sample;             // timed calls: the candidate's times, bounded by kforge's clock
   std::string kernels;       // the first trial's kernel census, as the candidate process recorded it
@@ -59,6 +60,9 @@ class RemoteCandidate {
     bool graph = false;            // timed as a CUDA graph replay
     std::optional<uint64_t> forward_seed;  // torch's generators seeded with it before the forward
     std::optional<int> cpu;        // timed on this CPU, as the reference is (worker/cpu_pin.hpp)
+    // What of each output to take out of the arena, as a tensor of its own (empty: all of it, a
+    // copy). A timed call's recheck reads a sample only (paired_timing.hpp's RecheckSample).
+    std::function<at::Tensor(const at::Tensor&)> keep;
   };
   RemoteCall call(const py::list& inputs, const CallOptions& options);
 

@@ -39,11 +39,13 @@ std::string format_value(double v, int digits = 6) {
 
 }  // namespace
 
-std::string describe_shape(const at::Tensor& t) {
+std::string describe_shape(at::IntArrayRef shape) {
   std::string out = "[";
-  for (int64_t d = 0; d < t.dim(); ++d) out += (d ? ", " : "") + std::to_string(t.size(d));
+  for (size_t d = 0; d < shape.size(); ++d) out += (d ? ", " : "") + std::to_string(shape[d]);
   return out + "]";
 }
+
+std::string describe_shape(const at::Tensor& t) { return describe_shape(t.sizes()); }
 
 bool casts_to_precision(at::ScalarType type) { return type == at::kFloat || type == at::kDouble; }
 

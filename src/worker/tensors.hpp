@@ -60,5 +60,6 @@ Comparison compare_outputs(const std::vector<at::Tensor>& reference, const std::
 void poison_free_cuda_memory();
 
 std::string describe_shape(const at::Tensor& t);
+std::string describe_shape(at::IntArrayRef shape);
 
 }  // namespace kforge::worker
