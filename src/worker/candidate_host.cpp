@@ -31,6 +31,7 @@
 #include "worker/integrity.hpp"
 #include "worker/launch_recorder.hpp"
 #include "worker/native_candidate.hpp"
+#include "worker/plan_choice.hpp"
 #include "worker/problem_module.hpp"
 #include "worker/python_bridge.hpp"
 #include "worker/sandbox.hpp"
@@ -332,6 +333,9 @@ class CandidateHost {
     const std::string what = request.value("what", std::string("a call"));
     Arguments arguments_given = prepare_call(request);
     const py::tuple& args = arguments_given.args;
+    // The first forward chooses library algorithms from the allocator's state as the reference's did.
+    if (cuda_ && request.contains("settle") && request["settle"].is_number_integer())
+      settle_allocator_for_plans(request["settle"].get<int64_t>());
     if (py::isinstance<NativeCandidate>(model_)) model_.cast<NativeCandidate&>().set_poison_outputs(request.value("poison", false));
     if (cuda_ && request.value("poison", false)) poison_free_cuda_memory();
     std::optional<LaunchRecorder> recorder;

@@ -22,6 +22,7 @@
 #include "worker/failure.hpp"
 #include "worker/paired_timing.hpp"
 #include "worker/phase_trace.hpp"
+#include "worker/plan_choice.hpp"
 #include "worker/precision_check.hpp"
 #include "worker/problem_module.hpp"
 #include "worker/python_bridge.hpp"
@@ -220,6 +221,19 @@ class Evaluation {
     py::list init_args = init_arguments(problem_, device_name_, device_, dtype_);
     ref_ = guarded(Verdict::load_error, "problem: Model(*get_init_inputs()) failed",
                    [&] { return build_model(problem_.attr("Model"), init_args, device_name_, dtype_); });
+    if (cuda_) {
+      // The reference's first forward of the evaluation, from the allocator state the candidate's
+      // first one will see (worker/plan_choice.hpp), so both choose the same library algorithms.
+      part.emplace("load plan call");
+      plan_bytes_ = plan_workspace_bytes(cuda_);
+      py::list inputs = fresh_inputs(problem_, derived_seed(0x3c6ef372fe94f82bULL, 5), device_name_, device_, dtype_);
+      settle_allocator_for_plans(plan_bytes_);
+      guarded(Verdict::runtime_error, "the reference Model.forward raised", [&] {
+        ref_(*py::tuple(inputs));
+        synchronize_device(cuda_);
+        return 0;
+      });
+    }
     part.emplace("load flops");
     if (cuda_ && !job_.trial_seeds.empty()) count_flops();
     // A native candidate's outputs are allocated by kforge with the reference's shapes.
@@ -340,6 +354,7 @@ class Evaluation {
     options.poison = true;
     options.record = record;
     options.forward_seed = forward_seed;
+    if (first) options.settle_allocator = plan_bytes_;
     // The first call apart: a fresh process loads the kernels and libraries it uses then.
     part.emplace(first ? "trial candidate first" : "trial candidate");
     RemoteCall call = cand_->call(inputs, options);
@@ -482,6 +497,7 @@ class Evaluation {
   std::optional<ResourceWatch> watch_;  // the candidate's process: host memory and CPU share
   std::vector<py::dict> extra_sizes_;
   int64_t input_bytes_ = 0;   // one call's inputs (the largest of the trials)
+  int64_t plan_bytes_ = 0;    // the free block both processes' first forwards see (worker/plan_choice.hpp)
   int64_t output_bytes_ = 0;  // the reference's outputs, the space the candidate's get
   std::string fp64_note_;     // the precision check's figures
   std::string kernels_note_;  // which kernels the candidate launched (CUDA)

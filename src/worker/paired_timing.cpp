@@ -40,23 +40,22 @@ KeptOutputs keep_reference_outputs(const py::object& result, const RecheckSample
 // The candidate's output of a timed call against the reference's on the same inputs, both as
 // the pair's RecheckSample took them.
 void recheck_pair(const KeptOutputs& ref, const KeptOutputs& cand, const std::string& label, const protocol::EvalJob& job) {
-  std::string differs;
-  if (ref.shapes.size() != cand.shapes.size())
-    differs = std::to_string(cand.shapes.size()) + " outputs where the reference has " + std::to_string(ref.shapes.size());
-  for (size_t i = 0; differs.empty() && i < ref.shapes.size(); ++i)
-    if (ref.shapes[i] != cand.shapes[i])
-      differs = "output " + std::to_string(i) + " has shape " + describe_shape(cand.shapes[i]) + ", the reference's " +
-                describe_shape(ref.shapes[i]);
-  if (differs.empty()) {
-    Comparison cmp = guarded(Verdict::runtime_error, label + ": comparing outputs",
-                             [&] { return compare_outputs(ref.samples, cand.samples, job.atol, job.rtol); });
-    if (!cmp.match) differs = cmp.message;
-  }
-  if (!differs.empty())
-    throw Failure{Verdict::rejected,
-                  label + ": the candidate's output differs from the reference's on the same fresh inputs (" + differs +
-                      "), after it passed the correctness trials: a cached, replayed or skipped result",
+  auto reject = [&](const std::string& what) {
+    throw Failure{Verdict::rejected, label + ": " + what + ", after it passed the correctness trials",
                   std::string(rules::kTimingRecheck)};
+  };
+  if (ref.shapes.size() != cand.shapes.size())
+    reject("the candidate returned " + std::to_string(cand.shapes.size()) + " outputs where the reference returned " +
+           std::to_string(ref.shapes.size()));
+  for (size_t i = 0; i < ref.shapes.size(); ++i)
+    if (ref.shapes[i] != cand.shapes[i])
+      reject("the candidate's output " + std::to_string(i) + " has shape " + describe_shape(cand.shapes[i]) +
+             " where the reference's has " + describe_shape(ref.shapes[i]));
+  Comparison cmp = guarded(Verdict::runtime_error, label + ": comparing outputs",
+                           [&] { return compare_outputs(ref.samples, cand.samples, job.atol, job.rtol); });
+  if (!cmp.match)
+    reject("the candidate's output differs from the reference's on the same fresh inputs (" + cmp.message +
+           "): a cached, replayed or skipped result");
 }
 
 // Reference and candidate timed in pairs, interleaved ABBA (whichever runs second in a pair gets

@@ -248,6 +248,7 @@ RemoteCall RemoteCandidate::call(const py::list& inputs, const CallOptions& opti
     if (options.cpu) message["time"]["cpu"] = *options.cpu;
   }
   if (options.forward_seed) message["seed"] = *options.forward_seed;
+  if (options.settle_allocator > 0) message["settle"] = options.settle_allocator;
 
   double outer_ms = 0;
   json timed;

@@ -60,6 +60,7 @@ class RemoteCandidate {
     bool graph = false;            // timed as a CUDA graph replay
     std::optional<uint64_t> forward_seed;  // torch's generators seeded with it before the forward
     std::optional<int> cpu;        // timed on this CPU, as the reference is (worker/cpu_pin.hpp)
+    int64_t settle_allocator = 0;  // the first forward: settle_allocator_for_plans(this) before it (worker/plan_choice.hpp)
     // What of each output to take out of the arena, as a tensor of its own (empty: all of it, a
     // copy). A timed call's recheck reads a sample only (paired_timing.hpp's RecheckSample).
     std::function<at::Tensor(const at::Tensor&)> keep;
