@@ -15,7 +15,9 @@
 #     native    solutions/level1/2_ReLU/cuda_native_vec4.cu, a comment apart (every attempt an nvcc build)
 #   AGENT_PROBLEMS (identity only; default 12 level-1 problems), AGENT_ATTEMPTS per problem (default 8),
 #   AGENT_DEVICE (default cuda), AGENT_POLICY (default metr), AGENT_MAX_TIME (timing cap per attempt, default 0.5),
-#   AGENT_SUITE (a suite folder, default problems/; tests/problems has tiny level-1 problems for a CPU run)
+#   AGENT_SUITE (a suite folder, default problems/; tests/problems has tiny level-1 problems for a CPU run),
+#   AGENT_PROFILE (--profile: default off, the loop alone; new-best adds Nsight Compute's digest of
+#   each round's new best, and the table its count and seconds)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out="${1:-build/bench}"
@@ -89,7 +91,7 @@ fi
 t0=$(date +%s.%N)
 (cd "$dir" && "$kforge" --db k.db agent --suite "$suite" --model instant "${args[@]}" --format "$format" --device "${AGENT_DEVICE:-cuda}" \
   --policy "${AGENT_POLICY:-metr}" --seeds 4 --width 4 --attempts "$attempts" --max-time "${AGENT_MAX_TIME:-0.5}" \
-  --no-reverify --out run) >"$out/agent-throughput.log" 2>&1
+  --no-reverify --profile "${AGENT_PROFILE:-off}" --out run) >"$out/agent-throughput.log" 2>&1
 t1=$(date +%s.%N)
 [[ -n "${sampler:-}" ]] && kill "$sampler" 2>/dev/null || true
 python3 - "$out" "$t0" "$t1" "$busy_log" "$kind${AGENT_FRESH_BUILDS:+ (fresh builds)}" <<'PY' | tee "$out/agent-throughput.txt"
@@ -101,6 +103,10 @@ correct = len(re.findall(r"\): correct", log))
 wall = t1 - t0
 print(f"benchmark: kforge agent's own cost per attempt (instant scripted model, {kind} answers, level 1)")
 print(f"attempts {attempts} ({correct} correct) in {wall:.1f} s: {attempts / wall * 3600:.0f} attempts per hour")
+profiled = re.search(r"(\d+) Nsight Compute profile\(s\) in (\d+) s", log)
+if profiled:
+    n, seconds = int(profiled.group(1)), int(profiled.group(2))
+    print(f"Nsight Compute: {n} profile(s), {seconds} s in all, {seconds / n:.0f} s each")
 try:
     samples = [float(x) for x in open(busy).read().split() if x.strip()]
     if samples:

@@ -14,6 +14,7 @@
 
 #include "agent/agent_prompts.hpp"
 #include "agent/feedback.hpp"
+#include "agent/kernel_profile.hpp"
 #include "common/errors.hpp"
 #include "common/files.hpp"
 #include "common/sha256.hpp"
@@ -274,6 +275,38 @@ AgentSummary run_agent(std::vector<ProblemSearch>& searches, const AgentOptions&
           return stop(fmt::format("{:.0f}% of the memory speed of light", *share * 100));
     };
     if (pending.empty()) check_stops();
+    // Where it pays (issue 20): a round that found a new best kernel win has its slowest own
+    // kernel profiled; the attempts refined from it read the digest. `before`: the best's id
+    // before the round.
+    auto profile_new_best = [&](std::optional<int64_t> before) {
+      auto best = s.best();
+      if (o.ncu.empty() || cancel || !best) return;
+      AgentNode& n = s.nodes[*best];
+      if (n.id == before || !n.kernel_win || !is_correct(n) || !n.candidate_path) return;
+      if (o.workers.server.empty()) {
+        say(fmt::format("{}: attempt #{} not profiled: no warm workers to lease a GPU from", s.problem.display_name(), n.id));
+        return;
+      }
+      KernelProfile p = profile_slowest_kernel(o.workers.server, o.ncu, s.problem.path, *n.candidate_path, n.digest,
+                                               o.profile_timeout);
+      {
+        std::lock_guard lock(mutex);
+        summary.profiles++;
+        summary.profile_s += p.seconds;
+      }
+      if (!p.ok) {
+        say(fmt::format("{}: attempt #{} not profiled ({:.0f} s): {}", s.problem.display_name(), n.id, p.seconds,
+                        p.error.substr(0, 400)));
+        return;
+      }
+      n.digest += "\n" + p.lines;
+      store.finish_agent_node(n);
+      say(fmt::format("{}: attempt #{} profiled with Nsight Compute in {:.0f} s", s.problem.display_name(), n.id, p.seconds));
+    };
+    auto best_id = [&]() -> std::optional<int64_t> {
+      auto best = s.best();
+      return best ? std::optional<int64_t>(s.nodes[*best].id) : std::nullopt;
+    };
 
     while (!s.finished && !cancel) {
       std::vector<Attempt> attempts;
@@ -384,6 +417,7 @@ AgentSummary run_agent(std::vector<ProblemSearch>& searches, const AgentOptions&
             }
           });
         for (auto& t : calls) t.join();
+        const auto best_before = best_id();
         for (size_t i = 0; i < attempts.size(); ++i) {
           if (attempts[i].node.outcome == "cancelled" || attempts[i].node.id == 0) continue;  // not stored
           s.nodes.push_back(attempts[i].node);
@@ -394,6 +428,7 @@ AgentSummary run_agent(std::vector<ProblemSearch>& searches, const AgentOptions&
             throw Error(fmt::format("attempt {} of round {}: {} (what was stored is kept: `kforge agent --resume {}` goes on)",
                                     attempts[i].k, round, failures[i], run_id));
         if (cancel) break;
+        profile_new_best(best_before);
         check_stops();
         continue;
       }
@@ -403,12 +438,14 @@ AgentSummary run_agent(std::vector<ProblemSearch>& searches, const AgentOptions&
       for (size_t j : pending) plan.push_back(plan_node(s, s.nodes[j], o.out_dir));
       std::vector<EvaluationRecord> records;
       if (!plan.empty()) records = evaluate(plan, o.eval, o, store, run_id, arch);
+      const auto best_before = best_id();
       for (size_t k = 0; k < pending.size() && k < records.size(); ++k) {
         AgentNode& n = s.nodes[pending[k]];
         judge(n, records[k], store);
         say(attempt_line(s, n));
       }
       pending.clear();
+      profile_new_best(best_before);
       check_stops();
     }
   };

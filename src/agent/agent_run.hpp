@@ -7,6 +7,7 @@
 // for its models, another's candidates run on the GPU. Budgets and stopping rules end each
 // problem's search; the best of each is re-verified on fresh seeds and written out.
 #include <atomic>
+#include <chrono>
 #include <filesystem>
 #include <functional>
 #include <optional>
@@ -52,12 +53,19 @@ struct AgentOptions {
   EvalSettings eval;
   ExecutorConfig workers;
   bool reverify = true;             // the best of each problem evaluated again on fresh seeds at the end
+  // Nsight Compute (agent/kernel_profile.hpp): after each round, a problem's new best kernel win
+  // gets its slowest own kernel profiled on a leased GPU, the digest added to its feedback.
+  // Empty: never profiled.
+  std::filesystem::path ncu;
+  std::chrono::seconds profile_timeout{600};
 };
 
 struct AgentSummary {
   int attempts = 0;  // made in this invocation
   int64_t input_tokens = 0, output_tokens = 0;
   double cost_usd = 0;  // this invocation's
+  int profiles = 0;     // Nsight Compute runs, and their seconds (agent/kernel_profile.hpp)
+  double profile_s = 0;
   bool budget_exhausted = false, out_of_time = false, cancelled = false;
 };
 

@@ -24,6 +24,7 @@
 #include "common/errors.hpp"
 #include "llm/model_config.hpp"
 #include "planner/shards.hpp"
+#include "profile/ncu_runner.hpp"
 #include "store/store.hpp"
 
 namespace kforge::cli {
@@ -51,6 +52,7 @@ struct AgentCommandOptions {
   std::string shard;  // "I/N": only this shard of the problems (planner/shards.hpp); empty: all
   uint64_t seed = 1;
   bool no_reverify = false;
+  std::string profile = "auto";  // auto (new-best on a GPU), new-best, off
   int64_t resume = 0;
   // kforge agent show
   int64_t show_run = 0;
@@ -71,7 +73,7 @@ nlohmann::json to_json(const AgentCommandOptions& o) {
           {"device", o.device},       {"max_time_s", o.max_time_s},
           {"timeout_s", o.timeout_s}, {"out", o.out},
           {"seed", o.seed},           {"no_reverify", o.no_reverify},
-          {"shard", o.shard}};
+          {"shard", o.shard},         {"profile", o.profile}};
 }
 
 AgentCommandOptions from_json(const nlohmann::json& j) {
@@ -104,6 +106,7 @@ AgentCommandOptions from_json(const nlohmann::json& j) {
   o.seed = j.at("seed");
   o.no_reverify = j.at("no_reverify");
   o.shard = j.value("shard", std::string());
+  o.profile = j.value("profile", std::string("auto"));
   return o;
 }
 
@@ -179,6 +182,15 @@ int run_agent_command(AgentCommandOptions o, const GlobalOptions& global, const 
   if (!cuda && (o.format == "cuda" || o.format == "triton"))
     throw UsageError("--format " + o.format + " needs a GPU; on the CPU use --format cpp or kernelbench");
 
+  if (o.profile == "new-best" || (o.profile == "auto" && cuda)) {
+    if (auto ncu = profile::find_ncu()) {
+      a.ncu = *ncu;
+    } else {
+      std::cerr << "kforge agent: Nsight Compute (ncu) is not on PATH nor named by KFORGE_NCU: attempts get no "
+                   "profiler digest\n";
+    }
+  }
+
   std::vector<agent::ProblemSearch> searches;
   for (auto& p : problems) searches.push_back({p, {}, false, ""});
   const bool resuming = run_id != 0;
@@ -208,9 +220,12 @@ int run_agent_command(AgentCommandOptions o, const GlobalOptions& global, const 
   });
   std::signal(SIGINT, SIG_DFL);
   if (!g_cancel) agent::finish_searches(searches, a, store, run_id, [](const std::string& line) { std::cout << line << std::endl; });
-  std::cout << fmt::format("{} attempt(s) this time, {} input and {} output tokens, ${:.4f}{}; `kforge agent show {}` "
+  std::cout << fmt::format("{} attempt(s) this time, {} input and {} output tokens, ${:.4f}{}{}; `kforge agent show {}` "
                            "prints the tree; `kforge agent --resume {}` goes on\n",
                            summary.attempts, summary.input_tokens, summary.output_tokens, summary.cost_usd,
+                           summary.profiles ? fmt::format(", {} Nsight Compute profile(s) in {:.0f} s", summary.profiles,
+                                                          summary.profile_s)
+                                            : "",
                            g_cancel ? "; stopped by Ctrl-C (every finished attempt is kept)" : "", run_id, run_id);
   return g_cancel ? 130 : 0;
 }
@@ -313,6 +328,10 @@ Runner add_agent_command(CLI::App& app, const GlobalOptions& global) {
       ->check(planner::shard_error);
   cmd->add_option("--seed", o->seed, "Seed of the policy's random draws");
   cmd->add_flag("--no-reverify", o->no_reverify, "Do not evaluate each problem's best again on fresh inputs at the end");
+  cmd->add_option("--profile", o->profile,
+                  "Nsight Compute on the slowest own kernel of each round's new best, its digest added to the feedback "
+                  "(ncu from PATH or KFORGE_NCU, on a leased GPU): new-best, off, or auto (new-best on a GPU) [default: auto]")
+      ->check(CLI::IsMember({"auto", "new-best", "off"}));
   cmd->add_option("--resume", o->resume, "Go on with this stopped run, with the options it began with (--attempts, "
                                          "--budget-usd, --budget-tokens, --problem-usd and --max-wall may give it more room)");
   auto* show = cmd->add_subcommand("show", "Print a run's tree of attempts per problem and the trajectory of its best");

@@ -47,7 +47,10 @@ ProfileResult run_ncu_profile(const std::filesystem::path& ncu, const ProfileReq
   ProfileResult result;
   const std::filesystem::path scratch = make_scratch();
   std::vector<std::string> env = sandboxed_environment(scratch);
-  if (const char* visible = std::getenv("CUDA_VISIBLE_DEVICES")) env.push_back(std::string("CUDA_VISIBLE_DEVICES=") + visible);
+  if (!request.visible_devices.empty())
+    env.push_back("CUDA_VISIBLE_DEVICES=" + request.visible_devices);
+  else if (const char* visible = std::getenv("CUDA_VISIBLE_DEVICES"))
+    env.push_back(std::string("CUDA_VISIBLE_DEVICES=") + visible);
   env.push_back(std::string("KFORGE_PROFILE_SANDBOX=") + (request.confined ? "1" : "0"));
   // ncu's injected library reads its own install folder while it profiles.
   env.push_back("KFORGE_PROFILE_READABLE=" + ncu.parent_path().string());

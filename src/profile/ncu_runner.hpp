@@ -18,6 +18,7 @@ struct ProfileRequest {
   std::string kernel_regex;  // only kernels whose name matches (ncu --kernel-name regex:); empty: every kernel
   bool confined = true;      // the candidate sandbox around the candidate's code
   std::chrono::seconds timeout{600};
+  std::string visible_devices;  // CUDA_VISIBLE_DEVICES for the program (empty: kforge's own, if set)
 };
 
 struct ProfileResult {

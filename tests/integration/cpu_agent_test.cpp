@@ -279,6 +279,44 @@ TEST(CpuAgent, AReplayOfARecordedRunGrowsTheSameTree) {
   EXPECT_EQ(server.requests().size(), 2u) << "the replay asked no server";
 }
 
+// Nsight Compute where it pays: a round's new best is profiled on a leased worker and the digest
+// reaches the refinement's prompt. CI has no ncu: tests/support/fake_ncu stands in for it,
+// writing the page recorded on the H200 (the real one runs in tools/gpu-check.sh).
+TEST(CpuAgent, ANewBestIsProfiledAndItsDigestReachesTheNextPrompt) {
+  TempDir dir;
+  FakeModelServer server;
+  write_models(dir, server);
+  server.script(FakeModelServer::openai_stream(cpp_answer("cpp_add_relu.cpp"), 2, 1000, 300));
+  server.script(FakeModelServer::openai_stream("I would keep it as it is.", 1, 1200, 20));
+  ::setenv("KFORGE_NCU", source_path("tests/support/fake_ncu").c_str(), 1);
+  auto r = run_kforge(agent_args(dir, {"--model", "scripted", "--policy", "serial", "--attempts", "2", "--no-reverify",
+                                       "--profile", "new-best"}));
+  ::unsetenv("KFORGE_NCU");
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("attempt #1 profiled with Nsight Compute in"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("attempt #2 profiled"), std::string::npos) << r.out;  // no code: nothing to profile
+  EXPECT_NE(r.out.find("1 Nsight Compute profile(s) in"), std::string::npos) << r.out;
+  auto requests = server.requests();
+  ASSERT_EQ(requests.size(), 2u);
+  std::string refiner;
+  for (const auto& m : requests[1].body.at("messages"))
+    if (m.at("role") == "user") refiner = m.at("content").get<std::string>();
+  // The recorded page's kernel, and the digest's figures under it.
+  EXPECT_NE(refiner.find("Nsight Compute, kernel fused_add_relu_vec4"), std::string::npos) << refiner;
+  EXPECT_NE(refiner.find("occupancy"), std::string::npos) << refiner;
+
+  // --profile off: no profile, and no word of one.
+  TempDir off;
+  FakeModelServer quiet;
+  write_models(off, quiet);
+  quiet.script(FakeModelServer::openai_stream(cpp_answer("cpp_add_relu.cpp"), 2, 1000, 300));
+  ::setenv("KFORGE_NCU", source_path("tests/support/fake_ncu").c_str(), 1);
+  auto r2 = run_kforge(agent_args(off, {"--model", "scripted", "--attempts", "1", "--no-reverify", "--profile", "off"}));
+  ::unsetenv("KFORGE_NCU");
+  ASSERT_EQ(r2.exit_code, 0) << r2.out << r2.err;
+  EXPECT_EQ(r2.out.find("Nsight Compute"), std::string::npos) << r2.out;
+}
+
 TEST(CpuAgent, AScriptedModelAnswersFromAFolder) {
   TempDir dir;
   // The folder's own file for any problem; this problem's own folder for it.
