@@ -83,8 +83,21 @@ profile_once() {
   { echo "== kforge profile $how"; build/release/kforge profile "$@" --problem tests/problems/hack_target/level1/1_Add_ReLU.py \
       tests/legit/add_relu_inline_cuda_vec4.py 2>&1; echo "exit $?"; } >>"$logs/profile.txt"
 }
-export -f profile_once
-want profile && { : >"$logs/profile.txt"; step profile bash -c 'profile_once confined && profile_once unconfined --unconfined'; }
+# kforge agent --profile on the same candidate as a scripted model's one answer: the digest it stores.
+agent_profile_once() {
+  local d root; d=$(mktemp -d); root=$(pwd)
+  mkdir -p "$d/answers"
+  { printf '```python\n'; cat tests/legit/add_relu_inline_cuda_vec4.py; printf '```\n'; } >"$d/answers/1.md"
+  printf '[models.instant]\napi = "scripted"\nendpoint = "answers"\nmodel = "instant"\n' >"$d/kforge.toml"
+  { echo "== kforge agent --profile new-best"
+    (cd "$d" && "$root/build/release/kforge" --db k.db agent --suite "$root/tests/problems/hack_target" --problem level1/1 \
+       --model instant --format kernelbench --device cuda --attempts 1 --no-reverify --profile new-best --max-time 0.5 --out run 2>&1)
+    echo "exit $?"
+    python3 -c "import sqlite3, sys; print(sqlite3.connect(sys.argv[1]).execute('select digest from agent_nodes').fetchone()[0])" "$d/k.db"
+  } >>"$logs/profile.txt" 2>&1
+}
+export -f profile_once agent_profile_once
+want profile && { : >"$logs/profile.txt"; step profile bash -c 'profile_once confined; profile_once unconfined --unconfined; agent_profile_once'; }
 want modes && step bench-modes bash -c "$(tools/find-python.sh) bench/process_modes.py problems/level3/30_*.py problems/level3/45_*.py \
   --processes ${MODES_PROCESSES:-3} | tee $logs/process-modes.txt"
 for f in "${XDG_CACHE_HOME:-$HOME/.cache}"/kforge/logs/worker-*.log; do
