@@ -27,16 +27,6 @@ def main():
     try:
         problem = load(problem_path)
         if os.environ.get("KFORGE_PROFILE_SANDBOX", "1") != "0":
-            # Nsight Compute's injected library connects to ncu when CUDA and NVTX start, and the
-            # sandbox denies new connections (network sockets, abstract Unix sockets): both start
-            # here first, as the candidate worker makes its CUDA context before its sandbox. (Entered
-            # first, ncu reported "Failed to profile" and the program died by SIGSEGV, on the H200
-            # and the H100.)
-            torch.cuda.init()
-            torch.zeros(1, device="cuda").add_(1)
-            torch.cuda.synchronize()
-            torch.cuda.nvtx.range_push("kforge_setup")
-            torch.cuda.nvtx.range_pop()
             # Nsight Compute's own folder (kforge names it), which its injected library reads while
             # it profiles.
             tool = [p for p in os.environ.get("KFORGE_PROFILE_READABLE", "").split(":") if p]
