@@ -288,7 +288,7 @@ AgentSummary run_agent(std::vector<ProblemSearch>& searches, const AgentOptions&
         return;
       }
       KernelProfile p = profile_slowest_kernel(o.workers.server, o.ncu, s.problem.path, *n.candidate_path, n.digest,
-                                               o.profile_timeout);
+                                               o.profile_confined, o.profile_timeout);
       {
         std::lock_guard lock(mutex);
         summary.profiles++;

@@ -57,6 +57,7 @@ struct AgentOptions {
   // gets its slowest own kernel profiled on a leased GPU, the digest added to its feedback.
   // Empty: never profiled.
   std::filesystem::path ncu;
+  bool profile_confined = true;  // the candidate sandbox around the profiled candidate's code
   std::chrono::seconds profile_timeout{600};
 };
 

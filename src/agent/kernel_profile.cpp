@@ -26,7 +26,7 @@ std::string slowest_own_kernel_function(const std::string& digest) {
 
 KernelProfile profile_slowest_kernel(const std::filesystem::path& server, const std::filesystem::path& ncu,
                                      const std::filesystem::path& problem, const std::filesystem::path& candidate,
-                                     const std::string& digest, std::chrono::seconds timeout) {
+                                     const std::string& digest, bool confined, std::chrono::seconds timeout) {
   KernelProfile out;
   serve::RemoteWorker lease(server);
   std::string visible;
@@ -43,6 +43,7 @@ KernelProfile profile_slowest_kernel(const std::filesystem::path& server, const 
   request.candidate = candidate;
   request.kernel_regex = slowest_own_kernel_function(digest);
   request.visible_devices = visible;
+  request.confined = confined;
   request.timeout = timeout;
   profile::ProfileResult result = profile::run_ncu_profile(ncu, request);
   out.seconds = result.seconds;

@@ -22,9 +22,10 @@ std::string slowest_own_kernel_function(const std::string& digest);
 
 // Profiles `candidate` on one forward of `problem` under `ncu`, on a worker leased from the
 // `kforge serve` at `server` (its GPU made the only visible one), its kernels filtered to the
-// digest's slowest own kernel where the digest names one (every kernel again if none matched).
+// digest's slowest own kernel where the digest names one (every kernel again if none matched);
+// `confined`: inside the candidate sandbox (profile/ncu_runner.hpp).
 KernelProfile profile_slowest_kernel(const std::filesystem::path& server, const std::filesystem::path& ncu,
                                      const std::filesystem::path& problem, const std::filesystem::path& candidate,
-                                     const std::string& digest, std::chrono::seconds timeout);
+                                     const std::string& digest, bool confined, std::chrono::seconds timeout);
 
 }  // namespace kforge::agent

@@ -53,6 +53,7 @@ struct AgentCommandOptions {
   uint64_t seed = 1;
   bool no_reverify = false;
   std::string profile = "auto";  // auto (new-best on a GPU), new-best, off
+  bool profile_unconfined = false;  // the profiled candidate without the candidate sandbox
   int64_t resume = 0;
   // kforge agent show
   int64_t show_run = 0;
@@ -73,7 +74,8 @@ nlohmann::json to_json(const AgentCommandOptions& o) {
           {"device", o.device},       {"max_time_s", o.max_time_s},
           {"timeout_s", o.timeout_s}, {"out", o.out},
           {"seed", o.seed},           {"no_reverify", o.no_reverify},
-          {"shard", o.shard},         {"profile", o.profile}};
+          {"shard", o.shard},         {"profile", o.profile},
+          {"profile_unconfined", o.profile_unconfined}};
 }
 
 AgentCommandOptions from_json(const nlohmann::json& j) {
@@ -107,6 +109,7 @@ AgentCommandOptions from_json(const nlohmann::json& j) {
   o.no_reverify = j.at("no_reverify");
   o.shard = j.value("shard", std::string());
   o.profile = j.value("profile", std::string("auto"));
+  o.profile_unconfined = j.value("profile_unconfined", false);
   return o;
 }
 
@@ -185,6 +188,10 @@ int run_agent_command(AgentCommandOptions o, const GlobalOptions& global, const 
   if (o.profile == "new-best" || (o.profile == "auto" && cuda)) {
     if (auto ncu = profile::find_ncu()) {
       a.ncu = *ncu;
+      a.profile_confined = !o.profile_unconfined;
+      if (o.profile_unconfined)
+        std::cerr << "kforge agent: --profile-unconfined: profiled candidates run with your user's file access (their "
+                     "environment still holds no credentials)\n";
     } else {
       std::cerr << "kforge agent: Nsight Compute (ncu) is not on PATH nor named by KFORGE_NCU: attempts get no "
                    "profiler digest\n";
@@ -332,6 +339,8 @@ Runner add_agent_command(CLI::App& app, const GlobalOptions& global) {
                   "Nsight Compute on the slowest own kernel of each round's new best, its digest added to the feedback "
                   "(ncu from PATH or KFORGE_NCU, on a leased GPU): new-best, off, or auto (new-best on a GPU) [default: auto]")
       ->check(CLI::IsMember({"auto", "new-best", "off"}));
+  cmd->add_flag("--profile-unconfined", o->profile_unconfined,
+                "Profile without the candidate sandbox, as kforge profile --unconfined (where ncu fails inside it)");
   cmd->add_option("--resume", o->resume, "Go on with this stopped run, with the options it began with (--attempts, "
                                          "--budget-usd, --budget-tokens, --problem-usd and --max-wall may give it more room)");
   auto* show = cmd->add_subcommand("show", "Print a run's tree of attempts per problem and the trajectory of its best");
