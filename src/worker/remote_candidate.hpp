@@ -68,6 +68,9 @@ class RemoteCandidate {
   RemoteCall call(const py::list& inputs, const CallOptions& options);
 
   pid_t pid() const { return process_->pid(); }
+  double request_overhead_ms() const { return request_overhead_ms_; }  // calibrate()'s figure
+  // The process, given back (the spare's recalibration lends it here); this object is spent.
+  std::unique_ptr<CandidateProcess> release_process() { return std::move(process_); }
   std::string describe_timing() const;  // GPU work charged after its calls, for the message; empty if none
 
  private:
