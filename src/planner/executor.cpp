@@ -21,6 +21,7 @@
 #include "metrics/statistics.hpp"
 #include "metrics/speed_of_light.hpp"
 #include "metrics/timing_clock.hpp"
+#include "pool/build_cpus.hpp"
 #include "pool/worker_paths.hpp"
 #include "suite/candidate.hpp"
 #include "pool/worker_process.hpp"
@@ -359,6 +360,9 @@ std::vector<EvaluationRecord> execute_plan(std::vector<PlannedEval>& plan, const
   for (size_t w = 0; w < config.worker_devices.size(); ++w) threads.emplace_back(serve, w);
   std::exception_ptr prepare_error;
   if (prepare.run) {
+    // The workers' threads are started: only the builds, started from here, stay off their
+    // timing CPUs (pool/build_cpus.hpp).
+    BuildsOffTimingCpus builds_off(config.worker_devices, config.cuda);
     try {
       prepare.run(mark_ready, mutex);
     } catch (...) {
