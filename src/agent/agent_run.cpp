@@ -282,7 +282,7 @@ AgentSummary run_agent(std::vector<ProblemSearch>& searches, const AgentOptions&
       auto best = s.best();
       if (o.ncu.empty() || cancel || !best) return;
       AgentNode& n = s.nodes[*best];
-      if (n.id == before || !n.kernel_win || !is_correct(n) || !n.candidate_path) return;
+      if (n.id == before || !n.kernel_win || !n.candidate_path) return;  // best() is correct already
       if (o.workers.server.empty()) {
         say(fmt::format("{}: attempt #{} not profiled: no warm workers to lease a GPU from", s.problem.display_name(), n.id));
         return;

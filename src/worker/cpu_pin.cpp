@@ -1,10 +1,8 @@
 #include "worker/cpu_pin.hpp"
 
-#include "common/timing_cpu_choice.hpp"
-
 #include <cstdlib>
-#include <string>
-#include <vector>
+
+#include "common/timing_cpu_choice.hpp"
 
 namespace kforge::worker {
 

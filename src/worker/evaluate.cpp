@@ -96,7 +96,6 @@ std::string format_error_vs_fp64(const PrecisionCheck& pc) {
   return figures;
 }
 
-
 // One evaluation in phases, each with the state it leaves for the next (as nvbench's
 // measure_cold runs check, initialise, warm-up, trials, summaries):
 //   check        the job fits this worker;
