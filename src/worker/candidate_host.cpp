@@ -30,6 +30,7 @@
 #include "worker/failure.hpp"
 #include "worker/integrity.hpp"
 #include "worker/launch_recorder.hpp"
+#include "worker/library_warmup.hpp"
 #include "worker/native_candidate.hpp"
 #include "worker/plan_choice.hpp"
 #include "worker/problem_module.hpp"
@@ -118,13 +119,26 @@ std::string judge_census(const RecordedForward& rec, census::FallbackPolicy poli
   return text;
 }
 
+// Where a call's time went inside this process, part by part, for the reference process's phase
+// trace (worker/phase_trace.hpp) and nothing else: the candidate's to forge once it has loaded.
+struct InsideParts {
+  json parts = json::object();
+  Clock::time_point last = Clock::now();
+  void mark(const char* part) {
+    const auto now = Clock::now();
+    parts[part] = std::chrono::duration<double, std::milli>(now - last).count();
+    last = now;
+  }
+};
+
 class CandidateHost {
  public:
   CandidateHost(int fd, bool cuda, std::vector<std::string> writable, std::vector<int> protected_pids)
       : fd_(fd), cuda_(cuda), writable_(std::move(writable)), protected_pids_(std::move(protected_pids)) {}
 
-  // Before the sandbox: the CUDA context, the stream hold and the timer's flush buffer, so the
-  // driver opens what it needs while it still may, and none of it is a thread the candidate started.
+  // Before the sandbox: the CUDA context, the stream hold, the timer's flush buffer and the
+  // libraries' handles, so the driver opens what it needs while it still may, none of it is a
+  // thread the candidate started, and the first forward does not pay for it.
   void prepare() {
     if (!cuda_) {
       timer_ = make_cpu_timer();
@@ -133,6 +147,7 @@ class CandidateHost {
     py::object props = py::module_::import("torch").attr("cuda").attr("get_device_properties")(0);
     hold_ = StreamHold::create(std::chrono::milliseconds(500), &why_not_held_);
     timer_ = make_cuda_timer(props.attr("L2_cache_size").cast<int64_t>(), nullptr, hold_.get(), why_not_held_);
+    warm_cuda_libraries();
   }
 
   int serve() {
@@ -331,11 +346,14 @@ class CandidateHost {
     c10::AutoGradMode no_grad(false);  // as upstream: forward under torch.no_grad()
     if (model_.is_none()) throw Failure{Verdict::runtime_error, "no candidate is loaded", ""};
     const std::string what = request.value("what", std::string("a call"));
+    InsideParts inside;
     Arguments arguments_given = prepare_call(request);
     const py::tuple& args = arguments_given.args;
+    inside.mark("arguments");
     // The first forward chooses library algorithms from the allocator's state as the reference's did.
     if (cuda_ && request.contains("settle") && request["settle"].is_number_integer())
       settle_allocator_for_plans(request["settle"].get<int64_t>());
+    inside.mark("settle");
     if (py::isinstance<NativeCandidate>(model_)) model_.cast<NativeCandidate&>().set_poison_outputs(request.value("poison", false));
     if (cuda_ && request.value("poison", false)) poison_free_cuda_memory();
     std::optional<LaunchRecorder> recorder;
@@ -365,6 +383,7 @@ class CandidateHost {
       }
       return 0;
     });
+    inside.mark("forward");
     if (!settled_ && format_ != CandidateFormat::kernelbench) {
       // Native threads are watched for native candidates only, once torch's lazily started pools
       // exist: a Python candidate's own threads each get an OpenMP team of their own that
@@ -378,12 +397,14 @@ class CandidateHost {
       watch_->settle_native_threads();
     }
     enforce(what);
+    inside.mark("checks");
     // What the call changed in its inputs, for the reference process's input-mutation check. A
     // timed call's inputs are not checked (each pair has fresh ones), and copying them back cost
     // a full copy of the inputs per timed call (issue 18's phase trace).
     if (!timing.is_object()) arguments_given.back();
     reply["outputs"] = place_outputs(result, request.at("out").at("offset").get<int64_t>(),
                                      request.at("out").at("capacity").get<int64_t>(), &reply);
+    inside.mark("outputs");
     if (recorder) {
       // Another thread's launch is late however long after forward returned it comes; give one
       // that waits a little the time an honest reference call would have taken.
@@ -393,6 +414,7 @@ class CandidateHost {
       reject_unjoined_streams(recorded);
       reply["kernels"] = judge_census(recorded, fallback_);
     }
+    reply["inside"] = inside.parts;
     return reply;
   }
 

@@ -30,10 +30,11 @@ using Clock = std::chrono::steady_clock;
 constexpr int kCalibrationPairs = 24;
 // A slow reference stops it sooner: where one call takes milliseconds, the slack is 10% of it and
 // the request's cost matters little.
-constexpr int kFewestCalibrationPairs = 8;
-// (150 ms took 15 of a level-1 sweep's 136 s on the H200, issue 18's phase trace; at 80 ms most
-// problems still get more than the fewest pairs.)
-constexpr auto kCalibrationBudget = std::chrono::milliseconds(80);
+constexpr int kFewestCalibrationPairs = 5;
+// (150 ms took 15 of a level-1 sweep's 136 s on the H200, issue 18's phase trace, and 80 ms took
+// 10 of 108 s. A low figure costs an honest candidate nothing now: where the bound would replace
+// its times, the spare process is calibrated again first (evaluate.cpp, recalibrated_overhead).)
+constexpr auto kCalibrationBudget = std::chrono::milliseconds(40);
 // [ms] A probe this much slower than an idle one means the GPU was still running the candidate's work.
 constexpr double kBusyProbeMs = 0.03;
 // [ms] Work left running this long after a call is not a kernel finishing late but one left to
@@ -226,6 +227,17 @@ double RemoteCandidate::drain_gpu(const std::string& what) {
   }
 }
 
+// The candidate process's own account of a call's parts (trace only: it could forge them), the
+// process's first call apart from the rest (its kernels and libraries load then).
+void RemoteCandidate::trace_inside(const json& reply) {
+  const bool first = calls_++ == 0;
+  if (!PhaseTrace::wanted() || !reply.contains("inside") || !reply["inside"].is_object()) return;
+  for (const char* name : {"arguments", "settle", "forward", "checks", "outputs"}) {
+    const json& ms = reply["inside"].value(name, json());
+    if (ms.is_number()) PhaseTrace::current().add(std::string(first ? "inside first " : "inside ") + name, ms.get<double>());
+  }
+}
+
 RemoteCall RemoteCandidate::call(const py::list& inputs, const CallOptions& options) {
   // Layout: the tensor inputs, then the space for the outputs.
   const int64_t input_bytes = arena_input_bytes(inputs);
@@ -258,6 +270,7 @@ RemoteCall RemoteCandidate::call(const py::list& inputs, const CallOptions& opti
   part.emplace("call drain");
   const double drained = drain_gpu(options.what);
   part.emplace("call outputs");
+  trace_inside(reply);
 
   if (reply.value("type", "") == "failed") {
     auto verdict = verdict_from_string(reply.value("verdict", std::string()));

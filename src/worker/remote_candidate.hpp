@@ -80,11 +80,13 @@ class RemoteCandidate {
   nlohmann::json place_inputs(const py::list& inputs, py::list& views, int64_t* end);
   double drain_gpu(const std::string& what);  // [ms] beyond an idle probe that the GPU stayed busy
   double probe_ms();
+  void trace_inside(const nlohmann::json& reply);
 
   std::unique_ptr<CandidateProcess> process_;
   std::unique_ptr<ExchangeArena> arena_;
   bool cuda_;
   const GpuClockMonitor* clock_;
+  int calls_ = 0;  // calls made to this process (trace_inside sets its first apart)
   double request_overhead_ms_ = 0;  // kforge's clock minus the reported host time, empty timed call
   double idle_probe_ms_ = 0;
   at::Tensor probe_;
