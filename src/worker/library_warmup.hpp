@@ -5,11 +5,13 @@
 // trials run meanwhile; nothing is timed then), before the sandbox and before any candidate code.
 // Which kernels a problem needs is not known yet: this warms the libraries, not the problem.
 // KFORGE_WORKER_WARM_LIBRARIES=0 turns it off (bench/boundary_cost.sh compares the two).
+#include <nlohmann/json.hpp>
 
 namespace kforge::worker {
 
-// A small matrix product and convolution on the current CUDA device, finished; false with
-// nothing done when turned off. Throws what ATen throws.
-bool warm_cuda_libraries();
+// A small matrix product, then a small convolution, on the current CUDA device, each finished;
+// what each took, in ms ({"blas": .., "dnn": ..}), or an empty object when turned off. Throws what
+// ATen throws.
+nlohmann::json warm_cuda_libraries();
 
 }  // namespace kforge::worker

@@ -209,6 +209,11 @@ void CandidateProcess::wait_ready(std::chrono::seconds wait) {
   if (frame.status == protocol::ReadStatus::ok && frame.message.value("type", "") == "ready") {
     stop();
     ready_ = true;
+    // The fresh process's own account of its start (it has run no candidate code).
+    if (PhaseTrace::wanted() && frame.message.contains("startup") && frame.message["startup"].is_object())
+      for (const char* part : {"prepare", "blas", "dnn"})
+        if (const auto& ms = frame.message["startup"].value(part, nlohmann::json()); ms.is_number())
+          PhaseTrace::current().add(std::string("spare start ") + part, ms.get<double>());
     return;
   }
   std::string how = frame.status == protocol::ReadStatus::timed_out ? "did not start within " + std::to_string(wait.count()) + " s"
