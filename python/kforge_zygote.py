@@ -88,12 +88,9 @@ kforge_inline.install()
 
 def preload_cudnn():
     """cuDNN 9 loads its engine libraries (hundreds of MB) on a process's first convolution, and a
-    fresh candidate process's first forward paid for it (issue 18's phase trace): loaded here
-    once, every process forked from this one finds them loaded. They link the CUDA runtime
-    statically and start nothing at load (no driver, no context). KFORGE_WORKER_WARM_LIBRARIES=0
-    leaves them (src/worker/library_warmup.hpp)."""
-    if os.environ.get("KFORGE_WORKER_WARM_LIBRARIES") == "0":
-        return
+    fresh candidate process's first convolution paid for it (issue 18's phase trace): loaded
+    here once, every process forked from this one finds them loaded. They link the CUDA runtime
+    statically and start nothing at load (no driver, no context)."""
     try:
         import nvidia.cudnn  # the wheel torch's CUDA builds depend on
     except ImportError:

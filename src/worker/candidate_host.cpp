@@ -30,7 +30,6 @@
 #include "worker/failure.hpp"
 #include "worker/integrity.hpp"
 #include "worker/launch_recorder.hpp"
-#include "worker/library_warmup.hpp"
 #include "worker/native_candidate.hpp"
 #include "worker/plan_choice.hpp"
 #include "worker/problem_module.hpp"
@@ -136,9 +135,12 @@ class CandidateHost {
   CandidateHost(int fd, bool cuda, std::vector<std::string> writable, std::vector<int> protected_pids)
       : fd_(fd), cuda_(cuda), writable_(std::move(writable)), protected_pids_(std::move(protected_pids)) {}
 
-  // Before the sandbox: the CUDA context, the stream hold, the timer's flush buffer and the
-  // libraries' handles, so the driver opens what it needs while it still may, none of it is a
-  // thread the candidate started, and the first forward does not pay for it.
+  // Before the sandbox: the CUDA context, the stream hold and the timer's flush buffer, so the
+  // driver opens what it needs while it still may, and none of it is a thread the candidate started.
+  // (Warming cuBLAS and cuDNN here too, with a small product and convolution, saved matmul and
+  // convolution problems 60-110 ms of their first forward but cost every spare 147 ms more than
+  // the previous candidate's correctness trials leave it: a level-1 sweep took 107.2 s against
+  // 100.4 s without, docs/benchmarks.md session 19.)
   void prepare() {
     if (!cuda_) {
       timer_ = make_cpu_timer();
@@ -148,7 +150,6 @@ class CandidateHost {
     py::object props = py::module_::import("torch").attr("cuda").attr("get_device_properties")(0);
     hold_ = StreamHold::create(std::chrono::milliseconds(500), &why_not_held_);
     timer_ = make_cuda_timer(props.attr("L2_cache_size").cast<int64_t>(), nullptr, hold_.get(), why_not_held_);
-    startup_ = warm_cuda_libraries();
     startup_["prepare"] = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
   }
 
@@ -194,7 +195,7 @@ class CandidateHost {
     // outside its timed window but inside the request: a copy of each here costs the same.
     std::vector<at::Tensor> static_copies;
     if (request.value("graph", false))
-      for (const auto& [view, own] : args.copies) static_copies.push_back(own.clone());
+      for (const at::Tensor& t : args.tensors) static_copies.push_back(t.clone());
     CollectorPaused paused;
     PinnedThread pinned(cpu_of(request));
     Sample s = timer_->time([] {}, timer_->can_hold());
@@ -303,13 +304,17 @@ class CandidateHost {
     if (auto v = watch_->check()) throw Failure{Verdict::rejected, when + ": " + v->message, v->rule};
   }
 
-  // A call's arguments: each tensor copied out of the arena into this process's own memory
-  // before the call. (Computing on the IPC mapping itself ran memory-bound kernels 20-40% slower
-  // on the H200 than on memory of the process's own.) `back` copies them into the arena again,
-  // so the reference process sees what the call changed in place.
+  // A call's arguments. CUDA: views of the arena, computed on in place (what the call changes in
+  // them the reference process sees there). A copy of every input per call took 44 ms of each
+  // level-1 evaluation; memory-bound kernels run as fast on the IPC mapping as on memory of the
+  // process's own (bench/ipc_mapping_speed.py, docs/benchmarks.md session 19; the 20-40% seen in
+  // session 12 came with a bound that mistimed every candidate). CPU: copies, made just before
+  // the call as the reference's are (paired_timing.cpp, TimedSide), so both start from the same
+  // caches; `back` copies them into the arena again.
   struct Arguments {
     py::tuple args;
-    std::vector<std::pair<at::Tensor, at::Tensor>> copies;  // (arena view, own copy)
+    std::vector<at::Tensor> tensors;                        // as the forward gets them
+    std::vector<std::pair<at::Tensor, at::Tensor>> copies;  // (arena view, own copy), CPU only
     void back() const {
       for (const auto& [view, own] : copies) view.copy_(own);
     }
@@ -324,14 +329,18 @@ class CandidateHost {
         auto slot = TensorSlot::from_json(a["tensor"], &why);
         if (!slot || !arena_) throw Failure{Verdict::runtime_error, "a malformed argument: " + why, ""};
         at::Tensor view = arena_->view(*slot);
-        at::Tensor own = view.clone();
-        out.copies.emplace_back(view, own);
-        list.append(py::cast(own));
+        at::Tensor given = view;
+        if (!cuda_) {
+          given = view.clone();
+          out.copies.emplace_back(view, given);
+        }
+        out.tensors.push_back(given);
+        list.append(py::cast(given));
       } else {
         list.append(py::cast(a.at("value")));  // int, float, bool or None, as the problem made it
       }
     }
-    synchronize_device(cuda_);
+    if (!cuda_) synchronize_device(cuda_);
     out.args = py::tuple(list);
     return out;
   }

@@ -211,7 +211,7 @@ void CandidateProcess::wait_ready(std::chrono::seconds wait) {
     ready_ = true;
     // The fresh process's own account of its start (it has run no candidate code).
     if (PhaseTrace::wanted() && frame.message.contains("startup") && frame.message["startup"].is_object())
-      for (const char* part : {"prepare", "blas", "dnn"})
+      for (const char* part : {"prepare"})
         if (const auto& ms = frame.message["startup"].value(part, nlohmann::json()); ms.is_number())
           PhaseTrace::current().add(std::string("spare start ") + part, ms.get<double>());
     return;
