@@ -1,11 +1,13 @@
 """How fast kernels run on memory another process owns (issue 18's exchange arena).
 
-The reference process owns the arena a candidate's inputs travel in. Computed on a legacy CUDA IPC
-mapping of it (cudaIpcOpenMemHandle), memory-bound kernels ran 20-40% slower on the H200
-(docs/benchmarks.md, session 12), so the candidate's process copies every input out first. This
-times one memory-bound kernel (relu, out of place, 1 GiB) in a second process on: memory of its
-own, a legacy IPC mapping, and a virtual-memory-management import (cuMemCreate exported as a
-POSIX file descriptor, mapped with cuMemMap), each as a torch tensor over the pointer.
+The reference process owns the arena a candidate's inputs travel in; the candidate's process copies
+each input out of it before a call. This times, in a second process, a streaming kernel (relu out
+of place) and a matrix-vector product over 1 GiB on: memory of its own, a legacy CUDA IPC mapping
+(cuIpcOpenMemHandle), and a virtual-memory-management import (cuMemCreate exported as a POSIX file
+descriptor, mapped with cuMemMap), each as a torch tensor over the pointer. On the H200 (session
+19) the relu ran as fast on all three, yet level-1 identities computed on the legacy mapping fell
+to a median of 0.959 and level1/16's matrix-vector product to 0.20: the product is the case to
+watch.
 Usage: python bench/ipc_mapping_speed.py   (needs a CUDA device)
 """
 import ctypes
@@ -57,17 +59,24 @@ class View:  # a torch tensor over a raw device pointer, without a copy
         self.__cuda_array_interface__ = {"shape": (n,), "typestr": "<f4", "data": (ptr, False), "version": 3}
 
 
-def relu_ms(x, reps=30):
-    out = torch.empty_like(x)
+def median_ms(work, reps=30):
     times = []
     for _ in range(reps):
         a, b = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
         a.record()
-        torch.clamp_min(x, 0, out=out)
+        work()
         b.record()
         b.synchronize()
         times.append(a.elapsed_time(b))
     return statistics.median(times)
+
+
+def kernels_ms(x):
+    """(relu, matrix-vector product) over the 1 GiB at x, in ms."""
+    out = torch.empty_like(x)
+    side = int(x.numel() ** 0.5)
+    matrix, vector = x[: side * side].view(side, side), torch.ones(side, device="cuda")
+    return median_ms(lambda: torch.clamp_min(x, 0, out=out)), median_ms(lambda: torch.mv(matrix, vector))
 
 
 def child(legacy_hex, fd):
@@ -75,12 +84,12 @@ def child(legacy_hex, fd):
     torch.zeros(1, device="cuda")
     n = BYTES // 4
     own = torch.ones(n, device="cuda")
-    rows = [("own memory", relu_ms(own))]
+    rows = [("own memory", kernels_ms(own))]
     ptr = ctypes.c_uint64()
     handle = IpcHandle.from_buffer_copy(bytes.fromhex(legacy_hex))
     open_handle = getattr(cuda, "cuIpcOpenMemHandle_v2", None) or cuda.cuIpcOpenMemHandle
     check(open_handle(ctypes.byref(ptr), handle, ctypes.c_uint(1)), "cuIpcOpenMemHandle")
-    rows.append(("legacy IPC mapping", relu_ms(torch.as_tensor(View(ptr.value, n), device="cuda"))))
+    rows.append(("legacy IPC mapping", kernels_ms(torch.as_tensor(View(ptr.value, n), device="cuda"))))
     h = ctypes.c_uint64()
     check(cuda.cuMemImportFromShareableHandle(ctypes.byref(h), ctypes.c_void_p(fd), POSIX_FD), "import")
     size = ((BYTES + granularity() - 1) // granularity()) * granularity()
@@ -89,10 +98,10 @@ def child(legacy_hex, fd):
     check(cuda.cuMemMap(va, ctypes.c_size_t(size), ctypes.c_size_t(0), h, ctypes.c_uint64(0)), "map")
     acc = Access(1, 0, 3)
     check(cuda.cuMemSetAccess(va, ctypes.c_size_t(size), ctypes.byref(acc), ctypes.c_size_t(1)), "access")
-    rows.append(("VMM import (fd)", relu_ms(torch.as_tensor(View(va.value, n), device="cuda"))))
-    rows.append(("own memory again", relu_ms(own)))
-    for name, ms in rows:
-        print(f"  {name:<22} relu 1 GiB: {ms:7.3f} ms  ({2 * BYTES / ms / 1e9:6.0f} GB/s)")
+    rows.append(("VMM import (fd)", kernels_ms(torch.as_tensor(View(va.value, n), device="cuda"))))
+    rows.append(("own memory again", kernels_ms(own)))
+    for name, (relu, mv) in rows:
+        print(f"  {name:<22} relu 1 GiB {relu:7.3f} ms ({2 * BYTES / relu / 1e6:5.0f} GB/s)   mv 1 GiB {mv:7.3f} ms ({BYTES / mv / 1e6:5.0f} GB/s)")
 
 
 def main():

@@ -9,7 +9,6 @@ each exit as "exited <pid> <wait status>".
 """
 import ctypes
 import faulthandler
-import glob
 import os
 import select
 import signal
@@ -84,26 +83,6 @@ import _kforge_worker  # noqa: E402
 import kforge_inline  # noqa: E402
 
 kforge_inline.install()
-
-
-def preload_cudnn():
-    """cuDNN 9 loads its engine libraries (hundreds of MB) on a process's first convolution, and a
-    fresh candidate process's first convolution paid for it (issue 18's phase trace): loaded
-    here once, every process forked from this one finds them loaded. They link the CUDA runtime
-    statically and start nothing at load (no driver, no context)."""
-    try:
-        import nvidia.cudnn  # the wheel torch's CUDA builds depend on
-    except ImportError:
-        return
-    for folder in nvidia.cudnn.__path__:
-        for path in sorted(glob.glob(os.path.join(folder, "lib", "libcudnn_*.so*"))):
-            try:
-                ctypes.CDLL(path)
-            except OSError:
-                pass  # a library this machine cannot load is loaded (or not) as before
-
-
-preload_cudnn()
 if torch.cuda.is_initialized():  # a fork of this process could not use CUDA: say so, loudly
     print("kforge zygote: CUDA was initialised before forking; candidate processes will fail", file=sys.stderr)
 

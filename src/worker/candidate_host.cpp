@@ -195,7 +195,7 @@ class CandidateHost {
     // outside its timed window but inside the request: a copy of each here costs the same.
     std::vector<at::Tensor> static_copies;
     if (request.value("graph", false))
-      for (const at::Tensor& t : args.tensors) static_copies.push_back(t.clone());
+      for (const auto& [view, own] : args.copies) static_copies.push_back(own.clone());
     CollectorPaused paused;
     PinnedThread pinned(cpu_of(request));
     Sample s = timer_->time([] {}, timer_->can_hold());
@@ -304,17 +304,15 @@ class CandidateHost {
     if (auto v = watch_->check()) throw Failure{Verdict::rejected, when + ": " + v->message, v->rule};
   }
 
-  // A call's arguments. CUDA: views of the arena, computed on in place (what the call changes in
-  // them the reference process sees there). A copy of every input per call took 44 ms of each
-  // level-1 evaluation; memory-bound kernels run as fast on the IPC mapping as on memory of the
-  // process's own (bench/ipc_mapping_speed.py, docs/benchmarks.md session 19; the 20-40% seen in
-  // session 12 came with a bound that mistimed every candidate). CPU: copies, made just before
-  // the call as the reference's are (paired_timing.cpp, TimedSide), so both start from the same
-  // caches; `back` copies them into the arena again.
+  // A call's arguments: each tensor copied out of the arena into this process's own memory
+  // before the call; `back` copies them into the arena again, so the reference process sees what
+  // the call changed in place. Computed on the CUDA IPC mapping itself, kernels ran slower: at
+  // 1 GiB a streaming relu as fast, but on the H200 level-1 identities fell to a median of 0.959
+  // and level1/16's matrix-vector product to 0.20 (docs/benchmarks.md, session 19; the mapping's
+  // pages, presumably). The copy costs a level-1 evaluation 44 ms.
   struct Arguments {
     py::tuple args;
-    std::vector<at::Tensor> tensors;                        // as the forward gets them
-    std::vector<std::pair<at::Tensor, at::Tensor>> copies;  // (arena view, own copy), CPU only
+    std::vector<std::pair<at::Tensor, at::Tensor>> copies;  // (arena view, own copy)
     void back() const {
       for (const auto& [view, own] : copies) view.copy_(own);
     }
@@ -329,18 +327,14 @@ class CandidateHost {
         auto slot = TensorSlot::from_json(a["tensor"], &why);
         if (!slot || !arena_) throw Failure{Verdict::runtime_error, "a malformed argument: " + why, ""};
         at::Tensor view = arena_->view(*slot);
-        at::Tensor given = view;
-        if (!cuda_) {
-          given = view.clone();
-          out.copies.emplace_back(view, given);
-        }
-        out.tensors.push_back(given);
-        list.append(py::cast(given));
+        at::Tensor own = view.clone();
+        out.copies.emplace_back(view, own);
+        list.append(py::cast(own));
       } else {
         list.append(py::cast(a.at("value")));  // int, float, bool or None, as the problem made it
       }
     }
-    if (!cuda_) synchronize_device(cuda_);
+    synchronize_device(cuda_);
     out.args = py::tuple(list);
     return out;
   }
