@@ -30,7 +30,6 @@
 #include "worker/failure.hpp"
 #include "worker/integrity.hpp"
 #include "worker/launch_recorder.hpp"
-#include "worker/library_warmup.hpp"
 #include "worker/native_candidate.hpp"
 #include "worker/plan_choice.hpp"
 #include "worker/problem_module.hpp"
@@ -138,9 +137,12 @@ class CandidateHost {
 
   // Before the sandbox: the CUDA context, the stream hold and the timer's flush buffer, so the
   // driver opens what it needs while it still may, and none of it is a thread the candidate started.
-  // (The libraries' warm-up is a request of its own, `warm`: done here, it cost every spare 147 ms
-  // more than the previous candidate's correctness trials leave it, and a level-1 sweep took
-  // 107.2 s against 100.4 s without, docs/benchmarks.md session 19.)
+  // (Warming cuBLAS and cuDNN here too, with a small product and convolution, saved matmul and
+  // convolution problems 60-110 ms of their first forward but cost every spare 147 ms more than
+  // the previous candidate's correctness trials leave it: a level-1 sweep took 107.2 s against
+  // 100.4 s without. Two spares, warmed between jobs and paused while anything was timed, took
+  // 104.0 s: the warm-ups slowed everything they ran beside, and level1/83's ConvTranspose2d
+  // identity went to 1.19, cuDNN choosing another plan. docs/benchmarks.md, session 19.)
   void prepare() {
     if (!cuda_) {
       timer_ = make_cpu_timer();
@@ -170,7 +172,6 @@ class CandidateHost {
         else if (type == "arena") reply = open_arena(request);
         else if (type == "load") reply = load(request);
         else if (type == "call") reply = call(request);
-        else if (type == "warm") reply = warm();
         else throw Failure{Verdict::runtime_error, "unknown request " + type, ""};
       } catch (const Failure& f) {
         context_lost = cuda_ && !cuda_context_alive();
@@ -212,12 +213,6 @@ class CandidateHost {
     if (!protocol::write_frame(fd_, {{"type", "timed"}, {"sample", sample_json(s, request_read_)}}))
       throw Failure{Verdict::runtime_error, "the reference process went away", ""};
     return {{"type", "done"}};
-  }
-
-  // Before any candidate code: the libraries' first costs, paid while the process waits.
-  json warm() {
-    if (sandboxed_) throw Failure{Verdict::runtime_error, "a warm-up after the candidate loaded", ""};
-    return {{"type", "warmed"}, {"costs", cuda_ ? warm_cuda_libraries() : json::object()}};
   }
 
   json open_arena(const json& request) {

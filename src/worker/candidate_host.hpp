@@ -8,9 +8,7 @@
 //   load       import the problem (for get_init_inputs) and the candidate; build ModelNew (or the
 //              native library's entry point) seeded with 42, as the reference is;
 //   call       run forward on the inputs in the arena, optionally timed (the same Timer the
-//              reference uses), copy the outputs into the arena, say where they are;
-//   warm       while it waits as a spare, before any candidate code: cuBLAS's and cuDNN's first
-//              costs (worker/library_warmup.hpp).
+//              reference uses), copy the outputs into the arena, say where they are.
 // Whatever it answers is the candidate's word: the reference process checks every output
 // itself, bounds every timing by its own clock, and trusts nothing else it says. The checks run
 // here (the integrity watch, the kernel census) report what an honest process sees; a candidate

@@ -123,19 +123,20 @@ class Evaluation {
     try {
       check();
       phase(&res_.load_s, [&] { load(); });
-      // A spare process makes its CUDA context and stream hold while this candidate's
-      // correctness trials run, and is ready (and stopped) before anything is timed: a job's load
-      // no longer waits for it (docs/benchmarks.md, session 16: load 0.23 s with the boundary
-      // against 0.01 s without, when it was started after the timing). worker/spare_processes.hpp
+      // The next candidate's process makes its CUDA context and stream hold while this one's
+      // correctness trials run, and is ready (and stopped) before anything is timed: the next
+      // job's load no longer waits for it (docs/benchmarks.md, session 16: load 0.23 s with the
+      // boundary against 0.01 s without, when it was started after the timing).
       {
         TracedPart part("spare start");
-        context_.spares.top_up();
+        start_spare(context_);
       }
       phase(&res_.correctness_s, [&] { correctness(); });
-      phase(&res_.timing_s, [&] {
-        QuietSpares quiet(context_.spares);
-        timing();
-      });
+      {
+        TracedPart part("spare settle");
+        settle_spare(context_);
+      }
+      phase(&res_.timing_s, [&] { timing(); });
       phase(&res_.correctness_s, [&] {
         TracedPart part("census");
         census();
@@ -245,16 +246,13 @@ class Evaluation {
       reference_outputs = r.tensors;
     }
     part.emplace("load take process");
-    cand_ = std::make_unique<RemoteCandidate>(context_.spares.take(), cuda_, context_.clock.get());
+    cand_ = std::make_unique<RemoteCandidate>(take_candidate_process(context_), cuda_, context_.clock.get());
     ResourceBounds bounds;
     bounds.host_memory_bytes = job_.host_memory_bytes;
     bounds.cpu_cores = job_.cpu_cores;
     watch_.emplace(cand_->pid(), bounds);
     part.emplace("load calibrate");
-    {
-      QuietSpares quiet(context_.spares);
-      calibrate(*cand_);
-    }
+    calibrate(*cand_);
     part.emplace("load candidate");
     cand_->load(job_, reference_outputs);
   }
@@ -290,9 +288,9 @@ class Evaluation {
   std::optional<double> recalibrated_overhead() {
     TracedPart part("timing recalibrate");
     try {
-      std::unique_ptr<CandidateProcess> lent = context_.spares.lend();
-      if (!lent) return std::nullopt;
-      RemoteCandidate spare(std::move(lent), cuda_, nullptr);
+      settle_spare(context_);
+      if (!context_.spare) return std::nullopt;
+      RemoteCandidate spare(std::move(context_.spare), cuda_, nullptr);
       std::optional<double> ms;
       try {
         calibrate(spare);
@@ -300,7 +298,7 @@ class Evaluation {
       } catch (const Failure& f) {
         std::fprintf(stderr, "kforge worker: recalibration in the spare process failed: %s\n", f.message.c_str());
       }
-      context_.spares.give_back(spare.release_process());
+      context_.spare = spare.release_process();
       return ms;
     } catch (const std::exception& e) {
       std::fprintf(stderr, "kforge worker: recalibration in the spare process failed: %s\n", e.what());
@@ -547,6 +545,28 @@ class Evaluation {
 };
 
 }  // namespace
+
+// A CUDA context takes a second or two; more means a machine in trouble.
+constexpr auto kReady = std::chrono::seconds(120);
+
+void settle_spare(WorkerContext& context) {
+  if (!context.spare) return;
+  try {
+    context.spare->wait_ready(kReady);
+  } catch (const Failure& f) {
+    // Something killed it while it waited (the OOM killer, an operator): not a candidate's doing.
+    std::fprintf(stderr, "kforge worker: the spare candidate process was lost (%s)\n", f.message.c_str());
+    context.spare.reset();
+  }
+}
+
+std::unique_ptr<CandidateProcess> take_candidate_process(WorkerContext& context) {
+  settle_spare(context);
+  if (context.spare) return std::move(context.spare);
+  auto process = std::make_unique<CandidateProcess>(*context.zygote, context.zygote->spawn());
+  process->wait_ready(kReady);
+  return process;
+}
 
 protocol::JobResult evaluate(const protocol::EvalJob& job, WorkerContext& context) {
   return Evaluation(job, context).run();

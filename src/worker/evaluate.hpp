@@ -12,7 +12,6 @@
 #include "protocol/messages.hpp"
 #include "worker/gpu_clock.hpp"
 #include "worker/stream_hold.hpp"
-#include "worker/spare_processes.hpp"
 #include "worker/zygote_client.hpp"
 
 namespace kforge::worker {
@@ -24,8 +23,21 @@ struct WorkerContext {
   std::shared_ptr<StreamHold> hold;        // CUDA: holds the stream while a timed forward is queued
   std::string why_not_held;                // when `hold` is null
   std::unique_ptr<Zygote> zygote;          // starts candidate processes
-  SpareProcesses spares;                   // started ahead from the zygote, no candidate code in them
+  // A candidate process started ahead, as soon as the previous evaluation's timing was done (or
+  // when its result was sent, if it ended before timing): its CUDA context is made by the time the
+  // next job needs it. It has run no candidate code.
+  std::unique_ptr<CandidateProcess> spare;
 };
+
+// Starts the spare if there is none, while nothing is timed; a failure is only logged (the next
+// evaluation tries again and reports it).
+void start_spare(WorkerContext& context);
+
+// The spare if there is one, else a new process; ready to be given a candidate.
+std::unique_ptr<CandidateProcess> take_candidate_process(WorkerContext& context);
+// Waits until the spare candidate process is ready and stopped, so that nothing of its start
+// runs while a candidate is timed; a spare lost meanwhile is dropped (the next job starts one).
+void settle_spare(WorkerContext& context);
 
 protocol::JobResult evaluate(const protocol::EvalJob& job, WorkerContext& context);
 

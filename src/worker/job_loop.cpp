@@ -76,6 +76,15 @@ void release_memory(bool cuda) {
 
 }  // namespace
 
+void start_spare(WorkerContext& context) {
+  if (context.spare) return;
+  try {
+    context.spare = std::make_unique<CandidateProcess>(*context.zygote, context.zygote->spawn());
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "kforge worker: no spare candidate process: %s\n", e.what());
+  }
+}
+
 int serve(int in_fd, int out_fd, int zygote_fd) {
   install_native_crash_report();
   // No other process of this user may read this one's memory or trace it (/proc/<pid>/mem, ptrace):
@@ -83,7 +92,6 @@ int serve(int in_fd, int out_fd, int zygote_fd) {
   ::prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
   WorkerContext context;
   context.zygote = std::make_unique<Zygote>(zygote_fd);
-  context.spares.attach(context.zygote.get());
   if (const char* scratch = std::getenv("KFORGE_WORKER_SCRATCH"); scratch && *scratch && ::chdir(scratch) != 0)
     std::perror("kforge worker: chdir to the scratch folder");
   StartCosts costs;
@@ -105,7 +113,7 @@ int serve(int in_fd, int out_fd, int zygote_fd) {
     std::fprintf(stderr, "kforge worker: SM clock: %s\n",
                  context.clock->available() ? "sampled through NVML after every timed call"
                                             : ("not sampled: " + context.clock->status()).c_str());
-  context.spares.top_up();
+  start_spare(context);
   if (!protocol::write_frame(out_fd, {{"type", "hello"}, {"protocol", protocol::kVersion}, {"worker", info}})) return 1;
   for (;;) {
     auto frame = protocol::read_frame(in_fd);
@@ -124,9 +132,7 @@ int serve(int in_fd, int out_fd, int zygote_fd) {
     const std::string nonce = frame.message.value("nonce", std::string());
     if (!protocol::write_frame(out_fd, {{"type", "result"}, {"nonce", nonce}, {"result", result}})) return 1;
     if (result.worker_must_restart) return 3;
-    // Between jobs nothing is timed: the spares started during this one warm up from here on.
-    context.spares.top_up();
-    context.spares.warm_ready();
+    start_spare(context);
   }
 }
 

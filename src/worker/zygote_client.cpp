@@ -221,35 +221,7 @@ void CandidateProcess::wait_ready(std::chrono::seconds wait) {
   throw Failure{Verdict::runtime_error, "the candidate's process could not start: " + (how.empty() ? "it died" : how), ""};
 }
 
-void CandidateProcess::begin_warm() {
-  if (!ready_ || warm_ != Warm::not_sent) return;
-  resume();
-  if (!protocol::write_frame(socket_, {{"type", "warm"}})) {
-    stop();
-    warm_ = Warm::done;  // the process is gone or broken: the next request finds out how
-    return;
-  }
-  warm_ = Warm::running;
-}
-
-void CandidateProcess::finish_warm(std::chrono::seconds wait) {
-  if (warm_ != Warm::running) return;
-  TracedPart part("spare warm-up wait");
-  resume();
-  auto frame = protocol::read_frame(socket_, Clock::now() + wait);
-  stop();
-  warm_ = Warm::done;
-  if (frame.status != protocol::ReadStatus::ok || frame.message.value("type", "") != "warmed")
-    throw Failure{Verdict::runtime_error, "the candidate's process did not finish its warm-up", ""};
-  // Its own account (no candidate code has run in it): for the phase trace only.
-  if (PhaseTrace::wanted() && frame.message.contains("costs") && frame.message["costs"].is_object())
-    for (const char* part : {"blas", "dnn"})
-      if (const auto& ms = frame.message["costs"].value(part, nlohmann::json()); ms.is_number())
-        PhaseTrace::current().add(std::string("spare warm-up ") + part, ms.get<double>());
-}
-
 nlohmann::json CandidateProcess::request(const nlohmann::json& message, double* outer_ms, int fd, nlohmann::json* timed) {
-  finish_warm(std::chrono::seconds(60));
   resume();
   auto t0 = Clock::now();
   bool sent = protocol::write_frame(socket_, message) && (fd < 0 || send_fd(socket_, fd));

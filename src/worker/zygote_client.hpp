@@ -76,20 +76,6 @@ class CandidateProcess {
   void resume();
   void stop();
 
-  // The warm-up (worker/library_warmup.hpp), sent to a ready process that has not had it, and not
-  // waited for: it runs while the reference process does other work. A warming process is stopped
-  // (pause) whenever something is timed or calibrated, and resumed after (unpause); the next
-  // request, or finish_warm, waits for its answer first. A process that fails it is lost: the
-  // next request says how.
-  void begin_warm();
-  bool warmed() const { return warm_ == Warm::done; }
-  bool warming() const { return warm_ == Warm::running; }
-  void pause() { if (warming()) stop(); }
-  void unpause() { if (warming()) resume(); }
-  // Waits for the warm-up's answer; throws a Failure (runtime_error) when none comes within `wait`.
-  void finish_warm(std::chrono::seconds wait);
-  bool ready() const { return ready_; }
-
  private:
   // What the process printed (its log in its scratch folder): `max_bytes` from `from`, or the
   // last `max_bytes` when `from` is negative.
@@ -101,8 +87,6 @@ class CandidateProcess {
   pid_t pid_;
   std::string scratch_;  // its scratch folder, removed with it
   bool ready_ = false;   // its "ready" frame was read
-  enum class Warm { not_sent, running, done };
-  Warm warm_ = Warm::not_sent;
 };
 
 }  // namespace kforge::worker
