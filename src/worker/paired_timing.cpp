@@ -226,10 +226,6 @@ TimingOutcome time_pairs(const py::object& ref, const CandidateCall& cand, const
   auto t0 = Clock::now();
   for (int pair = 0; pair < settings.max_samples;) {
     int count = std::min(setup.batch, settings.max_samples - pair);
-    // The batches before the stopping rule is first asked end where it is asked (min_samples), so
-    // no pair is timed past it for want of a batch's end: batches of 8 timed 24 pairs where 20
-    // were asked for, a level-1 evaluation 36 ms more.
-    if (pair < settings.min_samples) count = std::min(count, settings.min_samples - pair);
     std::string what = count == 1 ? "timed pair " + std::to_string(pair + 1)
                                   : "timed pairs " + std::to_string(pair + 1) + "-" + std::to_string(pair + count);
     const bool held_before = hold;
@@ -276,22 +272,20 @@ TimingOutcome time_pairs(const py::object& ref, const CandidateCall& cand, const
   return out;
 }
 
-// How many timed pairs to prepare at once: up to 10 (twice that is the stopping rule's fewest
-// pairs, 20: two batches, each after its own pair of untimed calls), as many as a quarter of the
-// free device memory (1 GiB on the CPU) holds beside one call's outputs. (Half, tried at 8fe5d98, saved a level-1
+// How many timed pairs to prepare at once: up to 8, as many as a quarter of the free device memory
+// (1 GiB on the CPU) holds beside one call's outputs. (Half, tried at 8fe5d98, saved a level-1
 // sweep 8 s of untimed calls on the H200, but identity candidates then ran up to 18% faster than
 // their references where cuDNN picks algorithms by the workspace it can get: level3/30 LSTM 1.18,
 // level1/83 ConvTranspose2d 1.19, level3/45 MoE 1.07.)
 int timing_batch(int64_t pair_bytes, int64_t output_bytes, bool cuda) {
-  constexpr int64_t kMostPairsPerBatch = 10;
   int64_t budget = int64_t{1} << 30;
   if (cuda) {
     py::tuple info = py::module_::import("torch").attr("cuda").attr("mem_get_info")();
     budget = info[0].cast<int64_t>() / 4;
   }
   budget -= output_bytes;
-  if (pair_bytes <= 0) return kMostPairsPerBatch;
-  return static_cast<int>(std::clamp<int64_t>(budget / pair_bytes, 1, kMostPairsPerBatch));
+  if (pair_bytes <= 0) return 8;
+  return static_cast<int>(std::clamp<int64_t>(budget / pair_bytes, 1, 8));
 }
 
 

@@ -71,7 +71,7 @@ TimingOutcome time_pairs(const py::object& ref, const CandidateCall& cand, const
                          const protocol::EvalJob& job, uint64_t seed, const at::Device& device, const PairSetup& setup,
                          Timer& timer);
 
-// How many timed pairs to prepare at once: up to 10, as many as a quarter of the free device memory
+// How many timed pairs to prepare at once: up to 8, as many as a quarter of the free device memory
 // (1 GiB on the CPU) holds at `pair_bytes` each, beside one call's `output_bytes`.
 int timing_batch(int64_t pair_bytes, int64_t output_bytes, bool cuda);
 
