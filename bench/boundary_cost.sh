@@ -9,7 +9,8 @@
 # Usage: bench/boundary_cost.sh [OUT_DIR]   BEFORE=<commit> (default 2af1dae, the last without it)
 #   BOUNDARY_PARTS=thirty,level1 (default both): the parts to run, so that each fits a device call;
 #   the table is made from whatever parts' results are in OUT_DIR. BOUNDARY_SIDES=after: this build
-#   only (no build of BEFORE), for the phase breakdown.
+#   only (no build of BEFORE), for the phase breakdown; "vmm" adds this build with
+#   KFORGE_WORKER_ARENA=vmm (the arena a VMM allocation, the candidate computing on it in place).
 # Needs the commit in .git and .deps/ (tools/fetch-deps.sh) where the machine has no registry.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -73,7 +74,9 @@ parts="${BOUNDARY_PARTS:-thirty,level1}"
 for part in ${parts//,/ }; do
   for side in ${BOUNDARY_SIDES:-before after}; do
     binary=$new; [[ $side == before ]] && binary=$old
-    run "$binary" "$part-$side" "$part" >"$out/boundary-$part-$side.wall"
+    # vmm: this build with the exchange arena as a VMM allocation, computed on in place (worker/exchange_arena.hpp).
+    arena=ipc; [[ $side == vmm ]] && arena=vmm
+    KFORGE_WORKER_ARENA=$arena run "$binary" "$part-$side" "$part" >"$out/boundary-$part-$side.wall"
   done
 done
 
@@ -83,14 +86,14 @@ out, before = sys.argv[1], sys.argv[2]
 def rows(name):
     return {j["problem"]: j for j in map(json.loads, open(f"{out}/boundary-{name}.jsonl"))}
 walls = {}
-for name in ("thirty-before", "thirty-after", "level1-before", "level1-after"):
+for name in ("thirty-before", "thirty-after", "thirty-vmm", "level1-before", "level1-after", "level1-vmm"):
     if os.path.exists(f"{out}/boundary-{name}.wall"):
         walls[name] = float(open(f"{out}/boundary-{name}.wall").read())
 print(f"benchmark (f): the process boundary's cost, {before} (before) against this build (after), one run")
 for name, wall in sorted(walls.items()):
     print(f"  {name:<16} whole run {wall:7.1f} s")
 for group, count in (("thirty", 30), ("level1", 100)):
-    for side in ("after",):
+    for side in ("after", "vmm"):
         if f"{group}-{side}" in walls:
             r = rows(f"{group}-{side}")
             speedups = sorted(j["speedup"] for j in r.values() if j["speedup"] is not None)

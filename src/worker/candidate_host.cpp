@@ -197,7 +197,8 @@ class CandidateHost {
     // outside its timed window but inside the request: a copy of each here costs the same.
     std::vector<at::Tensor> static_copies;
     if (request.value("graph", false))
-      for (const auto& [view, own] : args.copies) static_copies.push_back(own.clone());
+      for (auto a : args.args)
+        if (THPVariable_Check(a.ptr())) static_copies.push_back(THPVariable_Unpack(a.ptr()).clone());
     CollectorPaused paused;
     PinnedThread pinned(cpu_of(request));
     Sample s = timer_->time([] {}, timer_->can_hold());
@@ -216,8 +217,9 @@ class CandidateHost {
   }
 
   json open_arena(const json& request) {
-    int fd = cuda_ ? -1 : receive_fd(fd_);
-    if (!cuda_ && fd < 0) throw Failure{Verdict::runtime_error, "no exchange arena descriptor arrived", ""};
+    const bool sends_fd = ExchangeArena::sends_fd(request.at("arena"), cuda_);
+    int fd = sends_fd ? receive_fd(fd_) : -1;
+    if (sends_fd && fd < 0) throw Failure{Verdict::runtime_error, "no exchange arena descriptor arrived", ""};
     graphed_ = py::none();  // its static buffers may be views of the old arena
     arena_ = ExchangeArena::open(request.at("arena"), fd, cuda_);
     return {{"type", "ok"}};
@@ -311,7 +313,9 @@ class CandidateHost {
   // the call changed in place. Computed on the CUDA IPC mapping itself, kernels ran slower: at
   // 1 GiB a streaming relu as fast, but on the H200 level-1 identities fell to a median of 0.959
   // and level1/16's matrix-vector product to 0.20 (docs/benchmarks.md, session 19; the mapping's
-  // pages, presumably). The copy costs a level-1 evaluation 44 ms.
+  // pages, presumably). The copy costs a level-1 evaluation 44 ms. On a VMM arena
+  // (worker/exchange_arena.hpp, KFORGE_WORKER_ARENA=vmm) the call gets views of it, no copies:
+  // what it changes in place is in the arena already.
   struct Arguments {
     py::tuple args;
     std::vector<std::pair<at::Tensor, at::Tensor>> copies;  // (arena view, own copy)
@@ -329,6 +333,10 @@ class CandidateHost {
         auto slot = TensorSlot::from_json(a["tensor"], &why);
         if (!slot || !arena_) throw Failure{Verdict::runtime_error, "a malformed argument: " + why, ""};
         at::Tensor view = arena_->view(*slot);
+        if (arena_->in_place()) {
+          list.append(py::cast(view));
+          continue;
+        }
         at::Tensor own = view.clone();
         out.copies.emplace_back(view, own);
         list.append(py::cast(own));

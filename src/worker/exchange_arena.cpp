@@ -5,12 +5,17 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <limits>
 #include <stdexcept>
+#include <type_traits>
 
 #if KFORGE_WITH_CUDA
+#include <cuda.h>  // the driver's types only: its functions are looked up at run time (VmmDriver)
 #include <cuda_runtime_api.h>
+#include <dlfcn.h>
 #endif
 
 namespace kforge::worker {
@@ -61,9 +66,107 @@ void check_cuda(cudaError_t status, const char* what) {
   cudaGetLastError();  // clears a non-sticky error so later calls do not report it again
   throw std::runtime_error(std::string(what) + ": " + cudaGetErrorString(status));
 }
+
+// The driver's virtual-memory functions, found in the libcuda.so.1 torch loaded (kforge does not
+// link the driver, as worker/stream_hold.cpp does not).
+struct VmmDriver {
+  CUresult (*granularity)(size_t*, const CUmemAllocationProp*, CUmemAllocationGranularity_flags) = nullptr;
+  CUresult (*create)(CUmemGenericAllocationHandle*, size_t, const CUmemAllocationProp*, unsigned long long) = nullptr;
+  CUresult (*release)(CUmemGenericAllocationHandle) = nullptr;
+  CUresult (*reserve)(CUdeviceptr*, size_t, size_t, CUdeviceptr, unsigned long long) = nullptr;
+  CUresult (*free_address)(CUdeviceptr, size_t) = nullptr;
+  CUresult (*map)(CUdeviceptr, size_t, size_t, CUmemGenericAllocationHandle, unsigned long long) = nullptr;
+  CUresult (*unmap)(CUdeviceptr, size_t) = nullptr;
+  CUresult (*set_access)(CUdeviceptr, size_t, const CUmemAccessDesc*, size_t) = nullptr;
+  CUresult (*export_handle)(void*, CUmemGenericAllocationHandle, CUmemAllocationHandleType, unsigned long long) = nullptr;
+  CUresult (*import_handle)(CUmemGenericAllocationHandle*, void*, CUmemAllocationHandleType) = nullptr;
+
+  static const VmmDriver& get() {
+    static const VmmDriver driver = [] {
+      VmmDriver d;
+      void* lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_NOLOAD);
+      if (!lib) throw std::runtime_error("the CUDA driver is not loaded");
+      auto find = [&](auto& fn, const char* name) {
+        fn = reinterpret_cast<std::remove_reference_t<decltype(fn)>>(dlsym(lib, name));
+        if (!fn) throw std::runtime_error(std::string("the CUDA driver has no ") + name);
+      };
+      find(d.granularity, "cuMemGetAllocationGranularity");
+      find(d.create, "cuMemCreate");
+      find(d.release, "cuMemRelease");
+      find(d.reserve, "cuMemAddressReserve");
+      find(d.free_address, "cuMemAddressFree");
+      find(d.map, "cuMemMap");
+      find(d.unmap, "cuMemUnmap");
+      find(d.set_access, "cuMemSetAccess");
+      find(d.export_handle, "cuMemExportToShareableHandle");
+      find(d.import_handle, "cuMemImportFromShareableHandle");
+      dlclose(lib);  // torch keeps its own reference
+      return d;
+    }();
+    return driver;
+  }
+};
+
+void check_driver(CUresult status, const char* what) {
+  if (status != CUDA_SUCCESS) throw std::runtime_error(std::string(what) + ": CUDA driver error " + std::to_string(status));
+}
+
+int current_device() {
+  int device = 0;
+  check_cuda(cudaGetDevice(&device), "the current CUDA device");
+  return device;
+}
+
+CUmemAllocationProp allocation_properties(int device) {
+  CUmemAllocationProp prop{};
+  prop.type = CU_MEM_ALLOCATION_TYPE_PINNED;
+  prop.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
+  prop.location.id = device;
+  prop.requestedHandleTypes = CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR;
+  return prop;
+}
 #endif
 
+// KFORGE_WORKER_ARENA=vmm: the CUDA arena as a VMM allocation (exchange_arena.hpp).
+bool vmm_wanted() {
+  const char* kind = std::getenv("KFORGE_WORKER_ARENA");
+  return kind && std::strcmp(kind, "vmm") == 0;
+}
+
 }  // namespace
+
+// One physical allocation mapped at `address` for `size` bytes (the allocation granularity's
+// multiple) with read and write access for this process's device.
+struct ExchangeArena::VmmMapping {
+#if KFORGE_WITH_CUDA
+  CUmemGenericAllocationHandle handle = 0;
+  CUdeviceptr address = 0;
+  size_t size = 0;
+  bool mapped = false;
+
+  // Maps the allocation `handle` (this object releases it) of `size` bytes.
+  void map(CUmemGenericAllocationHandle h, size_t bytes, int device) {
+    const VmmDriver& d = VmmDriver::get();
+    handle = h;
+    size = bytes;
+    check_driver(d.reserve(&address, size, 0, 0, 0), "reserving the exchange arena's addresses");
+    check_driver(d.map(address, size, 0, handle, 0), "mapping the exchange arena");
+    mapped = true;
+    CUmemAccessDesc access{};
+    access.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
+    access.location.id = device;
+    access.flags = CU_MEM_ACCESS_FLAGS_PROT_READWRITE;
+    check_driver(d.set_access(address, size, &access, 1), "opening the exchange arena to this device");
+  }
+
+  ~VmmMapping() {
+    const VmmDriver& d = VmmDriver::get();
+    if (mapped) d.unmap(address, size);
+    if (address) d.free_address(address, size);
+    if (handle) d.release(handle);
+  }
+#endif
+};
 
 int64_t aligned(int64_t bytes) { return (bytes + kSlotAlignment - 1) / kSlotAlignment * kSlotAlignment; }
 
@@ -110,6 +213,24 @@ std::unique_ptr<ExchangeArena> ExchangeArena::create(int64_t bytes, bool cuda) {
   arena->owner_ = true;
   if (cuda) {
 #if KFORGE_WITH_CUDA
+    if (vmm_wanted()) {
+      const VmmDriver& d = VmmDriver::get();
+      const int device = current_device();
+      const CUmemAllocationProp prop = allocation_properties(device);
+      size_t granularity = 0;
+      check_driver(d.granularity(&granularity, &prop, CU_MEM_ALLOC_GRANULARITY_RECOMMENDED), "the allocation granularity");
+      arena->bytes_ = (arena->bytes_ + static_cast<int64_t>(granularity) - 1) / static_cast<int64_t>(granularity) *
+                      static_cast<int64_t>(granularity);
+      CUmemGenericAllocationHandle handle = 0;
+      check_driver(d.create(&handle, static_cast<size_t>(arena->bytes_), &prop, 0), "allocating the exchange arena");
+      arena->vmm_ = std::make_unique<VmmMapping>();
+      arena->vmm_->map(handle, static_cast<size_t>(arena->bytes_), device);
+      arena->base_ = reinterpret_cast<void*>(arena->vmm_->address);
+      int fd = -1;
+      check_driver(d.export_handle(&fd, handle, CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, 0), "exporting the exchange arena");
+      arena->fd_ = fd;
+      return arena;
+    }
     check_cuda(cudaMalloc(&arena->base_, static_cast<size_t>(arena->bytes_)), "allocating the exchange arena");
 #else
     throw std::runtime_error("this worker was built without CUDA");
@@ -132,6 +253,19 @@ std::unique_ptr<ExchangeArena> ExchangeArena::open(const nlohmann::json& descrip
   arena->cuda_ = cuda;
   if (cuda) {
 #if KFORGE_WITH_CUDA
+    if (description.value("vmm", false)) {
+      if (fd < 0) throw std::runtime_error("no exchange arena descriptor arrived");
+      const VmmDriver& d = VmmDriver::get();
+      CUmemGenericAllocationHandle handle = 0;
+      const CUresult imported =
+          d.import_handle(&handle, reinterpret_cast<void*>(static_cast<uintptr_t>(fd)), CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR);
+      ::close(fd);  // the handle holds the allocation now
+      check_driver(imported, "importing the exchange arena");
+      arena->vmm_ = std::make_unique<VmmMapping>();
+      arena->vmm_->map(handle, static_cast<size_t>(arena->bytes_), current_device());
+      arena->base_ = reinterpret_cast<void*>(arena->vmm_->address);
+      return arena;
+    }
     cudaIpcMemHandle_t handle;
     if (!bytes_of_hex(description.at("ipc").get<std::string>(), &handle, sizeof handle))
       throw std::runtime_error("a malformed CUDA IPC handle");
@@ -149,9 +283,19 @@ std::unique_ptr<ExchangeArena> ExchangeArena::open(const nlohmann::json& descrip
   return arena;
 }
 
+bool ExchangeArena::sends_fd(const nlohmann::json& description, bool cuda) {
+  return !cuda || description.value("vmm", false);
+}
+
 ExchangeArena::~ExchangeArena() {
   if (cuda_) {
 #if KFORGE_WITH_CUDA
+    if (vmm_) {
+      vmm_.reset();
+      if (fd_ >= 0) ::close(fd_);
+      cudaGetLastError();
+      return;
+    }
     if (base_) {
       if (owner_) cudaFree(base_);
       else cudaIpcCloseMemHandle(base_);
@@ -167,7 +311,9 @@ ExchangeArena::~ExchangeArena() {
 nlohmann::json ExchangeArena::description() const {
   nlohmann::json j = {{"bytes", bytes_}};
 #if KFORGE_WITH_CUDA
-  if (cuda_) {
+  if (cuda_ && vmm_) {
+    j["vmm"] = true;  // the allocation's descriptor follows the frame
+  } else if (cuda_) {
     cudaIpcMemHandle_t handle;
     check_cuda(cudaIpcGetMemHandle(&handle, base_), "exporting the exchange arena");
     j["ipc"] = hex_of(&handle, sizeof handle);

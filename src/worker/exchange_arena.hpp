@@ -6,7 +6,13 @@
 // not the inputs of calls still to come.
 //   CPU:  a memfd mapped shared; its file descriptor travels over the socket (SCM_RIGHTS).
 //   CUDA: one cudaMalloc'ed block exported with a CUDA IPC handle (outside torch's caching
-//         allocator, so no other tensor of the reference process shares its pages).
+//         allocator, so no other tensor of the reference process shares its pages); or, with
+//         KFORGE_WORKER_ARENA=vmm, one physical allocation (cuMemCreate) whose POSIX file
+//         descriptor travels as the CPU's does, mapped by each process into its own addresses.
+//         Kernels ran slower on the legacy IPC mapping (level1/16's matrix-vector product at
+//         0.20 of its own speed, docs/benchmarks.md session 19), so a candidate's process copies
+//         its inputs out of that one; on a VMM arena it computes on them in place (in_place()).
+//         Whether a VMM mapping runs at full speed is not yet measured: it is not the default.
 // Tensors in it are contiguous and described by a TensorSlot; every slot a candidate names is
 // checked against the arena's bounds before it is viewed.
 #include <ATen/ATen.h>
@@ -42,15 +48,19 @@ class ExchangeArena {
   static std::unique_ptr<ExchangeArena> create(int64_t bytes, bool cuda);
   // The candidate process's side: the arena `description` names (CPU: mapped from `fd`).
   static std::unique_ptr<ExchangeArena> open(const nlohmann::json& description, int fd, bool cuda);
+  // Whether an arena `description` names comes with a file descriptor (CPU, and VMM on CUDA).
+  static bool sends_fd(const nlohmann::json& description, bool cuda);
   ~ExchangeArena();
   ExchangeArena(const ExchangeArena&) = delete;  // owns a mapping or a device allocation
   ExchangeArena& operator=(const ExchangeArena&) = delete;
 
   int64_t bytes() const { return bytes_; }
   bool cuda() const { return cuda_; }
+  // Whether a candidate computes on views of this arena rather than on copies (a VMM arena).
+  bool in_place() const { return vmm_ != nullptr; }
   // What the peer needs to open it: size, and on CUDA the IPC handle.
   nlohmann::json description() const;
-  int fd() const { return fd_; }  // CPU: the memfd to send; -1 on CUDA
+  int fd() const { return fd_; }  // the descriptor to send (CPU: the memfd; VMM: the allocation's); else -1
 
   // A tensor over the slot's bytes (no copy); throws std::runtime_error when the slot leaves the arena.
   at::Tensor view(const TensorSlot& slot) const;
@@ -59,7 +69,9 @@ class ExchangeArena {
 
  private:
   ExchangeArena() = default;
+  struct VmmMapping;  // the physical allocation and its mapping (exchange_arena.cpp)
   void* base_ = nullptr;
+  std::unique_ptr<VmmMapping> vmm_;
   int64_t bytes_ = 0;
   bool cuda_ = false;
   bool owner_ = false;
