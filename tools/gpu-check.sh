@@ -99,8 +99,20 @@ agent_profile_once() {
     python3 -c "import sqlite3, sys; print(sqlite3.connect(sys.argv[1]).execute('select digest from agent_nodes').fetchone()[0])" "$d/k.db"
   } >>"$logs/profile.txt" 2>&1
 }
-export -f profile_once agent_profile_once
-want profile && { : >"$logs/profile.txt"; step profile bash -c 'profile_once confined; profile_once unconfined --unconfined; agent_profile_once'; }
+# The confined profile again under strace (from .deps, tools/fetch-deps.sh), its failed calls only:
+# what the candidate sandbox denies Nsight Compute's injected code (issue 20; the machine has no strace).
+profile_traced() {
+  local strace=.deps/prefix/usr/bin/strace
+  [[ -x $strace ]] || { echo "== strace: not in .deps (tools/fetch-deps.sh)" >>"$logs/profile.txt"; return 0; }
+  LD_LIBRARY_PATH=.deps/prefix/usr/lib/x86_64-linux-gnu timeout 300 "$strace" -f -Z -E LD_LIBRARY_PATH -o "$logs/profile-strace.txt" \
+    build/release/kforge profile --problem tests/problems/hack_target/level1/1_Add_ReLU.py tests/legit/add_relu_inline_cuda_vec4.py \
+    >>"$logs/profile-strace-run.txt" 2>&1
+  { echo "== kforge profile confined, under strace -f -Z (exit $?): denied calls, then the last failed ones"
+    grep -E "EACCES|EPERM|SIGSYS" "$logs/profile-strace.txt" | grep -v "^[0-9]* +++" | head -40
+    echo "..."; tail -25 "$logs/profile-strace.txt"; } >>"$logs/profile.txt"
+}
+export -f profile_once agent_profile_once profile_traced
+want profile && { : >"$logs/profile.txt"; step profile bash -c 'profile_once confined; profile_once unconfined --unconfined; agent_profile_once; profile_traced'; }
 want modes && step bench-modes bash -c "$(tools/find-python.sh) bench/process_modes.py problems/level3/30_*.py problems/level3/45_*.py \
   --processes ${MODES_PROCESSES:-3} | tee $logs/process-modes.txt"
 for f in "${XDG_CACHE_HOME:-$HOME/.cache}"/kforge/logs/worker-*.log; do
