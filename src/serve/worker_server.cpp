@@ -38,13 +38,15 @@ int listen_at(const std::filesystem::path& path) {
   std::filesystem::create_directories(path.parent_path(), ec);
   ::chmod(path.parent_path().c_str(), 0700);
   if (std::filesystem::exists(path)) {
+    bool live = false;
     try {
       ::close(connect_to(path));
-      throw Error("a kforge serve already listens at " + path.string());
-    } catch (const Error& e) {
-      if (std::string(e.what()).rfind("a kforge serve already", 0) == 0) throw;
-      std::filesystem::remove(path, ec);  // stale: its server is gone
+      live = true;
+    } catch (const Error&) {
+      // Nothing answers: the server that made it is gone.
     }
+    if (live) throw Error("a kforge serve already listens at " + path.string());
+    std::filesystem::remove(path, ec);
   }
   sockaddr_un addr{};
   addr.sun_family = AF_UNIX;

@@ -51,23 +51,28 @@ std::unique_ptr<StreamHold> StreamHold::create(std::chrono::milliseconds watchdo
 
   // Self-test on a stream of its own: an event queued behind the hold must stay pending while the
   // stream is held and complete once it is released.
-  cudaStream_t stream = nullptr;
-  cudaEvent_t event = nullptr;
-  if (cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking) != cudaSuccess ||
-      cudaEventCreateWithFlags(&event, cudaEventDisableTiming) != cudaSuccess) {
+  // Both destroyed on every path out (either may have been made when the other failed).
+  struct SelfTest {
+    cudaStream_t stream = nullptr;
+    cudaEvent_t event = nullptr;
+    ~SelfTest() {
+      if (event) cudaEventDestroy(event);
+      if (stream) cudaStreamDestroy(stream);
+      cudaGetLastError();
+    }
+  } test;
+  if (cudaStreamCreateWithFlags(&test.stream, cudaStreamNonBlocking) != cudaSuccess ||
+      cudaEventCreateWithFlags(&test.event, cudaEventDisableTiming) != cudaSuccess) {
     cudaGetLastError();
     *why_not = "could not create the self-test's stream";
     return nullptr;
   }
-  hold->hold(stream);
-  cudaEventRecord(event, stream);
+  hold->hold(test.stream);
+  cudaEventRecord(test.event, test.stream);
   std::this_thread::sleep_for(std::chrono::milliseconds(2));
-  const bool pending_while_held = cudaEventQuery(event) == cudaErrorNotReady;
+  const bool pending_while_held = cudaEventQuery(test.event) == cudaErrorNotReady;
   hold->release();
-  const bool done_after = cudaEventSynchronize(event) == cudaSuccess;
-  cudaEventDestroy(event);
-  cudaStreamDestroy(stream);
-  cudaGetLastError();
+  const bool done_after = cudaEventSynchronize(test.event) == cudaSuccess;
   if (!pending_while_held || !done_after) {
     *why_not = pending_while_held ? "the held stream did not resume" : "the stream ran while held";
     return nullptr;

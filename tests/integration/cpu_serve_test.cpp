@@ -5,10 +5,13 @@
 
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/socket.h>
+#include <sys/un.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <chrono>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -140,6 +143,28 @@ TEST(Serve, ErrorsSayWhatToDo) {
                             "--problem", "level1/19", source_path("tests/candidates/correct.py")});
   EXPECT_EQ(device.exit_code, 2);
   EXPECT_NE(device.err.find("has cpu workers"), std::string::npos) << device.err;
+  EXPECT_EQ(server.stop(), 0) << server.log();
+}
+
+// A socket file that a server left when it died (bound, never unlinked, nothing listening) is
+// replaced by the next server, not taken for a live one.
+TEST(Serve, AStaleSocketFileIsReplaced) {
+  TempDir dir;
+  const std::string socket = dir.file("serve.sock");
+  {
+    int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    ASSERT_GE(fd, 0);
+    sockaddr_un addr{};
+    addr.sun_family = AF_UNIX;
+    std::memcpy(addr.sun_path, socket.c_str(), socket.size() + 1);
+    ASSERT_EQ(::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr), 0) << std::strerror(errno);
+    ::close(fd);
+  }
+  ASSERT_TRUE(std::filesystem::exists(socket));
+  BackgroundServer server(socket, dir.file("serve.log"));
+  ASSERT_TRUE(server.wait_ready(std::chrono::seconds(120))) << server.log();
+  auto served = eval_served(dir, socket, {"correct.py"});
+  EXPECT_EQ(served.exit_code, 0) << served.err;
   EXPECT_EQ(server.stop(), 0) << server.log();
 }
 
