@@ -15,6 +15,7 @@
 
 #include "build/build_service.hpp"
 #include "common/errors.hpp"
+#include "common/owned_fd.hpp"
 #include "pool/resource_watch.hpp"
 #include "protocol/frame.hpp"
 
@@ -137,13 +138,17 @@ std::vector<std::string> sandboxed_environment(const std::filesystem::path& scra
 }
 
 void WorkerProcess::start() {
-  int down[2], up[2];  // down: kforge -> worker, up: worker -> kforge
-  if (::pipe2(down, O_CLOEXEC) != 0 || ::pipe2(up, O_CLOEXEC) != 0)
-    throw Error(std::string("cannot create worker pipes: ") + std::strerror(errno));
+  // down: kforge -> worker, up: worker -> kforge. Each end is closed on every path out of here
+  // unless it is kept (an error below, a failed fork, left them open before).
+  int fds[2];
+  if (::pipe2(fds, O_CLOEXEC) != 0) throw Error(std::string("cannot create worker pipes: ") + std::strerror(errno));
+  OwnedFd down_read(fds[0]), down_write(fds[1]);
+  if (::pipe2(fds, O_CLOEXEC) != 0) throw Error(std::string("cannot create worker pipes: ") + std::strerror(errno));
+  OwnedFd up_read(fds[0]), up_write(fds[1]);
 
   std::filesystem::create_directories(config_.log_path.parent_path());
-  int log_fd = ::open(config_.log_path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-  if (log_fd < 0) throw Error(config_.log_path.string() + ": cannot open worker log: " + std::strerror(errno));
+  OwnedFd log(::open(config_.log_path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644));
+  if (!log.valid()) throw Error(config_.log_path.string() + ": cannot open worker log: " + std::strerror(errno));
 
   std::string script = (config_.module_dir / "kforge_worker.py").string();
   std::string python = config_.python.string();
@@ -166,24 +171,26 @@ void WorkerProcess::start() {
     // Dies with the kforge thread that started it (Ctrl-C, kill -9 of kforge): no orphan keeps a
     // GPU busy. Each worker is started and stopped by one executor thread.
     ::prctl(PR_SET_PDEATHSIG, SIGKILL);
-    ::dup2(down[0], kWorkerIn);
-    ::dup2(up[1], kWorkerOut);
+    ::dup2(down_read.get(), kWorkerIn);
+    ::dup2(up_write.get(), kWorkerOut);
     int devnull = ::open("/dev/null", O_RDONLY);
     ::dup2(devnull, 0);
-    ::dup2(log_fd, 1);
-    ::dup2(log_fd, 2);
+    ::dup2(log.get(), 1);
+    ::dup2(log.get(), 2);
     ::execve(argv[0], argv.data(), envp.data());
     const char msg[] = "kforge: cannot exec the worker's python\n";
     [[maybe_unused]] auto n = ::write(2, msg, sizeof msg - 1);
     ::_exit(127);
   }
   ::setpgid(pid, pid);  // also from the parent, so a kill right after fork reaches the group
-  ::close(down[0]);
-  ::close(up[1]);
-  ::close(log_fd);
+  // The child's ends closed here at once: with its write end open in this process too, a worker
+  // that died before its hello would not close the pipe, and the wait below would run its course.
+  down_read.reset();
+  up_write.reset();
+  log.reset();
   pid_ = pid;
-  to_worker_ = down[1];
-  from_worker_ = up[0];
+  to_worker_ = down_write.release();
+  from_worker_ = up_read.release();
   if (starts_++ > 0) ++restarts_;
 
   auto log_start = std::filesystem::file_size(config_.log_path);

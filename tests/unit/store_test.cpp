@@ -7,6 +7,7 @@
 
 #include "common/errors.hpp"
 #include "common/files.hpp"
+#include "support/command.hpp"
 #include "support/temp_dir.hpp"
 
 namespace kforge {
@@ -69,6 +70,15 @@ TEST(Store, CreatesSchemaVersion1) {
   EXPECT_EQ(store.schema_version(), kSchemaVersion);
   Store again(dir.file("k.db"));  // reopening migrates nothing and loses nothing
   EXPECT_EQ(again.schema_version(), kSchemaVersion);
+}
+
+// docs/architecture.md names the schema version and every migration up to it.
+TEST(Store, TheArchitectureDocNamesTheSchemaVersion) {
+  const std::string doc = read_file(testing::source_path("docs/architecture.md"));
+  EXPECT_NE(doc.find("`meta.schema_version` is " + std::to_string(kSchemaVersion) + ";"), std::string::npos)
+      << "docs/architecture.md gives another schema version than kSchemaVersion (" << kSchemaVersion << ")";
+  const std::string last = std::to_string(kSchemaVersion - 1) + " to " + std::to_string(kSchemaVersion) + " ";
+  EXPECT_NE(doc.find(last), std::string::npos) << "docs/architecture.md does not say what migration " << last << "added";
 }
 
 TEST(Store, StoresAndFindsEvaluationsWithSamples) {
