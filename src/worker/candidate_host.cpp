@@ -152,12 +152,14 @@ class CandidateHost {
     py::object props = py::module_::import("torch").attr("cuda").attr("get_device_properties")(0);
     hold_ = StreamHold::create(std::chrono::milliseconds(500), &why_not_held_);
     timer_ = make_cuda_timer(props.attr("L2_cache_size").cast<int64_t>(), nullptr, hold_.get(), why_not_held_);
-    startup_["prepare"] = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+    prepare_ms_ = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
   }
 
   int serve() {
-    // What the start cost (kforge's own figures: no candidate code has run yet), for the phase trace.
-    if (!protocol::write_frame(fd_, {{"type", "ready"}, {"startup", startup_}})) return 1;
+    // What the CUDA start cost (kforge's own figure: no candidate code has run yet), for the phase trace.
+    json ready = {{"type", "ready"}};
+    if (cuda_) ready["prepare_ms"] = prepare_ms_;
+    if (!protocol::write_frame(fd_, ready)) return 1;
     for (;;) {
       auto frame = protocol::read_frame(fd_);
       request_read_ = Clock::now();
@@ -481,7 +483,7 @@ class CandidateHost {
   int fd_;
   Clock::time_point request_read_;  // when the request being served was read (sample_json)
   at::Tensor calibration_outputs_;   // stands for a graph's static outputs in the calibration
-  json startup_ = json::object();    // [ms] prepare()'s parts, sent with "ready"
+  double prepare_ms_ = 0;            // [ms] prepare()'s time on CUDA, sent with "ready"
   bool cuda_;
   std::vector<std::string> writable_;
   std::vector<int> protected_pids_;

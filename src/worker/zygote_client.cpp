@@ -210,10 +210,8 @@ void CandidateProcess::wait_ready(std::chrono::seconds wait) {
     stop();
     ready_ = true;
     // The fresh process's own account of its start (it has run no candidate code).
-    if (PhaseTrace::wanted() && frame.message.contains("startup") && frame.message["startup"].is_object())
-      for (const char* part : {"prepare"})
-        if (const auto& ms = frame.message["startup"].value(part, nlohmann::json()); ms.is_number())
-          PhaseTrace::current().add(std::string("spare start ") + part, ms.get<double>());
+    if (const auto& ms = frame.message.value("prepare_ms", nlohmann::json()); PhaseTrace::wanted() && ms.is_number())
+      PhaseTrace::current().add("spare start prepare", ms.get<double>());
     return;
   }
   std::string how = frame.status == protocol::ReadStatus::timed_out ? "did not start within " + std::to_string(wait.count()) + " s"
