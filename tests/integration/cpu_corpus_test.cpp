@@ -332,8 +332,10 @@ namespace {
 
 // Sums that reach ~45,000, some near zero: a candidate off by 0.3 everywhere (what another fp32
 // summation order gives there, and past atol 1e-4 on the sums near zero) is correct; one off by 5
-// on a single row (past 2^-16 of the largest value) is incorrect, and its message gives the atol
-// the comparison used.
+// on the row whose sum lies nearest zero (past 2^-16 of the largest value) is incorrect, and its
+// message gives the atol the comparison used. The row is chosen by value, not by index: the trial
+// inputs come from secret seeds, and a fixed row's sum can reach 42,000, where rtol's share of it
+// admits the 5 (CI once drew such a row, and the fp64 check then named the error a downcast).
 TEST(CpuCorpus, Fp32OrderNoiseAtTheOutputsScaleIsNoError) {
   TempDir dir;
   const std::string problem = source_path("tests/problems/large_sums/level1/1_Sum_Large_Rows.py");
@@ -350,7 +352,7 @@ import torch.nn as nn
 class ModelNew(nn.Module):
     def forward(self, x):
         out = torch.sum(x, dim=1)
-        out[3] += 5.0
+        out[out.abs().argmin()] += 5.0
         return out
 )");
   std::vector<std::string> args{"--db", dir.file("k.db"), "eval"};
