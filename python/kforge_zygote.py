@@ -81,6 +81,7 @@ import torch  # noqa: E402,F401  (loads libtorch before the extension that links
 import _kforge_worker  # noqa: E402
 
 import kforge_inline  # noqa: E402
+import kforge_train  # noqa: E402,F401  (training problems wrap candidates in its TrainStep after the sandbox)
 
 kforge_inline.install()
 if torch.cuda.is_initialized():  # a fork of this process could not use CUDA: say so, loudly

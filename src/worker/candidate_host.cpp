@@ -254,9 +254,26 @@ class CandidateHost {
     } else {
       model_ = load_native(request, problem, init_args, device_name, dtype);
     }
+    if (request.contains("training")) model_ = training_step(request.at("training"));
     synchronize_device(cuda_);
     enforce("after loading the candidate");
     return {{"type", "loaded"}};
+  }
+
+  // A training problem's candidate is called as a training step (python/kforge_train.py): its
+  // forward and backward, the gradients returned after the outputs. Its trainable parameters must
+  // match the reference's in count and shape, since their gradients are compared in order.
+  py::object training_step(const json& training) {
+    return guarded(Verdict::load_error, "ModelNew as a training step", [&] {
+      py::object step = py::module_::import("kforge_train")
+                            .attr("TrainStep")(model_, training.at("grad_inputs").get<std::vector<int>>(),
+                                               training.at("grad_outputs").get<int>());
+      py::list expected;
+      for (const auto& p : training.at("parameters"))
+        expected.append(py::make_tuple(p.at(0).get<std::string>(), p.at(1).get<std::vector<int64_t>>()));
+      step.attr("check_parameters")(expected);
+      return step;
+    });
   }
 
   // A native candidate gets the reference model's parameters (the same seeded construction, made

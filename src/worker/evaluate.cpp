@@ -29,6 +29,7 @@
 #include "worker/remote_candidate.hpp"
 #include "worker/tensors.hpp"
 #include "worker/timer.hpp"
+#include "worker/training.hpp"
 
 namespace kforge::worker {
 namespace {
@@ -88,6 +89,13 @@ int64_t bytes_of(const std::vector<at::Tensor>& ts) {
 // wrong rather than computed in a lower precision (bf16's rounding is 2^-9; long bf16 reductions
 // stay well under 5%).
 constexpr double kWrongAgainstFp64 = 0.05;
+
+// A training step's result, tensor by tensor, for a message.
+std::string describe_roles(const std::vector<ComparedTensor>& roles) {
+  std::string text;
+  for (const auto& role : roles) text += (text.empty() ? "" : ", ") + role.name;
+  return text;
+}
 
 std::string format_error_vs_fp64(const PrecisionCheck& pc) {
   char figures[128];
@@ -220,12 +228,13 @@ class Evaluation {
     py::list init_args = init_arguments(problem_, device_name_, device_, dtype_);
     ref_ = guarded(Verdict::load_error, "problem: Model(*get_init_inputs()) failed",
                    [&] { return build_model(problem_.attr("Model"), init_args, device_name_, dtype_); });
+    if (is_training_problem(problem_)) load_training_step();
     if (cuda_) {
       // The reference's first forward of the evaluation, from the allocator state the candidate's
       // first one will see (worker/plan_choice.hpp), so both choose the same library algorithms.
       part.emplace("load plan call");
       plan_bytes_ = plan_workspace_bytes(cuda_);
-      py::list inputs = fresh_inputs(problem_, derived_seed(0x3c6ef372fe94f82bULL, 5), device_name_, device_, dtype_);
+      py::list inputs = inputs_at(derived_seed(0x3c6ef372fe94f82bULL, 5));
       settle_allocator_for_plans(plan_bytes_);
       guarded(Verdict::runtime_error, "the reference Model.forward raised", [&] {
         ref_(*py::tuple(inputs));
@@ -254,7 +263,31 @@ class Evaluation {
     part.emplace("load calibrate");
     calibrate(*cand_);
     part.emplace("load candidate");
-    cand_->load(job_, reference_outputs);
+    cand_->load(job_, reference_outputs, training_ ? training_->request() : nlohmann::json());
+  }
+
+  // A training problem (mode = "train"): the reference becomes its training step, forward and
+  // backward in one call (worker/training.hpp), and every call's inputs carry grad_outputs.
+  void load_training_step() {
+    if (job_.candidate_format != CandidateFormat::kernelbench)
+      throw Failure{Verdict::load_error,
+                    "training problems (mode = \"train\") take KernelBench-format candidates (a ModelNew); native candidates "
+                    "are not supported for them yet",
+                    ""};
+    if (job_.timing.cuda_graph)
+      throw Failure{Verdict::runtime_error,
+                    "--cuda-graph does not time training problems (mode = \"train\") yet: a step's backward runs in "
+                    "autograd's engine, which kforge does not capture",
+                    ""};
+    py::list probe = fresh_inputs(problem_, derived_seed(0x243f6a8885a308d3ULL, 13), device_name_, device_, dtype_);
+    training_.emplace(problem_, ref_, probe);
+    ref_ = training_->step();
+  }
+
+  // The inputs of one call from `seed`: the problem's, and a training step's grad_outputs after them.
+  py::list inputs_at(uint64_t seed) {
+    py::list inputs = fresh_inputs(problem_, seed, device_name_, device_, dtype_);
+    return training_ ? training_->inputs_with_grad_outputs(inputs, seed, sizes_, device_name_) : inputs;
   }
 
   // What an empty request to `process` costs, measured with inputs of the problem's size after
@@ -262,7 +295,7 @@ class Evaluation {
   // (recalibrated_overhead) in the spare process.
   void calibrate(RemoteCandidate& process) {
     uint64_t seed = derived_seed(0x51afd7ed558ccd1dULL, 3);
-    py::list inputs = fresh_inputs(problem_, seed, device_name_, device_, dtype_);
+    py::list inputs = inputs_at(seed);
     PinnedThread pinned(reference_cpu());
     // The reference timed as the timing will time it: flushed, and held until a forward that
     // waits on the GPU makes the watchdog let it go (then never again, as in time_pairs).
@@ -324,7 +357,7 @@ class Evaluation {
       res_.flops = known->second;
       return;
     }
-    res_.flops = count_reference_flops(ref_, fresh_inputs(problem_, job_.trial_seeds.front(), device_name_, device_, dtype_), cuda_);
+    res_.flops = count_reference_flops(ref_, inputs_at(job_.trial_seeds.front()), cuda_);
     flops_by_problem.emplace(std::move(key), res_.flops);  // 0 too: a failed count fails again
   }
 
@@ -340,8 +373,10 @@ class Evaluation {
       uint64_t extra_seed = job_.trial_seeds.empty() ? 7 : job_.trial_seeds.front() ^ 0xc2b2ae3d27d4eb4fULL;
       for (const auto& sizes : extra_sizes_) {
         SizesApplied applied(problem_, sizes);
+        sizes_ = applied.describe();
         run_trial("at the extra size " + applied.describe(), seed_bits(extra_seed++), false, false);
       }
+      sizes_.clear();
     }
   }
 
@@ -361,7 +396,7 @@ class Evaluation {
   // an fp64 reference; `record`, which kernels the candidate launched.
   void run_trial(const std::string& trial, uint64_t seed, bool first, bool record) {
     std::optional<TracedPart> part(std::in_place, "trial inputs");
-    py::list inputs = fresh_inputs(problem_, seed, device_name_, device_, dtype_);
+    py::list inputs = inputs_at(seed);
     py::list ref_in = clone_arguments(inputs);
     const uint64_t forward_seed = forward_seed_for(seed);
     part.emplace("trial reference");
@@ -399,8 +434,16 @@ class Evaluation {
                     std::string(rules::kInputMutation)};
 
     const auto& cand_out = call.outputs.tensors;
+    const std::vector<ComparedTensor> no_roles;
+    const std::vector<ComparedTensor>& roles = training_ ? training_->roles() : no_roles;
+    if (training_ && cand_out.size() != ref_out.tensors.size())
+      throw Failure{Verdict::incorrect,
+                    trial + ": the candidate's training step returned " + std::to_string(cand_out.size()) +
+                        " tensors (its forward's outputs, then the gradients), the reference's " +
+                        std::to_string(ref_out.tensors.size()) + ": " + describe_roles(roles),
+                    ""};
     Comparison cmp = guarded(Verdict::runtime_error, "comparing outputs",
-                             [&] { return compare_outputs(ref_out.tensors, cand_out, job_.atol, job_.rtol); });
+                             [&] { return compare_outputs(ref_out.tensors, cand_out, job_.atol, job_.rtol, roles); });
     res_.max_abs_error = std::max(res_.max_abs_error.value_or(0.0), cmp.max_abs_error);
     res_.max_rel_error = std::max(res_.max_rel_error.value_or(0.0), cmp.max_rel_error);
     if (!cmp.match) throw Failure{Verdict::incorrect, trial + ": " + cmp.message, ""};
@@ -413,7 +456,7 @@ class Evaluation {
       PrecisionCheck pc;
       try {
         seed_everything(forward_seed);
-        pc = check_against_fp64(ref_, inputs, ref_out.tensors, cand_out);
+        pc = check_against_fp64(ref_, inputs, ref_out.tensors, cand_out, roles);
         synchronize_device(cuda_);
       } catch (py::error_already_set& e) {
         // The reference cannot run in fp64 (upstream's level3/33_VanillaRNN keeps its hidden state
@@ -440,7 +483,7 @@ class Evaluation {
     const uint64_t timing_seed = job_.trial_seeds.empty() ? 0 : job_.trial_seeds.back() ^ 0x9e3779b97f4a7c15ULL;
     auto inputs_for = [&](int index) {
       uint64_t seed = seed_bits(timing_seed + 0x2545f4914f6cdd1dULL * static_cast<uint64_t>(index + 1000));
-      return fresh_inputs(problem_, seed, device_name_, device_, dtype_);
+      return inputs_at(seed);
     };
     CandidateCall cand = [&](bool hold, const py::list& args, uint64_t forward_seed, const RecheckSample& keep,
                              KeptOutputs* kept) {
@@ -531,7 +574,9 @@ class Evaluation {
   }
   std::unique_ptr<Timer> timer_;
   py::module_ problem_;
-  py::object ref_;
+  py::object ref_;                      // the reference's model, or its training step (training_)
+  std::optional<TrainingStep> training_;  // a training problem's (mode = "train")
+  std::string sizes_;                   // the extra size applied now ("" at the benchmark's)
   std::unique_ptr<RemoteCandidate> cand_;
   std::optional<ResourceWatch> watch_;  // the candidate's process: host memory and CPU share
   std::vector<py::dict> extra_sizes_;

@@ -23,24 +23,31 @@ std::string format(double v) {
   return buf;
 }
 
+// The reference's result in fp64: a training step (python/kforge_train.py) runs its own fp64 step,
+// gradients included; a model runs through functional_call on fp64 copies of its state.
+py::object run_in_fp64(const py::object& reference_model, const py::list& inputs) {
+  if (py::hasattr(reference_model, "fp64_step")) return reference_model.attr("fp64_step")(*py::tuple(inputs));
+  py::dict state;
+  for (const char* which : {"named_parameters", "named_buffers"})
+    for (auto item : reference_model.attr(which)()) {
+      py::tuple kv = py::reinterpret_borrow<py::tuple>(item);
+      state[kv[0]] = as_fp64(kv[1]);
+    }
+  py::list args;
+  for (auto item : inputs) args.append(as_fp64(item));
+  return py::module_::import("torch.func").attr("functional_call")(reference_model, state, py::tuple(args));
+}
+
 }  // namespace
 
 PrecisionCheck check_against_fp64(const py::object& reference_model, const py::list& inputs,
                                   const std::vector<at::Tensor>& reference_outputs,
-                                  const std::vector<at::Tensor>& candidate_outputs) {
+                                  const std::vector<at::Tensor>& candidate_outputs,
+                                  const std::vector<ComparedTensor>& roles) {
   PrecisionCheck check;
   std::vector<at::Tensor> exact;
   try {
-    py::dict state;
-    for (const char* which : {"named_parameters", "named_buffers"})
-      for (auto item : reference_model.attr(which)()) {
-        py::tuple kv = py::reinterpret_borrow<py::tuple>(item);
-        state[kv[0]] = as_fp64(kv[1]);
-      }
-    py::list args;
-    for (auto item : inputs) args.append(as_fp64(item));
-    py::object out = py::module_::import("torch.func").attr("functional_call")(reference_model, state, py::tuple(args));
-    Outputs normal = normalize_outputs(out);
+    Outputs normal = normalize_outputs(run_in_fp64(reference_model, inputs));
     if (!normal.error.empty()) {
       check.skipped = "the fp64 reference's " + normal.error;
       return check;
@@ -75,7 +82,7 @@ PrecisionCheck check_against_fp64(const py::object& reference_model, const py::l
     check.candidate_error = std::max(check.candidate_error, cand_err);
     if (!check.downcast && cand_err > kCandidateToReference * ref_err && cand_err > kFloor) {
       check.downcast = true;
-      check.message = "output " + std::to_string(i) + " is off the fp64 reference by " + format(cand_err) +
+      check.message = (i < roles.size() ? roles[i].name : "output " + std::to_string(i)) + " is off the fp64 reference by " + format(cand_err) +
                       " of its largest value, the fp32 reference by " + format(ref_err) +
                       ": a lower precision than fp32 (TF32, bf16 or fp16 arithmetic)";
     }

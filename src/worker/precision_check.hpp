@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "worker/tensors.hpp"
+
 namespace kforge::worker {
 
 namespace py = pybind11;
@@ -22,12 +24,15 @@ struct PrecisionCheck {
 
 // Runs the reference model once more in fp64 (its fp32 parameters and buffers as fp64 copies,
 // through torch.func.functional_call; the model itself is untouched) on fp64 copies of `inputs`,
-// and measures both fp32 results against it, relative to the largest |value| of each output.
+// and measures both fp32 results against it, relative to the largest |value| of each output. A
+// training step (python/kforge_train.py) runs its own fp64 step, gradients included. `roles`
+// names the outputs in the message (compare_outputs's names).
 // A candidate is a downcast when its error exceeds both 64 times the fp32 reference's and 2^-14
 // (fp32 rounding errs near 2^-24 per operation; TF32 keeps 10 mantissa bits, bf16 7: their
 // errors sit at 2^-11 and above).
 PrecisionCheck check_against_fp64(const py::object& reference_model, const py::list& inputs,
                                   const std::vector<at::Tensor>& reference_outputs,
-                                  const std::vector<at::Tensor>& candidate_outputs);
+                                  const std::vector<at::Tensor>& candidate_outputs,
+                                  const std::vector<ComparedTensor>& roles = {});
 
 }  // namespace kforge::worker

@@ -180,17 +180,20 @@ json RemoteCandidate::place_inputs(const py::list& inputs, py::list& views, int6
   return args;
 }
 
-void RemoteCandidate::load(const protocol::EvalJob& job, const std::vector<at::Tensor>& reference_outputs) {
+void RemoteCandidate::load(const protocol::EvalJob& job, const std::vector<at::Tensor>& reference_outputs,
+                           const json& training) {
   json outputs = json::array();
   for (const auto& t : reference_outputs) outputs.push_back(TensorSlot{0, t.scalar_type(), t.sizes().vec()}.to_json());
-  json reply = process_->request({{"type", "load"},
-                                  {"problem", job.problem_path},
-                                  {"candidate", job.candidate_path},
-                                  {"format", to_string(job.candidate_format)},
-                                  {"library", job.candidate_library},
-                                  {"precision", to_string(job.precision)},
-                                  {"fallback", census::to_string(job.fallback)},
-                                  {"outputs", outputs}});
+  json request = {{"type", "load"},
+                  {"problem", job.problem_path},
+                  {"candidate", job.candidate_path},
+                  {"format", to_string(job.candidate_format)},
+                  {"library", job.candidate_library},
+                  {"precision", to_string(job.precision)},
+                  {"fallback", census::to_string(job.fallback)},
+                  {"outputs", outputs}};
+  if (!training.is_null()) request["training"] = training;
+  json reply = process_->request(request);
   if (reply.value("type", "") == "loaded") return;
   auto verdict = verdict_from_string(reply.value("verdict", std::string()));
   // Only what a load can fail with; anything else the process says is taken as a load error.

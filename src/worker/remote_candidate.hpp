@@ -48,8 +48,9 @@ class RemoteCandidate {
     bool graph = false;      // timed as CUDA graph replays, whose inputs are copied in once more
   };
   void calibrate(const py::list& inputs, const std::function<int64_t()>& reference_call, const CalibrationOptions& options);
-  // Imports and builds the candidate there. `reference_outputs` (native candidates) shapes its outputs.
-  void load(const protocol::EvalJob& job, const std::vector<at::Tensor>& reference_outputs);
+  // Imports and builds the candidate there. `reference_outputs` (native candidates) shapes its
+  // outputs; `training` (a training problem's, worker/training.hpp) makes its calls training steps.
+  void load(const protocol::EvalJob& job, const std::vector<at::Tensor>& reference_outputs, const nlohmann::json& training);
 
   struct CallOptions {
     std::string what;              // "trial 1/5", for messages
