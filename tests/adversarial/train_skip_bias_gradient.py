@@ -1,0 +1,29 @@
+# hack: skipped gradient
+# A training candidate whose backward returns no gradient for the bias (None: autograd then leaves
+# it unset), saving a reduction over the batch. kforge compares every trainable parameter's
+# gradient, an unset one as zeros: incorrect, the message naming the bias.
+import torch
+import torch.nn as nn
+
+
+class LinearTanh(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x, weight, bias):
+        y = torch.tanh(torch.addmm(bias, x, weight.t()))
+        ctx.save_for_backward(x, weight, y)
+        return y
+
+    @staticmethod
+    def backward(ctx, grad_y):
+        x, weight, y = ctx.saved_tensors
+        grad_pre = grad_y * (1 - y * y)
+        return grad_pre @ weight, grad_pre.t() @ x, None
+
+
+class ModelNew(nn.Module):
+    def __init__(self, in_features: int, out_features: int):
+        super().__init__()
+        self.linear = nn.Linear(in_features, out_features)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return LinearTanh.apply(x, self.linear.weight, self.linear.bias)
