@@ -5,7 +5,8 @@ One JSON object per problem and mode on stdout: {"problem": PATH, "mode": M, "me
 "max", "median" (ms), "num_trials", "hardware", "device", "torch", "error"}. Modes: `eager`, `compile`
 (torch.compile's default), `max-autotune` (mode="max-autotune-no-cudagraphs"). Per problem: seed
 42, the model in its declared precision (kforge's cast), one input set (seed 1) at the sizes kforge
-uses (`cpu_sizes` on the CPU); 3 warm-up calls (compilation happens there), then N timed calls.
+uses (`cpu_sizes` on the CPU); 3 warm-up calls (compilation happens there), then N timed calls. A
+training problem's call (`mode = "train"`) is its step, forward and backward (kforge_train.py).
 On a GPU each timed call is upstream's: synchronize, flush the L2 (a buffer of twice its size is
 written), a CUDA event before and after forward, synchronize. On the CPU, the host clock.
 """
@@ -18,6 +19,7 @@ import time
 import torch
 
 from kforge_problem import DTYPES, cast, cast_model, error_text, load
+from kforge_train import is_training_problem, step_for, with_grad_outputs
 
 MODES = {"eager": None, "compile": {}, "max-autotune": {"mode": "max-autotune-no-cudagraphs"}}
 
@@ -56,7 +58,16 @@ def baseline(path, mode, device, trials):
             model = cast_model(m.Model(*[cast(a, dtype) for a in m.get_init_inputs()]), dtype)  # train mode, as evaluated
             torch.manual_seed(1)
             inputs = [cast(a, dtype) for a in m.get_inputs()]
-        if MODES[mode] is not None:
+        if is_training_problem(m):
+            # A training problem's call is its step: forward and backward (kforge_train.py), the
+            # compiled modes' backward through AOTAutograd.
+            step = step_for(m, model, inputs)
+            inputs = with_grad_outputs(model, inputs, 1)
+            if MODES[mode] is not None:
+                torch._dynamo.reset()
+                step.model = torch.compile(model, **MODES[mode])
+            model = step
+        elif MODES[mode] is not None:
             torch._dynamo.reset()
             model = torch.compile(model, **MODES[mode])
         with torch.no_grad():

@@ -17,7 +17,7 @@ file lacks or `get_init_inputs()` reads, changes no input's shape, or the refere
 non-finite values at it. On the CPU, the GPU list is also run on PyTorch's meta device (shapes
 only, no data), so a size that no op accepts is found without a GPU. The model is built as the evaluation builds it, in train mode. On a
 GPU also `sizing` (eager time outside the level's window, upstream's rule: 1-15 ms
-for levels 1 and 2, up to 50 ms above) and `memory` (peak over 60 GiB: the suite must run on an
+for levels 1 and 2 and the training level 6, up to 50 ms for 3 and 5) and `memory` (peak over 60 GiB: the suite must run on an
 80 GB card). On any device, an allocation that fails is a `memory` finding too (the problem does
 not fit), and any other exception a `load` one.
 """
@@ -29,6 +29,7 @@ import sys
 import torch
 
 from kforge_problem import DTYPES, cast, cast_model, error_text, is_out_of_memory, load, tensors_of
+from kforge_train import is_training_problem, step_for, trainable_parameters, with_grad_outputs
 
 RANDOM_CALLS = {"rand", "randn", "randint", "randperm", "normal", "bernoulli", "multinomial", "rand_like",
                 "randn_like", "randint_like", "dropout", "normal_", "uniform_", "bernoulli_", "exponential_"}
@@ -70,10 +71,17 @@ def static_findings(source):
 
 
 class Runner:
+    """Builds and runs a problem as the evaluation does. A training problem (`mode = "train"`) is run
+    as its step (kforge_train.py): every rule then sees the gradients beside the outputs (a
+    parameter no output depends on is a near-zero gradient), and the GPU figures time forward and
+    backward."""
+
     def __init__(self, module, device, dtype):
         self.m, self.device, self.dtype = module, device, dtype
+        self.train = is_training_problem(module)
+        self._shapes_model = None  # a training problem's plain model: its forward shapes the grad_outputs
 
-    def model(self, seed):
+    def plain_model(self, seed):
         with torch.device(self.device):
             torch.manual_seed(seed)
             init = [cast(a, self.dtype) for a in self.m.get_init_inputs()]
@@ -81,10 +89,41 @@ class Runner:
             model = self.m.Model(*init)
         return cast_model(model, self.dtype)  # train mode, as the evaluation (and upstream) builds it
 
-    def inputs(self, seed):
+    def plain_inputs(self, seed):
         with torch.device(self.device):
             torch.manual_seed(seed)
             return [cast(a, self.dtype) for a in self.m.get_inputs()]
+
+    def model(self, seed):
+        model = self.plain_model(seed)
+        if not self.train:
+            return model
+        try:
+            return step_for(self.m, model, self.plain_inputs(1))
+        except NotImplementedError:
+            if self.device != "meta":
+                raise
+            return model  # an op without a meta kernel (nonzero): only the inputs' shapes are checked there
+
+    def inputs(self, seed):
+        inputs = self.plain_inputs(seed)
+        if not self.train:
+            return inputs
+        if self._shapes_model is None:
+            self._shapes_model = self.plain_model(42)
+        try:
+            return with_grad_outputs(self._shapes_model, inputs, seed)
+        except NotImplementedError:
+            if self.device != "meta":
+                raise
+            return inputs
+
+    def names(self, model, count):
+        """What each of `count` result tensors is, for findings: a step's outputs, then its gradients."""
+        if not self.train:
+            return [f"output {i}" if count > 1 else "the output" for i in range(count)]
+        labels = model.labels(count - len(model.grad_inputs) - len(trainable_parameters(model.model)))
+        return ["the output" if label == "output" else label for label in labels]
 
     def run(self, model, inputs, rng_seed=0):
         torch.manual_seed(rng_seed)
@@ -117,8 +156,13 @@ def run_findings(runner, atol, cpu):
     other_rng = runner.run(model, inputs, 12345)
     if not first:
         return [("no-output", "forward returned no tensor")]
+    names = runner.names(model, len(first))
+    # A gradient is held to atol at its own scale, as the evaluation compares it (tensors.hpp's
+    # ComparedTensor): its size is the loss's choice (a mean over many rows makes it small).
+    tols = [atol * min(1.0, a.abs().max().item()) if name.startswith("the gradient") and a.numel() else atol
+            for name, a in zip(names, first)]
     for i, (a, b, c) in enumerate(zip(first, again, other_rng)):
-        what = f"output {i}" if len(first) > 1 else "the output"
+        what, atol_i = names[i], tols[i]
         if not torch.isfinite(a).all():
             found.append(("non-finite", f"{what} has NaN or Inf values"))
             continue
@@ -131,29 +175,29 @@ def run_findings(runner, atol, cpu):
         if n == 0:
             found.append(("near-zero", f"{what} is empty"))
             continue
-        zero = share_of(a.abs() <= atol)
+        zero = share_of(a.abs() <= atol_i)
         if zero > 0.7:
-            found.append(("near-zero", f"{what}: {100 * zero:.0f}% of values within {atol:g} of 0"))
+            found.append(("near-zero", f"{what}: {100 * zero:.0f}% of values within {atol_i:g} of 0"))
         if n > 100:
-            flat = share_of((a - a.mean()).abs() <= atol)
+            flat = share_of((a - a.mean()).abs() <= atol_i)
             if flat > 0.7:
-                found.append(("near-constant", f"{what}: {100 * flat:.0f}% of values within {atol:g} of the mean"))
+                found.append(("near-constant", f"{what}: {100 * flat:.0f}% of values within {atol_i:g} of the mean"))
     other_inputs = runner.run(model, runner.inputs(2), 0)
     for i, (a, b) in enumerate(zip(first, other_inputs)):
-        share = unchanged_share(a, b, atol)
+        share = unchanged_share(a, b, tols[i])
         if share > 0.95:
-            found.append(("input-independent", f"output {i}: {100 * share:.0f}% of values unchanged for other inputs"))
+            found.append(("input-independent", f"{names[i]}: {100 * share:.0f}% of values unchanged for other inputs"))
     if any(p.is_floating_point() for p in model.parameters()):
         other_model = runner.model(43)
         other_weights = runner.run(other_model, inputs, 0)
         # Flagged when no output depends on the weights: a problem may return, beside its
         # weighted result, a pure function of its inputs (a fused residual add returns the new
         # residual stream), and that output is part of the workload, not a degenerate one.
-        shares = [unchanged_share(a, b, atol) for a, b in zip(first, other_weights)]
+        shares = [unchanged_share(a, b, tol) for a, b, tol in zip(first, other_weights, tols)]
         if shares and min(shares) > 0.95:
             for i, share in enumerate(shares):
                 found.append(("weight-independent",
-                              f"output {i}: {100 * share:.0f}% of values unchanged for other weights"))
+                              f"{names[i]}: {100 * share:.0f}% of values unchanged for other weights"))
         del other_model
     return found
 
@@ -263,7 +307,7 @@ def gpu_figures(runner, level):
     ms = sorted(times)[len(times) // 2]
     peak = torch.cuda.max_memory_allocated() / 2**30
     found = []
-    low, high = (1.0, 15.0) if level in (1, 2) else (1.0, 50.0)
+    low, high = (1.0, 15.0) if level in (1, 2, 6) else (1.0, 50.0)
     if not low <= ms <= high:
         found.append(("sizing", f"eager {ms:.2f} ms, outside level {level}'s window of {low:g}-{high:g} ms"))
     if peak > PEAK_GIB_LIMIT:

@@ -9,6 +9,8 @@ nothing is computed: the meta device carries shapes and dtypes only. A problem w
 on its data cannot run there; on a machine with a GPU it is run there for real instead. FLOPs are torch.utils.flop_counter's (matmuls,
 convolutions, attention; elementwise work counts 0); `conv_flops` is the convolutions' part
 (cuDNN may run fp32 convolutions on TF32 tensor cores by PyTorch's default, matmuls not).
+A training problem (`mode = "train"`) is described as its step (kforge_train.py): FLOPs of forward
+and backward, its grad_outputs among the inputs, its gradients among the outputs.
 """
 import json
 import sys
@@ -17,6 +19,7 @@ import torch
 from torch.utils.flop_counter import FlopCounterMode
 
 from kforge_problem import DTYPES, cast, cast_model, error_text, load, tensors_of
+from kforge_train import is_training_problem, step_for, with_grad_outputs
 
 
 CONVOLUTIONS = {"convolution", "_convolution", "cudnn_convolution", "cudnn_convolution_transpose",
@@ -49,10 +52,12 @@ def describe(path, device="meta"):
             torch.manual_seed(42)
             model = cast_model(m.Model(*[cast(a, dtype) for a in m.get_init_inputs()]), dtype)
             inputs = [cast(a, dtype) for a in m.get_inputs()]
+            if is_training_problem(m):
+                model, inputs = step_for(m, model, inputs), with_grad_outputs(model, inputs, 1)
             counter = FlopCounterMode(display=False)
             with torch.no_grad(), counter:
                 result = model(*inputs)
-        params = list(model.parameters())
+        params = list((model.model if is_training_problem(m) else model).parameters())
         outputs = tensors_of(result)
         out.update({
             "flops": int(counter.get_total_flops()),

@@ -45,11 +45,32 @@ def floating_output_specs(outputs):
 
 def grad_outputs(specs, seed, device):
     """Standard normal grad_outputs of the given shapes and dtypes from a generator of their own
-    (the global generators' state is the forward's, seeded alike on both sides for dropout)."""
+    (the global generators' state is the forward's, seeded alike on both sides for dropout). On
+    PyTorch's meta device (the problem tools' shapes-only runs), empty tensors."""
+    if torch.device(device).type == "meta":
+        return [torch.empty(shape, dtype=dtype, device=device) for shape, dtype in specs]
     generator = torch.Generator(device=device)
     generator.manual_seed(seed)
     return [torch.randn(shape, generator=generator, device=device, dtype=torch.float32).to(dtype)
             for shape, dtype in specs]
+
+
+def step_for(problem, model, inputs):
+    """A training problem's step around `model`, for the problem tools (kforge_lint, kforge_baseline,
+    kforge_metadata); `inputs` (without grad_outputs) show which inputs are floating and how many
+    floating outputs the forward returns."""
+    with torch.no_grad():
+        specs = floating_output_specs(model(*inputs))
+    return TrainStep(model, gradient_inputs(problem, inputs), len(specs))
+
+
+def with_grad_outputs(model, inputs, seed):
+    """`inputs` followed by the grad_outputs `model`'s forward on them takes, drawn from `seed` (a
+    forward without gradients finds their shapes)."""
+    with torch.no_grad():
+        specs = floating_output_specs(model(*inputs))
+    device = next((a.device for a in inputs if isinstance(a, torch.Tensor)), torch.device("cpu"))
+    return list(inputs) + grad_outputs(specs, seed, device)
 
 
 def trainable_parameters(model):

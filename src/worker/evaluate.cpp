@@ -502,6 +502,7 @@ class Evaluation {
     PairSetup setup;
     // The candidate's process takes its own copy of every argument (worker/candidate_host.cpp).
     setup.share_inputs = !reference_changes_inputs_;
+    if (training_) setup.roles = training_->roles();
     // What a pair holds while its batch waits: its inputs, once or twice, and the recheck's
     // samples of the outputs; and one output whole at a time, the call's own.
     setup.batch = timing_batch((setup.share_inputs ? 1 : 2) * input_bytes_, output_bytes_, cuda_);

@@ -39,7 +39,8 @@ KeptOutputs keep_reference_outputs(const py::object& result, const RecheckSample
 
 // The candidate's output of a timed call against the reference's on the same inputs, both as
 // the pair's RecheckSample took them.
-void recheck_pair(const KeptOutputs& ref, const KeptOutputs& cand, const std::string& label, const protocol::EvalJob& job) {
+void recheck_pair(const KeptOutputs& ref, const KeptOutputs& cand, const std::string& label, const protocol::EvalJob& job,
+                  const std::vector<ComparedTensor>& roles) {
   auto reject = [&](const std::string& what) {
     throw Failure{Verdict::rejected, label + ": " + what + ", after it passed the correctness trials",
                   std::string(rules::kTimingRecheck)};
@@ -52,7 +53,7 @@ void recheck_pair(const KeptOutputs& ref, const KeptOutputs& cand, const std::st
       reject("the candidate's output " + std::to_string(i) + " has shape " + describe_shape(cand.shapes[i]) +
              " where the reference's has " + describe_shape(ref.shapes[i]));
   Comparison cmp = guarded(Verdict::runtime_error, label + ": comparing outputs",
-                           [&] { return compare_outputs(ref.samples, cand.samples, job.atol, job.rtol); });
+                           [&] { return compare_outputs(ref.samples, cand.samples, job.atol, job.rtol, roles); });
   if (!cmp.match)
     reject("the candidate's output differs from the reference's on the same fresh inputs (" + cmp.message +
            "): a cached, replayed or skipped result");
@@ -215,7 +216,7 @@ TimingOutcome time_pairs(const py::object& ref, const CandidateCall& cand, const
       }
     }
     part.emplace("timing recheck");
-    for (const auto& p : pairs) recheck_pair(p.ref_kept, p.cand_kept, label_of(p), job);
+    for (const auto& p : pairs) recheck_pair(p.ref_kept, p.cand_kept, label_of(p), job, setup.roles);
     return pairs;
   };
 

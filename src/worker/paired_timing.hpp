@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "protocol/messages.hpp"
+#include "worker/tensors.hpp"
 #include "worker/timer.hpp"
 
 namespace kforge::worker {
@@ -61,6 +62,9 @@ struct PairSetup {
   // copies its arguments anyway, and the reference was seen to leave its inputs unchanged (the
   // trials), so neither can see what the other did to them.
   bool share_inputs = false;
+  // What each output is, for the recheck's comparison (a training step's gradients are compared
+  // at their own scale; worker/training.hpp). Empty: plain outputs.
+  std::vector<ComparedTensor> roles;
 };
 
 // The seed torch's generators get before each model's forward on the inputs of `input_seed`, the

@@ -171,6 +171,10 @@ Comparison compare_outputs(const std::vector<at::Tensor>& reference, const std::
 
     Tolerance tol = default_tolerance(r.scalar_type());
     double atol = atol_override.value_or(tol.atol), rtol = rtol_override.value_or(tol.rtol);
+    if (role.atol_at_own_scale && !atol_override) {
+      const double largest = at::nan_to_num(r.abs().to(at::kFloat), 0.0, 0.0, 0.0).max().item<double>();
+      atol *= std::min(largest, 1.0);
+    }
     // Work in float32 (half types upcast, float64 kept): rounding |cand - ref| in float32 costs
     // ~1e-7 relative, three orders under the tightest tolerance, while float64 copies of a 1 GB
     // output cost many passes over 2 GB in every trial.
@@ -184,15 +188,19 @@ Comparison compare_outputs(const std::vector<at::Tensor>& reference, const std::
     at::Tensor scale = rw.abs();
     bool finite = kw.isfinite().all().item<bool>() && rw.isfinite().all().item<bool>();
     at::Tensor close = finite ? diff <= scale * rtol + atol : at::isclose(kw, rw, rtol, atol, /*equal_nan=*/true);
-    if (r.scalar_type() == at::kFloat && !atol_override && !close.all().item<bool>()) {
-      // fp32 with the default atol: an error within the tensor's order noise (kFp32OrderNoise of
-      // an output's largest value, kFp32GradientOrderNoise of a gradient's)
-      // is a different order of fp32 additions, not a wrong value (the bound's reasons are at the
-      // constant). Only outputs whose values reach past atol / kFp32OrderNoise (about 6.6) are
-      // affected, and measured only when the plain comparison failed.
+    const bool half = r.scalar_type() == at::kHalf || r.scalar_type() == at::kBFloat16;
+    const double order_noise = r.scalar_type() == at::kFloat            ? role.order_noise
+                               : half && role.atol_at_own_scale ? kHalfGradientOrderNoise
+                                                                 : 0.0;
+    if (order_noise > 0 && !atol_override && !close.all().item<bool>()) {
+      // With the default atol: an error within the tensor's order noise (fp32: kFp32OrderNoise of
+      // an output's largest value, kFp32GradientOrderNoise of a gradient's; a bf16 or fp16
+      // gradient kHalfGradientOrderNoise) is a different order of additions or roundings, not a
+      // wrong value (the reasons are at the constants). Only tensors whose values reach past
+      // atol / noise are affected, and measured only when the plain comparison failed.
       const double largest = at::where(rw.isfinite(), scale, at::zeros({}, scale.options())).max().item<double>();
-      if (largest * role.order_noise > atol) {
-        atol = largest * role.order_noise;
+      if (largest * order_noise > atol) {
+        atol = largest * order_noise;
         close = finite ? diff <= scale * rtol + atol : at::isclose(kw, rw, rtol, atol, /*equal_nan=*/true);
       }
     }

@@ -40,7 +40,8 @@ TrainingStep::TrainingStep(const py::module_& problem, const py::object& model, 
   const int outputs = py::isinstance<py::tuple>(result) || py::isinstance<py::list>(result) ? static_cast<int>(py::len(result)) : 1;
   for (auto label : step_.attr("labels")(outputs)) {
     std::string name = label.cast<std::string>();
-    roles_.push_back({name, roles_.size() < static_cast<size_t>(outputs) ? kFp32OrderNoise : kFp32GradientOrderNoise});
+    const bool gradient = roles_.size() >= static_cast<size_t>(outputs);
+    roles_.push_back({name, gradient ? kFp32GradientOrderNoise : kFp32OrderNoise, gradient});
   }
 }
 
