@@ -6,7 +6,8 @@ The problem and the candidate are loaded as an evaluation loads them: load_inlin
 through kforge's cache (kforge_inline), the model built with seed 42 in the problem's precision,
 one input set from seed 1. The candidate sandbox (reads, writes, signals, network) is entered
 before the candidate's code runs. Two untimed calls, then one inside the NVTX range
-`kforge_forward`, the only one ncu profiles. The last line on stdout is a JSON object: {"ok": true}
+`kforge_forward`, the only one ncu profiles (a training problem's call is its step, forward and
+backward: kforge_train.py). The last line on stdout is a JSON object: {"ok": true}
 or {"ok": false, "error": "..."}.
 """
 import importlib.util
@@ -19,6 +20,7 @@ import torch
 import _kforge_worker
 import kforge_inline
 from kforge_problem import DTYPES, cast, cast_model, error_text, load
+from kforge_train import is_training_problem, step_for, with_grad_outputs
 
 
 def main():
@@ -40,13 +42,19 @@ def main():
             model = cast_model(candidate.ModelNew(*[cast(a, dtype) for a in problem.get_init_inputs()]), dtype)
             torch.manual_seed(1)
             inputs = [cast(a, dtype) for a in problem.get_inputs()]
+            if is_training_problem(problem):  # the step is what is timed: forward and backward
+                model, inputs = step_for(problem, model, inputs), with_grad_outputs(model, inputs, 1)
             for _ in range(2):
                 model(*inputs)
             torch.cuda.synchronize()
-            torch.cuda.nvtx.range_push("kforge_forward")
-            model(*inputs)
-            torch.cuda.synchronize()
-            torch.cuda.nvtx.range_pop()
+            # NVTX ranges are per thread, and autograd launches a backward's CUDA kernels from a
+            # device thread of its own: with its threads off, the step's backward runs on this
+            # thread, inside the range ncu filters on.
+            with torch.autograd.set_multithreading_enabled(False):
+                torch.cuda.nvtx.range_push("kforge_forward")
+                model(*inputs)
+                torch.cuda.synchronize()
+                torch.cuda.nvtx.range_pop()
     except Exception as e:  # noqa: BLE001 (said on the last line, as the tool's answer)
         print(json.dumps({"ok": False, "error": error_text(e)}), flush=True)
         return 1

@@ -4,7 +4,9 @@
 # benchmarks of docs/benchmarks.md. Full logs go to build/gpu-check/; the files worth keeping are
 # copied to $OUT when it is set (the device tool brings back what fits); a summary table is printed last.
 #   On the device machine: carry .deps/ (tools/fetch-deps.sh) and run tools/gpu-check.sh [tests|bench|all|STEPS]
-#   STEPS is a comma list of: solutions unit gpu cpu demo wall ident ipcspeed coreswap timingtrace traceset modes agent profile ncu buildtimes splitcov boundary realworld lint baseline sol
+#   STEPS is a comma list of: solutions unit gpu cpu demo wall ident ipcspeed coreswap timingtrace traceset modes agent profile ncu buildtimes splitcov boundary realworld lint baseline sol level6
+#   (level6: the training level's first measurement: its GPU lint, identity sweep, eager and
+#   compiled baselines, and the trust corpora's training cases)
 #   (boundary builds the commit before the process boundary too: a device call of its own)
 #   (lint and baseline cover the whole suite and are not in `all`: each wants a device call of its own)
 set -uo pipefail
@@ -69,6 +71,10 @@ want baseline && step baseline-export build/release/kforge --db "$baseline_db" b
 { want baseline || want sol; } && [[ -f "$baseline_db" ]] &&
   step store-paths python3 tools/store_relative_paths.py "$baseline_db"
 want buildtimes && step bench-build bench/build_times.sh "$logs"
+want level6 && step level6-lint build/release/kforge problems lint --device cuda level6/1-43
+want level6 && IDENTITY_PROBLEMS="level6/*" step level6-ident bench/identity.sh "$logs/level6"
+want level6 && KFORGE_CORPUS_CASES='^(train_|linear_tanh_train)' step level6-trust ctest --preset release -R GpuTrust --output-on-failure
+want level6 && step level6-baseline build/release/kforge --db "$baseline_db" baseline --device cuda --modes eager,compile level6/1-43
 want boundary && step bench-boundary bench/boundary_cost.sh "$logs"
 want splitcov && step bench-splitcov bench/split_coverage.sh "$logs"
 # tests/realworld as one folder in a fresh cache (issue 19's throughput); its store and HTML report stay in $logs.
@@ -143,7 +149,7 @@ cat "${XDG_CACHE_HOME:-$HOME/.cache}"/kforge/logs/worker-*.log 2>/dev/null |
 if [[ -n "${OUT:-}" ]]; then
   cp "$logs/summary.txt" "$OUT/"
   tar czf "$OUT/logs.tar.gz" --exclude='*.db' --exclude='*.db-*' -C "$logs" .
-  [[ -f "$baseline_db" ]] && { want baseline || want sol; } && cp "$baseline_db" "$OUT/baseline.db"
+  [[ -f "$baseline_db" ]] && { want baseline || want sol || want level6; } && cp "$baseline_db" "$OUT/baseline.db"
   # The real run's store and page, for docs/reports.md (the archive leaves stores out).
   want realworld && cp "$logs/realworld-h200.db" "$logs/realworld-h200.html" "$OUT/" 2>/dev/null
 fi

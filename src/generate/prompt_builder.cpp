@@ -53,6 +53,18 @@ std::string device_text(const std::optional<DevicePeaks>& d) {
                      d->device_name, what, d->copy_bytes_per_s / 1e9, rates);
 }
 
+// What a training problem adds to the rules (docs/evaluation.md, "Training problems").
+constexpr const char* kTrainingRule =
+    "- This is a training problem (`mode = \"train\"`): what is judged and timed is a training step. kforge\n"
+    "  runs your forward with gradients on, then backward from each floating output with a random\n"
+    "  `grad_output` from a secret seed, and compares the outputs, the gradient of each input in\n"
+    "  `grad_inputs` (every floating input when the file names none) and the gradient of every\n"
+    "  trainable parameter, each gradient at its own scale. Forward and backward are timed together.\n"
+    "  Write `torch.autograd.Function`s whose backward runs your own kernels, or a forward of\n"
+    "  differentiable ops; keep `Model`'s trainable parameters (same count, order and shapes), since\n"
+    "  their gradients are compared one by one. Gradients are cleared before every step: a backward\n"
+    "  that skips a gradient, returns an earlier call's, or writes into its `grad_output` is caught.";
+
 std::string tolerance_text(const std::string& precision) {
   return precision == "fp32" ? "1e-4 (fp32)" : "1e-2 (" + precision + ")";
 }
@@ -78,7 +90,8 @@ Prompt build_prompt(const Problem& problem, const PromptOptions& o) {
       {"fallback_rule", o.fallback == "strict"
                             ? "A forward that launches none of your own kernels (only PyTorch's or a library's) is rejected."
                             : "Forwards that mix your kernels with PyTorch's are accepted; the share of GPU time in your "
-                              "own kernels is reported."}};
+                              "own kernels is reported."},
+      {"step", problem.training ? kTrainingRule : ""}};
   const std::string rules = render(read_template(dir, "rules.md"), (dir / "rules.md").string(), rule_values);
 
   std::string example_text;

@@ -57,6 +57,11 @@ std::string declared_precision(const std::string& source) {
   return value;
 }
 
+bool declares_training(const std::string& source) {
+  static const std::regex declaration(R"((?:^|\n)mode\s*=\s*["']train["'])");
+  return std::regex_search(source, declaration);
+}
+
 Problem load_problem_file(const std::filesystem::path& path) {
   Problem p;
   std::error_code ec;
@@ -67,6 +72,7 @@ Problem load_problem_file(const std::filesystem::path& path) {
   p.hash = sha256_hex(p.source);
   try {
     p.precision = declared_precision(p.source);
+    p.training = declares_training(p.source);
   } catch (const Error& e) {
     throw Error(p.path.string() + ": " + e.what());
   }

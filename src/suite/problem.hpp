@@ -18,6 +18,9 @@ struct Problem {
   // The precision the file declares for itself (`precision = "bf16"` at module level; level 5
   // does), or empty. kforge evaluates at it unless --precision says otherwise.
   std::string precision;
+  // A training problem (`mode = "train"` at module level; level 6): forward and backward are
+  // checked and timed as one step (docs/evaluation.md, "Training problems").
+  bool training = false;
 
   std::string file_name() const { return path.filename().string(); }  // "19_ReLU.py"
   // The precision it is evaluated at when --precision does not say: the declared one, else fp32.
@@ -38,6 +41,10 @@ std::optional<std::string> problem_format_error(const std::string& source);
 // The precision a problem's source declares: "fp32", "fp16" or "bf16" from a module-level
 // `precision = "..."`, empty when it declares none. Throws kforge::Error for another value.
 std::string declared_precision(const std::string& source);
+
+// Whether a problem's source sets `mode = "train"` at module level (the worker reads the module's
+// attribute; this reads the text, for what is decided before a worker runs: prompts, tables).
+bool declares_training(const std::string& source);
 
 // Reads one problem file. Throws kforge::Error for an unreadable file or a malformed name.
 Problem load_problem_file(const std::filesystem::path& path);

@@ -65,6 +65,18 @@ TEST(PromptCommand, PrintsTheProblemTheFormatTheRulesAndAnExample) {
   EXPECT_NE(r.out.find("__global__"), std::string::npos);
   EXPECT_NE(r.out.find("Not measured on this machine yet"), std::string::npos);  // no stored rates
   EXPECT_EQ(r.out.find("{{"), std::string::npos) << "an unfilled slot";
+  EXPECT_EQ(r.out.find("training problem"), std::string::npos) << "an inference problem's rules say nothing of training";
+}
+
+// A training problem's rules say what is judged: the step, the gradients, the parameters kept.
+TEST(PromptCommand, ATrainingProblemsRulesSayTheStepIsJudged) {
+  testing::TempDir dir;
+  auto r = testing::run_kforge({"--db", dir.file("none.db"), "prompt", "level6/15", "--format", "cuda"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("This is a training problem"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("gradient of every\n  trainable parameter"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("Forward and backward are timed together"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("{{"), std::string::npos) << "an unfilled slot";
 }
 
 TEST(PromptCommand, AnEditedTemplateWithATypoIsRefused) {
