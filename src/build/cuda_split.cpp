@@ -1,5 +1,7 @@
 #include "build/cuda_split.hpp"
 
+#include <algorithm>
+
 #include <cctype>
 #include <map>
 #include <regex>
@@ -405,6 +407,7 @@ class Splitter {
   // parameters a launch's template arguments could name.
   std::string rewrite_launches(const std::string& text, const std::string& mask, bool in_template) {
     std::string out = text;
+    std::vector<std::pair<size_t, size_t>> launch_spans;  // [kernel name, argument list) of each launch
     // Right to left, so earlier offsets stay valid while later text changes length.
     std::vector<size_t> launches;
     for (size_t at = mask.find("<<<"); at != std::string::npos; at = mask.find("<<<", at + 3)) launches.push_back(at);
@@ -461,7 +464,21 @@ class Splitter {
         throw GiveUp{"a launch of a template kernel it did not see defined"};
       }
       out.replace(name_start, args_open - name_start, "::kforge_split::launch(" + kernel + ", " + config + ")");
+      launch_spans.emplace_back(name_start, args_open);
     }
+    // A template kernel's instances have host stubs of internal linkage in the device part: only
+    // launches reach them (through kforge_split_address_). Named anywhere else in the host part
+    // (cudaFuncSetAttribute for more shared memory, an occupancy query), the reference would link
+    // to nothing and the module fail to load ("undefined symbol"), so such a source is built whole.
+    for (const auto& [name, kernel] : template_kernels_)
+      for (size_t at = mask.find(name); at != std::string::npos; at = mask.find(name, at + 1)) {
+        const bool word = (at == 0 || !ident_char(mask[at - 1])) &&
+                          (at + name.size() >= mask.size() || !ident_char(mask[at + name.size()]));
+        const bool in_launch = std::any_of(launch_spans.begin(), launch_spans.end(),
+                                           [&](const auto& span) { return at >= span.first && at < span.second; });
+        if (word && !in_launch)
+          throw GiveUp{"template kernel " + name + " named outside a launch (an attribute or occupancy query on it)"};
+      }
     return out;
   }
 

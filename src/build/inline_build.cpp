@@ -85,6 +85,7 @@ std::filesystem::path torch_pch_dir(BuildService& service, const InlineSpec& spe
   nlohmann::json identity = {{"layout", 2},  // 2: the header copied beside its .gch
                              {"compiler", service.toolchain_identity(Format::cpp)},
                              {"torch", spec.torch_version},
+                             {"whole", !spec.whole_because.empty()},
                              {"header", header->string()},
                              {"flags", flags}};
   auto root = service.settings().cache_dir / "pch";
@@ -170,6 +171,7 @@ InlineSpec inline_spec_from_json(const nlohmann::json& j) {
   s.torch_version = j.value("torch_version", "");
   s.display_name = j.value("display_name", s.name);
   if (j.contains("line_map")) s.line_map = line_map_from_json(j["line_map"]);
+  s.whole_because = j.value("whole_because", "");
   return s;
 }
 
@@ -184,6 +186,7 @@ InlineOutcome build_inline(BuildService& service, const InlineSpec& spec) {
                              {"cuda_flags", spec.cuda_flags},
                              {"ldflags", spec.ldflags},
                              {"torch", spec.torch_version},
+                             {"whole", !spec.whole_because.empty()},
                              {"gxx", service.toolchain_identity(Format::cpp)},
                              {"nvcc", cuda ? service.toolchain_identity(Format::cuda) : ""}};
   std::string key = sha256_hex(identity.dump());
@@ -201,7 +204,10 @@ InlineOutcome build_inline(BuildService& service, const InlineSpec& spec) {
     std::string why_whole;  // with CUDA sources, why they were not built split
     bool built = false;
 
-    if (cuda) {
+    if (cuda && !spec.whole_because.empty()) {
+      why_whole = spec.whole_because;
+      r.log += "== " + why_whole + "\n";
+    } else if (cuda) {
       SplitAttempt split = split_cuda_source(spec.cuda_cu);
       if (split.split) {
         const bool host_only = split.split->device_cu.empty();

@@ -30,6 +30,9 @@ struct InlineSpec {
   std::string torch_version;
   std::string display_name;  // the candidate, for messages
   std::vector<SourceSegment> line_map;  // where the candidate's strings are; not part of the cache key
+  // Set: build whole, not split, and say this is why (python/kforge_inline.py asks so when a split
+  // module fails to load: a template kernel's stub the splitter did not see named). Part of the key.
+  std::string whole_because;
 };
 
 struct InlineOutcome {

@@ -247,6 +247,12 @@ TEST(CudaSplit, RefusesWhatItCannotSplitSafely) {
        "  AT_DISPATCH_FLOATING_TYPES_AND(at::ScalarType::Bool, y.scalar_type(), \"f\", ([&] { k<scalar_t><<<1, 1>>>(y.data_ptr<scalar_t>()); }));\n}\n"},
       {"scalar_t outside an AT_DISPATCH macro",
        "template <typename T> __global__ void k(T* y) {}\nvoid f(float* y) { using scalar_t = float; k<scalar_t><<<1, 1>>>(y); }\n"},
+      {"template kernel k named outside a launch",
+       "template <bool B> __global__ void k(float* y) {}\nvoid f(float* y) {\n  int n = 0;\n"
+       "  cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, k<true>, 256, 0);\n  k<true><<<n, 256>>>(y);\n}\n"},
+      {"template kernel k named outside a launch",
+       "template <int N> __global__ void k(float* y) {}\nvoid f(float* y) {\n"
+       "  cudaFuncSetAttribute(k<64>, cudaFuncAttributeMaxDynamicSharedMemorySize, 100000);\n  k<64><<<1, 64, 100000>>>(y);\n}\n"},
       {"device code but no kernel", "__device__ int f() { return 1; }\n"},
       {"unbalanced brackets", "__global__ void k(float* y) {\n"},
   };
