@@ -446,3 +446,35 @@ TEST(CpuAgent, UsageErrorsSayWhatIsWrong) {
 
 }  // namespace
 }  // namespace kforge::testing
+
+namespace kforge::testing {
+namespace {
+
+// A training problem (level 6) searched: the coder's hand-written backward is correct, the
+// refiner's forgets a factor of the weight's gradient and is incorrect, and the debugger that
+// follows is shown the gradient that differs and the rules of a training step. A scripted model
+// (a folder of answers) writes the attempts.
+TEST(CpuAgent, ATrainingProblemIsSearchedWithItsGradientsInTheFeedback) {
+  TempDir dir;
+  auto answer = [](const std::string& solution) {
+    return "```python\n" + file_text(source_path("solutions/level6/7_RMSNorm/" + solution)) + "```\n";
+  };
+  dir.write("answers/1.md", answer("cpu_manual_backward.py"));
+  dir.write("answers/2.md", answer("wrong_cpu_no_rms_in_weight_grad.py"));
+  std::ofstream(dir.file("kforge.toml")) << "[models.instant]\napi = \"scripted\"\nendpoint = \"" << dir.file("answers")
+                                         << "\"\nmodel = \"instant\"\n";
+  auto r = run_kforge({"--db", dir.file("k.db"), "agent", "--model", "instant", "--problem", "level6/7", "--format",
+                       "kernelbench", "--device", "cpu", "--max-time", "0.3", "--attempts", "3", "--out", dir.file("run")});
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("attempt #1 (coder, instant): correct"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("attempt #2 (refiner, parent #1, instant): incorrect"), std::string::npos) << r.out;
+  sqlite::Database db(dir.file("k.db"));
+  auto debugger = db.prepare("SELECT prompt FROM agent_nodes WHERE role = 'debugger' ORDER BY id LIMIT 1");
+  ASSERT_TRUE(debugger.step()) << r.out;
+  const std::string prompt = debugger.text_at(0);
+  EXPECT_NE(prompt.find("the gradient of parameter weight"), std::string::npos) << prompt.substr(0, 400);
+  EXPECT_NE(prompt.find("This is a training problem"), std::string::npos) << prompt.substr(0, 400);
+}
+
+}  // namespace
+}  // namespace kforge::testing
