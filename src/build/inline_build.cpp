@@ -117,30 +117,45 @@ std::filesystem::path torch_pch_dir(BuildService& service, const InlineSpec& spe
   return std::filesystem::exists(gch, ec) ? dir : std::filesystem::path{};
 }
 
+// This process's environment with TMPDIR set to `tmp`, for the compilers of one build: their
+// temporary files (g++'s .s, nvcc's intermediates) then live in the build's own folder, not in the
+// TMPDIR of whoever asked. A candidate process asks with its scratch folder as TMPDIR, and that
+// folder is removed when its evaluation ends: a build still running past the evaluation's timeout
+// then failed on a vanished .s file, and the failure was cached for every later run.
+std::vector<std::string> compiler_environment(const std::filesystem::path& tmp) {
+  std::vector<std::string> env;
+  for (char** e = environ; *e; ++e)
+    if (std::string_view(*e).rfind("TMPDIR=", 0) != 0) env.emplace_back(*e);
+  env.push_back("TMPDIR=" + tmp.string());
+  return env;
+}
+
 Step compile_host(const InlineSpec& spec, const std::filesystem::path& pch_dir, const std::filesystem::path& source,
-                  const std::filesystem::path& object, const std::string& shown_as, std::chrono::seconds timeout) {
+                  const std::filesystem::path& object, const std::string& shown_as, std::chrono::seconds timeout,
+                  const std::vector<std::string>& env) {
   std::vector<std::string> argv{gxx_path()};
   if (!pch_dir.empty()) argv.insert(argv.end(), {"-I" + pch_dir.string(), "-Winvalid-pch"});
   argv = concat(argv, spec.cflags);
   argv.insert(argv.end(), {"-c", source.string(), "-o", object.string()});
-  return {run_process(argv, timeout), source.string(), shown_as};
+  return {run_process(argv, timeout, 1 << 20, "", {}, &env), source.string(), shown_as};
 }
 
 Step compile_cuda(const InlineSpec& spec, const std::filesystem::path& source, const std::filesystem::path& object,
-                  const std::string& shown_as, std::chrono::seconds timeout) {
+                  const std::string& shown_as, std::chrono::seconds timeout, const std::vector<std::string>& env) {
   auto argv = concat({nvcc_path()}, spec.cuda_flags);
   argv.insert(argv.end(), {"-Xptxas", "-v", "-c", source.string(), "-o", object.string()});
-  return {run_process(argv, timeout), source.string(), shown_as};
+  return {run_process(argv, timeout, 1 << 20, "", {}, &env), source.string(), shown_as};
 }
 
-Step link(const InlineSpec& spec, const std::vector<std::filesystem::path>& objects, const std::filesystem::path& out) {
+Step link(const InlineSpec& spec, const std::vector<std::filesystem::path>& objects, const std::filesystem::path& out,
+          const std::vector<std::string>& env) {
   std::vector<std::string> argv{gxx_path()};
   for (const auto& o : objects) argv.push_back(o.string());
   argv = concat(argv, spec.ldflags);
   // -Bsymbolic: the module's own references bind inside it, so two candidates whose kernels share
   // a name cannot call each other's in one worker.
   argv.insert(argv.end(), {"-shared", "-Wl,-Bsymbolic", "-o", out.string()});
-  return {run_process(argv, kStepTimeout), "", "link"};
+  return {run_process(argv, kStepTimeout, 1 << 20, "", {}, &env), "", "link"};
 }
 
 bool ok(const Step& s) { return s.process.exit_code == 0 && !s.process.timed_out; }
@@ -200,6 +215,9 @@ InlineOutcome build_inline(BuildService& service, const InlineSpec& spec) {
     auto pch = torch_pch_dir(service, spec, pch_note);
     if (!pch_note.empty()) r.log += "== " + pch_note + "\n";
     auto library = dir / "candidate.so";
+    std::error_code tmp_ec;
+    std::filesystem::create_directories(dir / "tmp", tmp_ec);
+    const std::vector<std::string> env = compiler_environment(dir / "tmp");
     std::string strategy = cuda ? "whole" : "host";
     std::string why_whole;  // with CUDA sources, why they were not built split
     bool built = false;
@@ -217,10 +235,10 @@ InlineOutcome build_inline(BuildService& service, const InlineSpec& spec) {
           write_file_atomically(dir / "split_device.cu", split.split->device_cu);
           device = std::async(std::launch::async, [&] {
             return compile_cuda(spec, dir / "split_device.cu", dir / "split_device.o", "cuda_sources (kernels)",
-                                kStepTimeout);
+                                kStepTimeout, env);
           });
         }
-        Step host = compile_host(spec, pch, dir / "split_host.cpp", dir / "split_host.o", "host part", kStepTimeout);
+        Step host = compile_host(spec, pch, dir / "split_host.cpp", dir / "split_host.o", "host part", kStepTimeout, env);
         append_log(r, "split: host part (g++)", host);
         bool device_ok = true;
         if (device) {
@@ -232,7 +250,7 @@ InlineOutcome build_inline(BuildService& service, const InlineSpec& spec) {
         if (ok(host) && device_ok) {
           std::vector<std::filesystem::path> objects{dir / "split_host.o"};
           if (!host_only) objects.push_back(dir / "split_device.o");
-          Step l = link(spec, objects, library);
+          Step l = link(spec, objects, library, env);
           append_log(r, "split: link", l);
           built = ok(l);
         }
@@ -249,10 +267,10 @@ InlineOutcome build_inline(BuildService& service, const InlineSpec& spec) {
       if (cuda)
         device = std::async(std::launch::async, [&] {
           return compile_cuda(spec, dir / "cuda.cu", dir / "cuda.o", kNameToken + std::string(" [cuda_sources]"),
-                              kWholeTimeout);
+                              kWholeTimeout, env);
         });
       Step host = compile_host(spec, pch, dir / "main.cpp", dir / "main.o", kNameToken + std::string(" [cpp_sources]"),
-                               kWholeTimeout);
+                               kWholeTimeout, env);
       append_log(r, "whole: main.cpp (g++)", host);
       std::vector<std::filesystem::path> objects{dir / "main.o"};
       std::optional<Step> dev;
@@ -266,7 +284,7 @@ InlineOutcome build_inline(BuildService& service, const InlineSpec& spec) {
       if (!ok(host)) r.diagnostics = describe_failure(host);
       if (dev && !ok(*dev)) r.diagnostics += (r.diagnostics.empty() ? "" : "\n") + describe_failure(*dev);
       if (r.diagnostics.empty()) {
-        Step l = link(spec, objects, library);
+        Step l = link(spec, objects, library, env);
         append_log(r, "whole: link", l);
         if (ok(l)) built = true;
         else r.diagnostics = describe_failure(l);
@@ -278,6 +296,7 @@ InlineOutcome build_inline(BuildService& service, const InlineSpec& spec) {
     // Objects are not needed once linked; the sources and the log stay for the curious.
     std::error_code ec;
     for (const char* o : {"main.o", "cuda.o", "split_host.o", "split_device.o"}) std::filesystem::remove(dir / o, ec);
+    std::filesystem::remove_all(dir / "tmp", ec);
     return r;
   });
   outcome.build.diagnostics =
