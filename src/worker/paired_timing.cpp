@@ -50,8 +50,8 @@ void recheck_pair(const KeptOutputs& ref, const KeptOutputs& cand, const std::st
            std::to_string(ref.shapes.size()));
   for (size_t i = 0; i < ref.shapes.size(); ++i)
     if (ref.shapes[i] != cand.shapes[i])
-      reject("the candidate's output " + std::to_string(i) + " has shape " + describe_shape(cand.shapes[i]) +
-             " where the reference's has " + describe_shape(ref.shapes[i]));
+      reject("the candidate's " + (i < roles.size() ? roles[i].name : "output " + std::to_string(i)) + " has shape " +
+             describe_shape(cand.shapes[i]) + " where the reference's has " + describe_shape(ref.shapes[i]));
   Comparison cmp = guarded(Verdict::runtime_error, label + ": comparing outputs",
                            [&] { return compare_outputs(ref.samples, cand.samples, job.atol, job.rtol, roles); });
   if (!cmp.match)
