@@ -113,7 +113,7 @@ Outputs normalize_outputs(const py::object& result) {
   return out;
 }
 
-// kFp32OrderNoise (tensors.hpp): a one-thread-per-row sum of 32,768 normal values is off by about
+// kFp32OrderNoise (src/core/tolerances.hpp): a one-thread-per-row sum of 32,768 normal values is off by about
 // 2^-17.6 of the largest output, a tree reduction by 2^-22 (level1/7_Sum_Dim on the H200: 1.9e-4 on
 // outputs up to ~800, beyond atol 1e-4). 2^-16 of the output's largest value admits those and
 // stays 32 times below TF32's rounding (2^-11), which the fp64 check rejects anyway.

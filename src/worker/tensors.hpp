@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "core/tolerances.hpp"
+
 namespace kforge::worker {
 
 namespace py = pybind11;
@@ -52,20 +54,12 @@ struct Comparison {
   double max_abs_error = 0;
   double max_rel_error = 0;  // |cand - ref| / max(|ref|, atol)
 };
-// fp32 sums in another order than the reference's differ from it by a few units of fp32 rounding
-// at the scale of the partial sums: with the default atol, an fp32 tensor's comparison admits this
-// share of its largest value (tensors.cpp gives the reasons). A gradient admits four times as much:
-// a parameter's gradient sums over every row of the batch (thousands to millions of terms, often
-// cancelling), and a split or atomic reduction orders them otherwise; still 8 times under TF32's
-// rounding (2^-11), which the fp64 check rejects anyway.
-inline constexpr double kFp32OrderNoise = 1.0 / 65536;           // 2^-16
-inline constexpr double kFp32GradientOrderNoise = 1.0 / 16384;   // 2^-14
-// A bf16 or fp16 gradient rounds each row's contribution before summing thousands of them: a
-// backward that rounds where the reference does not (keeps an intermediate in fp32) differs from
-// it by 0.4-0.7% of the gradient's largest value on level 6's bf16 MLPs (measured on the CPU),
-// past 1e-2 * |ref| on 10-17% of the elements. 2^-6 (1.6%) of the largest value admits that.
-// It is loose: bf16 gradients are held less tightly than fp32 ones (docs/evaluation.md).
-inline constexpr double kHalfGradientOrderNoise = 1.0 / 64;      // 2^-6
+
+// The summation-order noise an fp32 output, an fp32 gradient and a bf16/fp16 gradient admit
+// (src/core/tolerances.hpp gives the reasons).
+inline constexpr double kFp32OrderNoise = share_of_largest(kFp32OrderNoiseLog2);
+inline constexpr double kFp32GradientOrderNoise = share_of_largest(kFp32GradientOrderNoiseLog2);
+inline constexpr double kHalfGradientOrderNoise = share_of_largest(kHalfGradientOrderNoiseLog2);
 
 // What each compared tensor is (its name in messages, "output 1" by default), the summation-
 // order noise its fp32 comparison admits, and whether its default atol scales with it: a

@@ -1,6 +1,7 @@
 // The rules of `rejected` verdicts: the registry (src/core/rules.hpp) and docs/evaluation.md's
 // verdict table name the same rules, each once.
 #include "core/rules.hpp"
+#include "core/tolerances.hpp"
 
 #include <fstream>
 #include <regex>
@@ -41,3 +42,24 @@ TEST(Rules, TheEvaluationDocListsTheRegistry) {
 
 }  // namespace
 }  // namespace kforge
+
+namespace kforge {
+namespace {
+
+// docs/evaluation.md's training section quotes the order noise each comparison admits; the
+// figures are src/core/tolerances.hpp's, and this holds the two together.
+TEST(Tolerances, TheEvaluationDocQuotesTheOrderNoise) {
+  const std::string doc = read_file(testing::source_path("docs/evaluation.md"));
+  const auto start = doc.find("- **Tolerances.**");
+  ASSERT_NE(start, std::string::npos) << "docs/evaluation.md has no training tolerances paragraph";
+  const std::string paragraph = doc.substr(start, doc.find("- **The fp64 check**", start) - start);
+  auto quoted = [&](int log2) { return paragraph.find("2^" + std::to_string(log2) + " ") != std::string::npos; };
+  EXPECT_TRUE(quoted(kFp32GradientOrderNoiseLog2)) << paragraph;
+  EXPECT_TRUE(quoted(kHalfGradientOrderNoiseLog2)) << paragraph;
+  EXPECT_NE(paragraph.find("(an output 2^" + std::to_string(kFp32OrderNoiseLog2) + ")"), std::string::npos) << paragraph;
+  EXPECT_EQ(share_of_largest(-14), 1.0 / 16384);
+}
+
+}  // namespace
+}  // namespace kforge
+
