@@ -118,12 +118,14 @@ class Runner:
                 raise
             return inputs
 
-    def names(self, model, count):
-        """What each of `count` result tensors is, for findings: a step's outputs, then its gradients."""
+    def roles(self, model, count):
+        """(name, is a gradient) of each of `count` result tensors, for findings: a step's outputs,
+        then its gradients."""
         if not self.train:
-            return [f"output {i}" if count > 1 else "the output" for i in range(count)]
-        labels = model.labels(count - len(model.grad_inputs) - len(trainable_parameters(model.model)))
-        return ["the output" if label == "output" else label for label in labels]
+            return [(f"output {i}" if count > 1 else "the output", False) for i in range(count)]
+        outputs = count - len(model.grad_inputs) - len(trainable_parameters(model.model))
+        return [("the output" if label == "output" else label, i >= outputs)
+                for i, label in enumerate(model.labels(outputs))]
 
     def run(self, model, inputs, rng_seed=0):
         torch.manual_seed(rng_seed)
@@ -156,11 +158,12 @@ def run_findings(runner, atol, cpu):
     other_rng = runner.run(model, inputs, 12345)
     if not first:
         return [("no-output", "forward returned no tensor")]
-    names = runner.names(model, len(first))
+    roles = runner.roles(model, len(first))
+    names = [name for name, _ in roles]
     # A gradient is held to atol at its own scale, as the evaluation compares it (tensors.hpp's
     # ComparedTensor): its size is the loss's choice (a mean over many rows makes it small).
-    tols = [atol * min(1.0, a.abs().max().item()) if name.startswith("the gradient") and a.numel() else atol
-            for name, a in zip(names, first)]
+    tols = [atol * min(1.0, a.abs().max().item()) if gradient and a.numel() else atol
+            for (_, gradient), a in zip(roles, first)]
     for i, (a, b, c) in enumerate(zip(first, again, other_rng)):
         what, atol_i = names[i], tols[i]
         if not torch.isfinite(a).all():

@@ -57,7 +57,7 @@ def describe(path, device="meta"):
             counter = FlopCounterMode(display=False)
             with torch.no_grad(), counter:
                 result = model(*inputs)
-        params = list((model.model if is_training_problem(m) else model).parameters())
+        params = list(model.parameters())  # a training step's are its model's: it holds the model
         outputs = tensors_of(result)
         out.update({
             "flops": int(counter.get_total_flops()),

@@ -37,10 +37,32 @@ def gradient_inputs(problem, args):
     return chosen
 
 
-def floating_output_specs(outputs):
+def _outputs(result):
+    """A forward's result as a list: its items, or the one tensor."""
+    return list(result) if isinstance(result, (tuple, list)) else [result]
+
+
+def _floating(outputs):
+    return [o for o in outputs if isinstance(o, torch.Tensor) and o.is_floating_point()]
+
+
+def floating_output_specs(result):
     """(shape, dtype) of each floating output of a forward's result: the grad_outputs it takes."""
-    items = list(outputs) if isinstance(outputs, (tuple, list)) else [outputs]
-    return [(tuple(o.shape), o.dtype) for o in items if isinstance(o, torch.Tensor) and o.is_floating_point()]
+    return [(tuple(o.shape), o.dtype) for o in _floating(_outputs(result))]
+
+
+def _differentiated(outputs, upstream):
+    """(output, grad_output) of each floating output that requires grad, in order: what a step's
+    backward starts from."""
+    pairs = [(o, g) for o, g in zip(_floating(outputs), upstream) if o.requires_grad]
+    if not pairs:
+        raise RuntimeError("no floating output of the forward requires grad: a training step's forward must be "
+                           "differentiable (autograd ops, or a torch.autograd.Function with its backward)")
+    return [o for o, _ in pairs], [g for _, g in pairs]
+
+
+def _detached(outputs):
+    return [o.detach() if isinstance(o, torch.Tensor) else o for o in outputs]
 
 
 def grad_outputs(specs, seed, device):
@@ -59,18 +81,19 @@ def step_for(problem, model, inputs):
     """A training problem's step around `model`, for the problem tools (kforge_lint, kforge_baseline,
     kforge_metadata); `inputs` (without grad_outputs) show which inputs are floating and how many
     floating outputs the forward returns."""
-    with torch.no_grad():
-        specs = floating_output_specs(model(*inputs))
-    return TrainStep(model, gradient_inputs(problem, inputs), len(specs))
+    return TrainStep(model, gradient_inputs(problem, inputs), len(_specs_of_forward(model, inputs)))
 
 
 def with_grad_outputs(model, inputs, seed):
     """`inputs` followed by the grad_outputs `model`'s forward on them takes, drawn from `seed` (a
     forward without gradients finds their shapes)."""
-    with torch.no_grad():
-        specs = floating_output_specs(model(*inputs))
     device = next((a.device for a in inputs if isinstance(a, torch.Tensor)), torch.device("cpu"))
-    return list(inputs) + grad_outputs(specs, seed, device)
+    return list(inputs) + grad_outputs(_specs_of_forward(model, inputs), seed, device)
+
+
+def _specs_of_forward(model, inputs):
+    with torch.no_grad():
+        return floating_output_specs(model(*inputs))
 
 
 def trainable_parameters(model):
@@ -104,17 +127,11 @@ class TrainStep(nn.Module):
             inputs[i] = leaf
             leaves.append(leaf)
         with torch.enable_grad():
-            result = self.model(*inputs)
-        outputs = list(result) if isinstance(result, (tuple, list)) else [result]
-        floating = [o for o in outputs if isinstance(o, torch.Tensor) and o.is_floating_point()]
-        pairs = [(o, g) for o, g in zip(floating, upstream) if o.requires_grad]
-        if not pairs:
-            raise RuntimeError("no floating output of the forward requires grad: a training step's forward must be "
-                               "differentiable (autograd ops, or a torch.autograd.Function with its backward)")
-        torch.autograd.backward([o for o, _ in pairs], [g for _, g in pairs])
+            outputs = _outputs(self.model(*inputs))
+        torch.autograd.backward(*_differentiated(outputs, upstream))
         grads = [leaf.grad if leaf.grad is not None else torch.zeros_like(leaf) for leaf in leaves]
         grads += [p.grad if p.grad is not None else torch.zeros_like(p) for _, p in params]
-        return tuple([o.detach() if isinstance(o, torch.Tensor) else o for o in outputs] + grads)
+        return tuple(_detached(outputs) + grads)
 
     def labels(self, output_count):
         """What each tensor of the step's result is, for messages."""
@@ -164,11 +181,9 @@ class TrainStep(nn.Module):
             # Copies: a BatchNorm in train mode updates its running statistics in place.
             state[name] = wide(b) if b.dtype == torch.float32 else b.clone()
         with torch.enable_grad():
-            result = functional_call(self.model, state, tuple(inputs))
-        outputs = list(result) if isinstance(result, (tuple, list)) else [result]
-        floating = [o for o in outputs if isinstance(o, torch.Tensor) and o.is_floating_point()]
-        pairs = [(o, g) for o, g in zip(floating, upstream) if o.requires_grad]
+            outputs = _outputs(functional_call(self.model, state, tuple(inputs)))
+        differentiated, upstream = _differentiated(outputs, upstream)
         wrt = leaves + trainable
-        found = torch.autograd.grad([o for o, _ in pairs], wrt, [g for _, g in pairs], allow_unused=True)
+        found = torch.autograd.grad(differentiated, wrt, upstream, allow_unused=True)
         grads = [g if g is not None else torch.zeros_like(x) for g, x in zip(found, wrt)]
-        return tuple([o.detach() if isinstance(o, torch.Tensor) else o for o in outputs] + grads)
+        return tuple(_detached(outputs) + grads)

@@ -26,10 +26,7 @@ TrainingStep::TrainingStep(const py::module_& problem, const py::object& model, 
   py::object chosen = guarded(Verdict::load_error, "problem: grad_inputs",
                               [&] { return train.attr("gradient_inputs")(problem, probe); });
   for (auto i : chosen) grad_inputs_.push_back(i.cast<int>());
-  py::object result = guarded(Verdict::runtime_error, "the reference Model.forward raised", [&] {
-    c10::AutoGradMode no_grad(false);
-    return model_(*py::tuple(clone_arguments(probe)));
-  });
+  py::object result = forward_without_gradients(probe);
   py::object specs = train.attr("floating_output_specs")(result);
   specs_by_sizes_[""] = specs;
   grad_outputs_ = static_cast<int>(py::len(specs));
@@ -48,18 +45,20 @@ TrainingStep::TrainingStep(const py::module_& problem, const py::object& model, 
 py::list TrainingStep::inputs_with_grad_outputs(const py::list& inputs, uint64_t seed, const std::string& sizes,
                                                 const std::string& device_name) {
   auto known = specs_by_sizes_.find(sizes);
-  if (known == specs_by_sizes_.end()) {
-    py::object specs = guarded(Verdict::runtime_error, "the reference Model.forward raised", [&] {
-      c10::AutoGradMode no_grad(false);
-      return train_module().attr("floating_output_specs")(model_(*py::tuple(clone_arguments(inputs))));
-    });
-    known = specs_by_sizes_.emplace(sizes, specs).first;
-  }
+  if (known == specs_by_sizes_.end())
+    known = specs_by_sizes_.emplace(sizes, train_module().attr("floating_output_specs")(forward_without_gradients(inputs))).first;
   py::list out;
   for (auto a : inputs) out.append(a);
   py::object drawn = train_module().attr("grad_outputs")(known->second, seed_bits(seed ^ kGradOutputSalt), device_name);
   for (auto g : drawn) out.append(g);
   return out;
+}
+
+py::object TrainingStep::forward_without_gradients(const py::list& inputs) const {
+  return guarded(Verdict::runtime_error, "the reference Model.forward raised", [&] {
+    c10::AutoGradMode no_grad(false);
+    return model_(*py::tuple(clone_arguments(inputs)));
+  });
 }
 
 nlohmann::json TrainingStep::request() const {

@@ -39,6 +39,9 @@ class TrainingStep {
   nlohmann::json request() const;
 
  private:
+  // The plain model's forward on a copy of `inputs`, gradients off: what shapes the grad_outputs.
+  py::object forward_without_gradients(const py::list& inputs) const;
+
   py::object model_;
   py::object step_;
   std::vector<int> grad_inputs_;
