@@ -4,9 +4,9 @@
 # benchmarks of docs/benchmarks.md. Full logs go to build/gpu-check/; the files worth keeping are
 # copied to $OUT when it is set (the device tool brings back what fits); a summary table is printed last.
 #   On the device machine: carry .deps/ (tools/fetch-deps.sh) and run tools/gpu-check.sh [tests|bench|all|STEPS]
-#   STEPS is a comma list of: solutions unit gpu cpu demo wall ident ipcspeed coreswap timingtrace traceset modes agent profile ncu buildtimes splitcov boundary realworld lint baseline sol level6
-#   (level6: the training level's first measurement: its GPU lint, identity sweep, eager and
-#   compiled baselines, and the trust corpora's training cases)
+#   STEPS is a comma list of: solutions unit gpu cpu demo wall ident ipcspeed coreswap timingtrace traceset modes agent profile ncu buildtimes splitcov boundary realworld lint baseline sol level6 level6base
+#   (level6: the training level's first measurement: its GPU lint, identity sweep, solutions and the
+#   trust corpora's training cases; level6base: its eager and compiled baselines)
 #   (boundary builds the commit before the process boundary too: a device call of its own)
 #   (lint and baseline cover the whole suite and are not in `all`: each wants a device call of its own)
 set -uo pipefail
@@ -68,13 +68,31 @@ want baseline && step baseline-export build/release/kforge --db "$baseline_db" b
   --modes eager,compile,max-autotune --export "$logs/baselines"
 # The store records the paths it loaded problems from, absolute on this machine: a store that is
 # committed (baselines/H200/baselines.db) keeps them relative to the repository.
-{ want baseline || want sol; } && [[ -f "$baseline_db" ]] &&
+{ want baseline || want sol || want level6base; } && [[ -f "$baseline_db" ]] &&
   step store-paths python3 tools/store_relative_paths.py "$baseline_db"
 want buildtimes && step bench-build bench/build_times.sh "$logs"
 want level6 && step level6-lint build/release/kforge problems lint --device cuda level6/1-43
 want level6 && IDENTITY_PROBLEMS="level6/*" step level6-ident bench/identity.sh "$logs/level6"
 want level6 && KFORGE_CORPUS_CASES='^(train_|linear_tanh_train)' step level6-trust ctest --preset release -R GpuTrust --output-on-failure
-want level6 && step level6-baseline build/release/kforge --db "$baseline_db" baseline --device cuda --modes eager,compile level6/1-43
+# Level 6's hand-written solutions (their speedup is over eager: issue 23 wants 5 real backward kernels beating it).
+level6_solutions() {
+  local d; d=$(mktemp -d); mkdir -p "$d/level6" && cp -r solutions/level6/* "$d/level6/"
+  build/release/kforge --db "$logs/level6-sol.db" eval --device cuda --json "$d" >"$logs/level6-sol.jsonl"
+  python3 -c '
+import json, sys
+for l in open(sys.argv[1]):
+    j = json.loads(l); s = j["speedup"]
+    name, cand, verdict = j["problem"], j["candidate"].split("/")[-1], j["verdict"]
+    note = "" if verdict == "correct" else j["message"][:100]
+    print(f"{name:<34} {cand:<28} {verdict:<13} {s if s is None else round(s, 3)} {note}")
+' "$logs/level6-sol.jsonl" | tee "$logs/level6-sol.txt"
+}
+export -f level6_solutions
+want level6 && step level6-sol bash -c level6_solutions
+# Eager, then compiled through AOTAutograd; level6base is a device call of its own (BASELINE_SECONDS caps it).
+want level6base && step level6-baseline timeout "${BASELINE_SECONDS:-100000}" build/release/kforge --db "$baseline_db" baseline --device cuda --modes eager,compile level6/1-43
+want level6base && step level6-baseline-export build/release/kforge --db "$baseline_db" baseline --device cuda --stored-only \
+  --modes eager,compile --export "$logs/baselines-level6" level6/1-43
 want boundary && step bench-boundary bench/boundary_cost.sh "$logs"
 want splitcov && step bench-splitcov bench/split_coverage.sh "$logs"
 # tests/realworld as one folder in a fresh cache (issue 19's throughput); its store and HTML report stay in $logs.
@@ -139,7 +157,8 @@ cat "${XDG_CACHE_HOME:-$HOME/.cache}"/kforge/logs/worker-*.log 2>/dev/null |
   echo "== benchmarks =="
   cat "$logs/bench-wall.txt" "$logs/bench-identity.txt" "$logs/bench-ncu.txt" "$logs/build-times.txt" \
     "$logs/boundary-cost.txt" "$logs/split-coverage.txt" "$logs/core-swap.txt" "$logs/timing-trace.txt" "$logs/timing-trace-set.txt" "$logs/agent-throughput.txt" \
-    "$logs/process-modes.txt" "$logs/ipc-speed.txt" "$logs/realworld-table.txt" "$logs/profile.txt" 2>/dev/null
+    "$logs/process-modes.txt" "$logs/ipc-speed.txt" "$logs/realworld-table.txt" "$logs/profile.txt" \
+    "$logs/level6/bench-identity.txt" "$logs/level6-sol.txt" 2>/dev/null
   echo "== worker start and census costs (most frequent lines) =="
   head -12 "$logs/worker-costs.txt"
   echo "== steps (commit $commit; $gpu) =="
@@ -149,7 +168,7 @@ cat "${XDG_CACHE_HOME:-$HOME/.cache}"/kforge/logs/worker-*.log 2>/dev/null |
 if [[ -n "${OUT:-}" ]]; then
   cp "$logs/summary.txt" "$OUT/"
   tar czf "$OUT/logs.tar.gz" --exclude='*.db' --exclude='*.db-*' -C "$logs" .
-  [[ -f "$baseline_db" ]] && { want baseline || want sol || want level6; } && cp "$baseline_db" "$OUT/baseline.db"
+  [[ -f "$baseline_db" ]] && { want baseline || want sol || want level6base; } && cp "$baseline_db" "$OUT/baseline.db"
   # The real run's store and page, for docs/reports.md (the archive leaves stores out).
   want realworld && cp "$logs/realworld-h200.db" "$logs/realworld-h200.html" "$OUT/" 2>/dev/null
 fi
