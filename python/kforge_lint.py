@@ -35,6 +35,11 @@ RANDOM_CALLS = {"rand", "randn", "randint", "randperm", "normal", "bernoulli", "
                 "randn_like", "randint_like", "dropout", "normal_", "uniform_", "bernoulli_", "exponential_"}
 INTEGER_DTYPES = {"long", "int64", "int32", "int16", "int", "bool", "uint8", "int8"}
 TOLERANCE = {"fp32": 1e-4, "fp16": 1e-2, "bf16": 1e-2}
+# What the evaluation admits of a gradient (src/core/tolerances.hpp, where the reasons are; a unit
+# test holds these to it): summation-order noise as a share of its largest |value|, and its error
+# as a whole as a share of its norm.
+GRADIENT_ORDER_NOISE = {"fp32": 2.0 ** -14, "fp16": 2.0 ** -6, "bf16": 2.0 ** -6}
+GRADIENT_NORM_ERROR = {"fp32": 2.0 ** -12, "fp16": 2.0 ** -6, "bf16": 2.0 ** -6}
 PEAK_GIB_LIMIT = 60.0
 
 
@@ -149,7 +154,14 @@ def unchanged_share(a, b, atol):
     return share_of((a - b).abs() <= atol)
 
 
-def run_findings(runner, atol, cpu):
+def norm_share(error, a):
+    """|error| as a share of |a| (2-norms; 0 for a zero `a`)."""
+    whole = a.norm().item()
+    return error.norm().item() / whole if whole > 0 else 0.0
+
+
+def run_findings(runner, precision, cpu):
+    atol = TOLERANCE[precision]
     found = []
     model = runner.model(42)
     inputs = runner.inputs(1)
@@ -164,13 +176,26 @@ def run_findings(runner, atol, cpu):
     # ComparedTensor): its size is the loss's choice (a mean over many rows makes it small).
     tols = [atol * min(1.0, a.abs().max().item()) if gradient and a.numel() else atol
             for (_, gradient), a in zip(roles, first)]
+    gradients = [gradient for _, gradient in roles]
+
+    def passes_for(i, a, replacement_error):
+        """Whether a result off `a` by `replacement_error` (where the elementwise rule let it
+        through) would pass the evaluation's comparison as a whole: a gradient's error is also
+        held to a share of its norm, which values under its elementwise tolerance can exceed."""
+        return not gradients[i] or norm_share(replacement_error, a) <= GRADIENT_NORM_ERROR[precision]
+
     for i, (a, b, c) in enumerate(zip(first, again, other_rng)):
         what, atol_i = names[i], tols[i]
         if not torch.isfinite(a).all():
             found.append(("non-finite", f"{what} has NaN or Inf values"))
             continue
         scale = max(a.abs().max().item(), 1.0)
-        if a.shape != b.shape or (a - b).abs().max().item() > 1e-6 * scale:
+        # Two runs of a gradient may differ by its order noise (atomic reductions in attention's
+        # and embedding's backward): the comparison admits that much, so the problem judges itself.
+        same_run = 1e-6 * scale
+        if gradients[i] and a.numel():
+            same_run = max(same_run, GRADIENT_ORDER_NOISE[precision] * a.abs().max().item())
+        if a.shape != b.shape or (a - b).abs().max().item() > same_run:
             found.append(("nondeterministic", f"{what}: two runs with one seed differ"))
         elif a.shape == c.shape and (a - c).abs().max().item() > 1e-6 * scale:
             found.append(("random-in-forward", f"{what} depends on the RNG state at the call"))
@@ -178,17 +203,20 @@ def run_findings(runner, atol, cpu):
         if n == 0:
             found.append(("near-zero", f"{what} is empty"))
             continue
-        zero = share_of(a.abs() <= atol_i)
-        if zero > 0.7:
+        small = a.abs() <= atol_i
+        zero = share_of(small)
+        if zero > 0.7 and passes_for(i, a, torch.where(small, a, torch.zeros_like(a))):
             found.append(("near-zero", f"{what}: {100 * zero:.0f}% of values within {atol_i:g} of 0"))
         if n > 100:
-            flat = share_of((a - a.mean()).abs() <= atol_i)
-            if flat > 0.7:
+            off_mean = a - a.mean()
+            near_mean = off_mean.abs() <= atol_i
+            flat = share_of(near_mean)
+            if flat > 0.7 and passes_for(i, a, torch.where(near_mean, off_mean, torch.zeros_like(a))):
                 found.append(("near-constant", f"{what}: {100 * flat:.0f}% of values within {atol_i:g} of the mean"))
     other_inputs = runner.run(model, runner.inputs(2), 0)
     for i, (a, b) in enumerate(zip(first, other_inputs)):
         share = unchanged_share(a, b, tols[i])
-        if share > 0.95:
+        if share > 0.95 and (a.shape != b.shape or passes_for(i, a, b - a)):
             found.append(("input-independent", f"{names[i]}: {100 * share:.0f}% of values unchanged for other inputs"))
     if any(p.is_floating_point() for p in model.parameters()):
         other_model = runner.model(43)
@@ -333,7 +361,7 @@ def lint(level, path, device, static_only):
                 findings.append(("precision", f"declared precision {precision!r} is not one of fp32, fp16, bf16"))
                 precision = "fp32"
             runner = Runner(module, device, DTYPES[precision])
-            findings += run_findings(runner, TOLERANCE[precision], cpu)
+            findings += run_findings(runner, precision, cpu)
             findings += extra_size_findings(runner, "cpu_extra_sizes" if cpu else "extra_sizes")
             if cpu:
                 # The GPU sizes, on the meta device: shapes checked, nothing computed.

@@ -4,9 +4,9 @@
 # benchmarks of docs/benchmarks.md. Full logs go to build/gpu-check/; the files worth keeping are
 # copied to $OUT when it is set (the device tool brings back what fits); a summary table is printed last.
 #   On the device machine: carry .deps/ (tools/fetch-deps.sh) and run tools/gpu-check.sh [tests|bench|all|STEPS]
-#   STEPS is a comma list of: solutions unit gpu cpu demo wall ident ipcspeed coreswap timingtrace traceset modes agent profile ncu buildtimes splitcov boundary realworld lint baseline sol level6 level6base
-#   (level6: the training level's first measurement: its GPU lint, identity sweep, solutions and the
-#   trust corpora's training cases; level6base: its eager and compiled baselines)
+#   STEPS is a comma list of: solutions unit gpu cpu demo wall ident ipcspeed coreswap timingtrace traceset modes agent profile ncu buildtimes splitcov boundary realworld lint baseline sol level6 level6trust level6base
+#   (level6: the training level's GPU lint, identity sweep and solutions; level6trust: the trust
+#   corpora's training cases; level6base: its eager and compiled baselines)
 #   (boundary builds the commit before the process boundary too: a device call of its own)
 #   (lint and baseline cover the whole suite and are not in `all`: each wants a device call of its own)
 set -uo pipefail
@@ -73,7 +73,7 @@ want baseline && step baseline-export build/release/kforge --db "$baseline_db" b
 want buildtimes && step bench-build bench/build_times.sh "$logs"
 want level6 && step level6-lint build/release/kforge problems lint --device cuda level6/1-43
 want level6 && IDENTITY_PROBLEMS="level6/*" step level6-ident bench/identity.sh "$logs/level6"
-want level6 && KFORGE_CORPUS_CASES='^(train_|linear_tanh_train)' step level6-trust ctest --preset release -R GpuTrust --output-on-failure
+want level6trust && KFORGE_CORPUS_CASES='^(train_|linear_tanh_train)' step level6-trust ctest --preset release -R GpuTrust --output-on-failure
 # Level 6's hand-written solutions (their speedup is over eager: issue 23 wants 5 real backward kernels beating it).
 level6_solutions() {
   local d; d=$(mktemp -d); mkdir -p "$d/level6" && cp -r solutions/level6/* "$d/level6/"

@@ -85,11 +85,6 @@ int64_t bytes_of(const std::vector<at::Tensor>& ts) {
   return total;
 }
 
-// Past this error against the fp64 reference, relative to an output's largest value, a result is
-// wrong rather than computed in a lower precision (bf16's rounding is 2^-9; long bf16 reductions
-// stay well under 5%).
-constexpr double kWrongAgainstFp64 = 0.05;
-
 // A training step's result, tensor by tensor, for a message.
 std::string describe_roles(const std::vector<ComparedTensor>& roles) {
   std::string text;
@@ -467,7 +462,7 @@ class Evaluation {
       }
       // An error of this size is no rounding of any precision (bf16 keeps 8 bits): the values are
       // wrong, and a loose tolerance on small outputs let them pass the comparison.
-      if (pc.ran && pc.candidate_error > kWrongAgainstFp64)
+      if (pc.wrong())
         throw Failure{Verdict::incorrect,
                       trial + ": " + format_error_vs_fp64(pc) +
                           ": the values are wrong by that much of the output's scale, beyond what any precision explains",

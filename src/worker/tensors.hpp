@@ -60,12 +60,17 @@ struct Comparison {
 inline constexpr double kFp32OrderNoise = share_of_largest(kFp32OrderNoiseLog2);
 inline constexpr double kFp32GradientOrderNoise = share_of_largest(kFp32GradientOrderNoiseLog2);
 inline constexpr double kHalfGradientOrderNoise = share_of_largest(kHalfGradientOrderNoiseLog2);
+// A gradient's whole error, as a share of its norm (the reasons are at the constants).
+inline constexpr double kFp32GradientNormError = share_of_largest(kFp32GradientNormErrorLog2);
+inline constexpr double kHalfGradientNormError = share_of_largest(kHalfGradientNormErrorLog2);
 
 // What each compared tensor is (its name in messages, "output 1" by default), the summation-
 // order noise its fp32 comparison admits, and whether its default atol scales with it: a
 // gradient's scale is the loss's choice (a mean over 16,384 tokens makes every element of it
 // smaller than fp32's atol of 1e-4, so an absolute atol would pass zeros), so it is compared at its
-// own scale, atol times its largest |value| where that is under 1.
+// own scale, atol times its largest |value| where that is under 1; and its error as a whole is
+// held to a share of its norm (kFp32GradientNormError), which zeros in place of its many small
+// elements exceed.
 struct ComparedTensor {
   std::string name;
   double order_noise = kFp32OrderNoise;

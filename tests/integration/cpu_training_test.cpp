@@ -99,6 +99,58 @@ class ModelNew(nn.Module):
   EXPECT_NE(message.find("the gradient of input 0"), std::string::npos) << message;
 }
 
+// A gradient of 100,000 classes a row: a backward that writes only the label elements leaves every
+// other one within the elementwise tolerance (each about 1e-5 of the largest), and is caught by the
+// gradient's norm alone.
+TEST(CpuTraining, AGradientWithItsSmallElementsLeftOutFailsOnItsNorm) {
+  TempDir dir;
+  const std::string problem = source_path("tests/problems/training/level6/3_Wide_Vocab_Cross_Entropy_Train.py");
+  std::string identity = dir.write("identity.py", R"(import torch.nn as nn
+import torch.nn.functional as F
+
+
+class ModelNew(nn.Module):
+    def forward(self, logits, labels):
+        return F.cross_entropy(logits, labels)
+)");
+  std::string label_only = dir.write("label_only.py", R"(import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+class LabelOnly(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, logits, labels):
+        ctx.save_for_backward(logits, labels)
+        return F.cross_entropy(logits, labels)
+
+    @staticmethod
+    def backward(ctx, grad):
+        logits, labels = ctx.saved_tensors
+        rows = torch.arange(len(labels))
+        p_label = torch.softmax(logits, dim=1)[rows, labels]
+        g = torch.zeros_like(logits)
+        g[rows, labels] = (p_label - 1) / len(labels)
+        return grad * g, None
+
+
+class ModelNew(nn.Module):
+    def forward(self, logits, labels):
+        return LabelOnly.apply(logits, labels)
+)");
+  std::vector<std::string> args{"--db", dir.file("k.db"), "eval"};
+  args.insert(args.end(), kQuick.begin(), kQuick.end());
+  args.insert(args.end(), {"--problem", problem, identity, label_only});
+  auto r = run_kforge(args);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto got = r.lines_by_candidate();
+  EXPECT_EQ(got["identity.py"].value("verdict", ""), "correct") << got["identity.py"].dump();
+  EXPECT_EQ(got["label_only.py"].value("verdict", ""), "incorrect") << got["label_only.py"].dump();
+  const std::string message = got["label_only.py"].value("message", "");
+  EXPECT_NE(message.find("the gradient of input 0: every element lies within"), std::string::npos) << message;
+  EXPECT_NE(message.find("of the gradient's norm"), std::string::npos) << message;
+}
+
 // A bf16 step (gradients at 1e-2 and their bf16 order noise): an identity and a hand-written
 // backward that keeps its own rounding points are both correct.
 TEST(CpuTraining, Bf16StepsOfTheirOwnAreCorrect) {

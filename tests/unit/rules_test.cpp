@@ -58,6 +58,18 @@ TEST(Tolerances, TheEvaluationDocQuotesTheOrderNoise) {
   EXPECT_TRUE(quoted(kHalfGradientOrderNoiseLog2)) << paragraph;
   EXPECT_NE(paragraph.find("(an output 2^" + std::to_string(kFp32OrderNoiseLog2) + ")"), std::string::npos) << paragraph;
   EXPECT_EQ(share_of_largest(-14), 1.0 / 16384);
+  EXPECT_TRUE(quoted(kFp32GradientNormErrorLog2)) << paragraph;
+}
+
+// The lint judges a problem by what the evaluation admits of a gradient: its constants are these.
+TEST(Tolerances, TheLintUsesTheEvaluationsGradientTolerances) {
+  const std::string lint = read_file(testing::source_path("python/kforge_lint.py"));
+  auto has = [&](const std::string& text) { return lint.find(text) != std::string::npos; };
+  auto entry = [](const char* dtype, int log2) { return std::string("\"") + dtype + "\": 2.0 ** " + std::to_string(log2); };
+  EXPECT_TRUE(has("GRADIENT_ORDER_NOISE = {" + entry("fp32", kFp32GradientOrderNoiseLog2) + ", " +
+                  entry("fp16", kHalfGradientOrderNoiseLog2) + ", " + entry("bf16", kHalfGradientOrderNoiseLog2) + "}"));
+  EXPECT_TRUE(has("GRADIENT_NORM_ERROR = {" + entry("fp32", kFp32GradientNormErrorLog2) + ", " +
+                  entry("fp16", kHalfGradientNormErrorLog2) + ", " + entry("bf16", kHalfGradientNormErrorLog2) + "}"));
 }
 
 }  // namespace
