@@ -4,7 +4,7 @@
 # benchmarks of docs/benchmarks.md. Full logs go to build/gpu-check/; the files worth keeping are
 # copied to $OUT when it is set (the device tool brings back what fits); a summary table is printed last.
 #   On the device machine: carry .deps/ (tools/fetch-deps.sh) and run tools/gpu-check.sh [tests|bench|all|STEPS]
-#   STEPS is a comma list of: solutions unit gpu cpu demo wall ident ipcspeed coreswap timingtrace traceset modes agent profile ncu buildtimes splitcov boundary realworld lint baseline sol level6 level6trust level6base
+#   STEPS is a comma list of: solutions unit gpu cpu demo wall ident ipcspeed coreswap timingtrace traceset modes agent profile ncu buildtimes splitcov boundary realworld lint baseline sol level6 level6trust level6base exact
 #   (level6: the training level's GPU lint, identity sweep and solutions; level6trust: the trust
 #   corpora's training cases; level6base: its eager and compiled baselines)
 #   (boundary builds the commit before the process boundary too: a device call of its own)
@@ -95,6 +95,7 @@ want level6 && step level6-sol bash -c level6_solutions
 want level6base && step level6-baseline timeout "${BASELINE_SECONDS:-100000}" build/release/kforge --db "$baseline_db" baseline --device cuda --modes eager,compile level6/1-43
 want level6base && step level6-baseline-export build/release/kforge --db "$baseline_db" baseline --device cuda --stored-only \
   --modes eager,compile --export "$logs/baselines-level6" level6/1-43
+want exact && step bench-exact bench/exact_candidates.sh "$logs"
 want boundary && step bench-boundary bench/boundary_cost.sh "$logs"
 want splitcov && step bench-splitcov bench/split_coverage.sh "$logs"
 # tests/realworld as one folder in a fresh cache (issue 19's throughput); its store and HTML report stay in $logs.
@@ -160,7 +161,7 @@ cat "${XDG_CACHE_HOME:-$HOME/.cache}"/kforge/logs/worker-*.log 2>/dev/null |
   cat "$logs/bench-wall.txt" "$logs/bench-identity.txt" "$logs/bench-ncu.txt" "$logs/build-times.txt" \
     "$logs/boundary-cost.txt" "$logs/split-coverage.txt" "$logs/core-swap.txt" "$logs/timing-trace.txt" "$logs/timing-trace-set.txt" "$logs/agent-throughput.txt" \
     "$logs/process-modes.txt" "$logs/ipc-speed.txt" "$logs/realworld-table.txt" "$logs/profile.txt" \
-    "$logs/level6/bench-identity.txt" "$logs/level6-sol.txt" 2>/dev/null
+    "$logs/level6/bench-identity.txt" "$logs/level6-sol.txt" "$logs/exact-candidates.txt" 2>/dev/null
   echo "== worker start and census costs (most frequent lines) =="
   head -12 "$logs/worker-costs.txt"
   echo "== steps (commit $commit; $gpu) =="
