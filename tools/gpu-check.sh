@@ -89,13 +89,13 @@ for l in open(sys.argv[1]):
 }
 export -f level6_solutions
 want level6 && step level6-sol bash -c level6_solutions
+want exact && step bench-exact bench/exact_candidates.sh "$logs"
 # Eager, then compiled through AOTAutograd; level6base is a device call of its own (BASELINE_SECONDS caps it).
 # BASELINE_DEADLINE (seconds since the epoch) instead: stop then, whatever the steps before took.
 [[ -n "${BASELINE_DEADLINE:-}" ]] && BASELINE_SECONDS=$(( BASELINE_DEADLINE - $(date +%s) > 10 ? BASELINE_DEADLINE - $(date +%s) : 10 ))
 want level6base && step level6-baseline timeout "${BASELINE_SECONDS:-100000}" build/release/kforge --db "$baseline_db" baseline --device cuda --modes eager,compile level6/1-43
 want level6base && step level6-baseline-export build/release/kforge --db "$baseline_db" baseline --device cuda --stored-only \
   --modes eager,compile --export "$logs/baselines-level6" level6/1-43
-want exact && step bench-exact bench/exact_candidates.sh "$logs"
 want boundary && step bench-boundary bench/boundary_cost.sh "$logs"
 want splitcov && step bench-splitcov bench/split_coverage.sh "$logs"
 # tests/realworld as one folder in a fresh cache (issue 19's throughput); its store and HTML report stay in $logs.
