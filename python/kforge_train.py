@@ -128,12 +128,10 @@ class TrainStep(nn.Module):
             leaves.append(leaf)
         with torch.enable_grad():
             outputs = _outputs(self.model(*inputs))
-        # The backward on this thread, not autograd's device thread: kforge pins the thread a
-        # timed call runs on, and a backward handed to a thread of its own paid that thread's
-        # wake-ups on one side more than the other (identity steps at 0.85-0.92 on the H200 for
-        # launch-bound steps: level6/34, 36, 38). Thread-local: only this step's backward.
-        with torch.autograd.set_multithreading_enabled(False):
-            torch.autograd.backward(*_differentiated(outputs, upstream))
+        # Autograd's own engine, as training runs it: the backward on its device thread. (Run on
+        # the calling thread instead, launch-bound steps took 25-30% longer on the H200 and their
+        # identity speedups were no nearer 1: docs/benchmarks.md, session 21.)
+        torch.autograd.backward(*_differentiated(outputs, upstream))
         grads = [leaf.grad if leaf.grad is not None else torch.zeros_like(leaf) for leaf in leaves]
         grads += [p.grad if p.grad is not None else torch.zeros_like(p) for _, p in params]
         return tuple(_detached(outputs) + grads)

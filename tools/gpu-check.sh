@@ -93,7 +93,7 @@ want exact && step bench-exact bench/exact_candidates.sh "$logs"
 # Eager, then compiled through AOTAutograd; level6base is a device call of its own (BASELINE_SECONDS caps it).
 # BASELINE_DEADLINE (seconds since the epoch) instead: stop then, whatever the steps before took.
 [[ -n "${BASELINE_DEADLINE:-}" ]] && BASELINE_SECONDS=$(( BASELINE_DEADLINE - $(date +%s) > 10 ? BASELINE_DEADLINE - $(date +%s) : 10 ))
-want level6base && step level6-baseline timeout "${BASELINE_SECONDS:-100000}" build/release/kforge --db "$baseline_db" baseline --device cuda --modes eager,compile level6/1-43
+want level6base && step level6-baseline timeout "${BASELINE_SECONDS:-100000}" build/release/kforge --db "$baseline_db" baseline --device cuda level6/1-43 --modes eager,compile
 want level6base && step level6-baseline-export build/release/kforge --db "$baseline_db" baseline --device cuda --stored-only \
   --modes eager,compile --export "$logs/baselines-level6" level6/1-43
 want boundary && step bench-boundary bench/boundary_cost.sh "$logs"
