@@ -1,5 +1,6 @@
 #include "worker/precision_check.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -64,19 +65,24 @@ PrecisionCheck check_against_fp64(const py::object& reference_model, const py::l
     check.skipped = "the fp64 reference returned a different number of outputs";
     return check;
   }
+  check.reference_norm_error.assign(exact.size(), -1.0);
+  check.candidate_norm_error.assign(exact.size(), -1.0);
   for (size_t i = 0; i < exact.size(); ++i) {
     const at::Tensor& e = exact[i];
     if (e.scalar_type() != at::kDouble || e.numel() == 0) continue;  // integer or non-fp32 outputs
     if (e.sizes() != candidate_outputs[i].sizes() || e.sizes() != reference_outputs[i].sizes()) continue;
     at::Tensor finite = at::isfinite(e);
-    double scale = at::where(finite, e.abs(), at::zeros({}, e.options())).max().item<double>();
+    at::Tensor zero = at::zeros({}, e.options());
+    double scale = at::where(finite, e.abs(), zero).max().item<double>();
     if (!(scale > 0)) continue;
-    auto error_of = [&](const at::Tensor& t) {
-      at::Tensor diff = (t.to(at::kDouble) - e).abs();
-      return at::where(finite, diff, at::zeros({}, e.options())).max().item<double>() / scale;
+    const double norm = at::where(finite, e, zero).norm().item<double>();
+    auto error_of = [&](const at::Tensor& t, double* norm_error) {
+      at::Tensor diff = at::where(finite, (t.to(at::kDouble) - e).abs(), zero);
+      *norm_error = diff.norm().item<double>() / norm;
+      return diff.max().item<double>() / scale;
     };
-    double ref_err = error_of(reference_outputs[i]);
-    double cand_err = error_of(candidate_outputs[i]);
+    double ref_err = error_of(reference_outputs[i], &check.reference_norm_error[i]);
+    double cand_err = error_of(candidate_outputs[i], &check.candidate_norm_error[i]);
     check.ran = true;
     check.reference_error = std::max(check.reference_error, ref_err);
     check.candidate_error = std::max(check.candidate_error, cand_err);
@@ -89,6 +95,15 @@ PrecisionCheck check_against_fp64(const py::object& reference_model, const py::l
   }
   if (!check.ran && check.skipped.empty()) check.skipped = "no floating output";
   return check;
+}
+
+bool PrecisionCheck::at_least_as_exact(size_t failed) const {
+  if (!ran || failed >= candidate_norm_error.size() || candidate_norm_error[failed] < 0) return false;
+  const double fp32_noise = std::ldexp(1.0, -20);
+  for (size_t i = 0; i < candidate_norm_error.size(); ++i)
+    if (candidate_norm_error[i] >= 0 && candidate_norm_error[i] > std::max(2 * reference_norm_error[i], fp32_noise))
+      return false;
+  return true;
 }
 
 }  // namespace kforge::worker

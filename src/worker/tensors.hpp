@@ -51,6 +51,10 @@ Tolerance default_tolerance(at::ScalarType dtype);
 struct Comparison {
   bool match = true;
   std::string message;  // why not, naming the output, the count and the first bad element
+  // When not: the output it failed on, and whether only its finite values were off (not its
+  // shape, dtype, count, NaN or Inf): what the fp64 check may yet find more exact than the reference.
+  size_t failed = 0;
+  bool values_only = false;
   double max_abs_error = 0;
   double max_rel_error = 0;  // |cand - ref| / max(|ref|, atol)
 };
@@ -75,7 +79,13 @@ struct ComparedTensor {
   std::string name;
   double order_noise = kFp32OrderNoise;
   bool atol_at_own_scale = false;
+  // Set once the candidate was found more exact than the reference (PrecisionCheck::
+  // at_least_as_exact): its finite values may then differ from the reference's elementwise, by at
+  // most this share of the reference's norm as a whole (0: never).
+  double norm_limit = 0;
 };
+// The roles of `count` plain outputs, as compare_outputs names them by default.
+std::vector<ComparedTensor> default_roles(size_t count);
 Comparison compare_outputs(const std::vector<at::Tensor>& reference, const std::vector<at::Tensor>& candidate,
                            std::optional<double> atol, std::optional<double> rtol,
                            const std::vector<ComparedTensor>& roles = {});
