@@ -2,7 +2,8 @@
 
 Run by kforge with the worker's Python: kforge_lint.py --device cpu|cuda [--static-only] LEVEL:PATH...
 One JSON object per problem on stdout: {"problem": PATH, "findings": [{"rule", "message"}],
-"eager_ms": MS or null, "peak_gib": GIB or null}.
+"eager_ms": MS or null, "peak_gib": GIB or null}, and "note" where it was linted otherwise than
+asked (a multi-rank problem on fewer GPUs than its ranks: on the CPU).
 
 Static rules read the file: no random call inside forward (`random-in-forward`), no device or
 floating dtype chosen in the file (`device-in-file`, `dtype-in-file`). Run rules build the model
@@ -24,11 +25,13 @@ not fit), and any other exception a `load` one.
 import argparse
 import ast
 import json
+import os
 import sys
 
 import torch
 
 from kforge_problem import DTYPES, cast, cast_model, error_text, is_out_of_memory, load, tensors_of
+from kforge_ranks import run_ranks, world_size_of
 from kforge_train import is_training_problem, step_for, trainable_parameters, with_grad_outputs
 
 RANDOM_CALLS = {"rand", "randn", "randint", "randperm", "normal", "bernoulli", "multinomial", "rand_like",
@@ -81,8 +84,10 @@ class Runner:
     parameter no output depends on is a near-zero gradient), and the GPU figures time forward and
     backward."""
 
-    def __init__(self, module, device, dtype):
+    def __init__(self, module, device, dtype, rank=None):
         self.m, self.device, self.dtype = module, device, dtype
+        # A multi-rank problem's get_inputs(rank, world_size) (kforge_ranks.py).
+        self.input_args = (rank.rank, rank.world_size) if rank else ()
         self.train = is_training_problem(module)
         self._shapes_model = None  # a training problem's plain model: its forward shapes the grad_outputs
 
@@ -97,7 +102,7 @@ class Runner:
     def plain_inputs(self, seed):
         with torch.device(self.device):
             torch.manual_seed(seed)
-            return [cast(a, self.dtype) for a in self.m.get_inputs()]
+            return [cast(a, self.dtype) for a in self.m.get_inputs(*self.input_args)]
 
     def model(self, seed):
         model = self.plain_model(seed)
@@ -339,7 +344,7 @@ def gpu_figures(runner, level):
     ms = sorted(times)[len(times) // 2]
     peak = torch.cuda.max_memory_allocated() / 2**30
     found = []
-    low, high = (1.0, 15.0) if level in (1, 2, 6) else (1.0, 50.0)
+    low, high = (1.0, 15.0) if level in (1, 2, 6, 7) else (1.0, 50.0)
     if not low <= ms <= high:
         found.append(("sizing", f"eager {ms:.2f} ms, outside level {level}'s window of {low:g}-{high:g} ms"))
     if peak > PEAK_GIB_LIMIT:
@@ -349,29 +354,60 @@ def gpu_figures(runner, level):
     return ms, peak, found
 
 
+def run_rules(level, path, device, rank=None):
+    """The rules that build and run the problem: (findings, eager ms, peak GiB), the figures None
+    on the CPU. `rank`: this process's place in a multi-rank problem's group (kforge_ranks.py)."""
+    cpu = device == "cpu"
+    module = load(path, cpu)
+    findings = []
+    precision = getattr(module, "precision", "fp32")
+    if precision not in DTYPES:
+        findings.append(("precision", f"declared precision {precision!r} is not one of fp32, fp16, bf16"))
+        precision = "fp32"
+    runner = Runner(module, device, DTYPES[precision], rank)
+    findings += run_findings(runner, precision, cpu)
+    findings += extra_size_findings(runner, "cpu_extra_sizes" if cpu else "extra_sizes")
+    if cpu and rank is None:
+        # The GPU sizes, on the meta device: shapes checked, nothing computed. (Not for a
+        # multi-rank problem: collectives need data.)
+        findings += extra_size_findings(Runner(load(path, False, "kforge_problem_meta"), "meta",
+                                               DTYPES[precision]), "extra_sizes")
+    if cpu:
+        return findings, None, None
+    ms, peak, more = gpu_figures(Runner(load(path, False), device, DTYPES[precision], rank), level)
+    return findings + more, ms, peak
+
+
+def rank_rules(rank, level, path, device):
+    """run_rules on one rank of a multi-rank problem; its findings say which rank found them."""
+    findings, ms, peak = run_rules(level, path, device, rank)
+    return [(rule, f"rank {rank.rank}: {message}") for rule, message in findings], ms, peak
+
+
 def lint(level, path, device, static_only):
     result = {"problem": path, "findings": [], "eager_ms": None, "peak_gib": None}
     try:
         source = open(path, encoding="utf-8").read()
         findings = static_findings(source)
         if not static_only:
-            cpu = device == "cpu"
-            module = load(path, cpu)
-            precision = getattr(module, "precision", "fp32")
-            if precision not in DTYPES:
-                findings.append(("precision", f"declared precision {precision!r} is not one of fp32, fp16, bf16"))
-                precision = "fp32"
-            runner = Runner(module, device, DTYPES[precision])
-            findings += run_findings(runner, precision, cpu)
-            findings += extra_size_findings(runner, "cpu_extra_sizes" if cpu else "extra_sizes")
-            if cpu:
-                # The GPU sizes, on the meta device: shapes checked, nothing computed.
-                findings += extra_size_findings(Runner(load(path, False, "kforge_problem_meta"), "meta",
-                                                       DTYPES[precision]), "extra_sizes")
-            if not cpu:
-                ms, peak, more = gpu_figures(Runner(load(path, False), device, DTYPES[precision]), level)
-                result["eager_ms"], result["peak_gib"] = ms, peak
+            ranks = world_size_of(load(path, device == "cpu", "kforge_problem_ranks"))
+            if ranks > 1 and device == "cuda" and torch.cuda.device_count() < ranks:
+                # Its ranks cannot each have a GPU here: the run rules on the CPU, over gloo, and
+                # no GPU figures (a machine with enough GPUs sizes it).
+                device = "cpu"
+                result["note"] = (f"needs {ranks} GPUs, this machine has {torch.cuda.device_count()}: "
+                                  "linted on the CPU, not sized")
+            if ranks == 1:
+                more, result["eager_ms"], result["peak_gib"] = run_rules(level, path, device)
                 findings += more
+            else:
+                # Every rank runs the rules (their collectives meet); the slowest rank's time is the
+                # problem's, and a finding on any rank is the problem's.
+                for more, ms, peak in run_ranks(ranks, device, rank_rules, (level, os.path.abspath(path), device)):
+                    findings += more
+                    if ms is not None:
+                        result["eager_ms"] = max(result["eager_ms"] or 0.0, ms)
+                        result["peak_gib"] = max(result["peak_gib"] or 0.0, peak)
     except Exception as e:  # noqa: BLE001 (a broken problem is a finding, and the others still run)
         if is_out_of_memory(e):
             findings = [("memory", f"does not fit in the {device}'s memory: {error_text(e)}")]

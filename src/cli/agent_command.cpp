@@ -160,6 +160,11 @@ int run_agent_command(AgentCommandOptions o, const GlobalOptions& global, const 
   if (o.models.empty()) throw UsageError("give --model (repeatable: several models share one search)");
   auto models = chosen_models(o, global);
   auto problems = chosen_problems(o.levels, o.problems, o.suite, "nothing to search: give --level L or --problem P (each may repeat)");
+  std::erase_if(problems, [](const Problem& p) {
+    if (p.world_size > 1) std::cerr << "kforge: note: " << multi_rank_not_evaluated(p) << "; not searched\n";
+    return p.world_size > 1;
+  });
+  if (problems.empty()) throw UsageError("nothing to search: every problem chosen is a multi-rank one");
   if (!o.shard.empty()) keep_problem_shard(problems, o.shard, expected_cost_weight(o.budgets.attempts, store));
   agent::AgentOptions a;
   a.models = std::move(models.coders);

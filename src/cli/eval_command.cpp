@@ -53,6 +53,7 @@ struct EvalOptions {
 std::vector<PlannedEval> plan_for_problem(const EvalOptions& o, const SuiteLoad& builtin) {
   std::vector<PlannedEval> plan;
   Problem problem = resolve_problem(o.problem, builtin);
+  if (problem.world_size > 1) throw UsageError(multi_rank_not_evaluated(problem));
   if (o.targets.empty()) throw UsageError("--problem needs at least one CANDIDATE file");
   for (const auto& target : o.targets) {
     std::error_code ec;
@@ -98,12 +99,17 @@ std::vector<PlannedEval> plan_for_dir(const EvalOptions& o, const SuiteLoad& sui
   std::vector<PlannedEval> plan;
   int needs_gpu = 0, host_only = 0;
   std::vector<std::string> no_problem;
+  std::set<std::string> multi_rank;  // what is said of each such problem, once
   for (const auto& f : found.candidates) {
     const Problem* problem = nullptr;
     for (const auto& p : suite.problems)
       if (p.level == f.key.level && p.id == f.key.id) problem = &p;
     if (!problem) {
       no_problem.push_back(f.relative);
+      continue;
+    }
+    if (problem->world_size > 1) {
+      multi_rank.insert(multi_rank_not_evaluated(*problem));
       continue;
     }
     PlannedEval e = plan_candidate(*problem, f.path, f.relative);
@@ -120,6 +126,7 @@ std::vector<PlannedEval> plan_for_dir(const EvalOptions& o, const SuiteLoad& sui
   for (const auto& u : found.unmatched)
     std::cerr << "kforge: note: " << u << " matches no problem layout (" << kCandidateLayouts << "); skipped\n";
   for (const auto& u : no_problem) std::cerr << "kforge: note: " << u << ": the suite has no such problem; skipped\n";
+  for (const auto& m : multi_rank) std::cerr << "kforge: note: " << m << "; its candidates were skipped\n";
   if (needs_gpu)
     std::cerr << "kforge: note: " << needs_gpu << " candidate(s) need a GPU (CUDA or Triton) and were left out of "
               << "this CPU run\n";

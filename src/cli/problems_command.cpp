@@ -84,6 +84,8 @@ int run_lint(const LintOptions& o) {
     if (j.contains("eager_ms") && j["eager_ms"].is_number())
       said = fmt::format("{:.2f} ms, peak {:.1f} GiB", j["eager_ms"].get<double>(), j["peak_gib"].get<double>()) +
              (said.empty() ? "" : "; " + said);
+    // How it was linted, where not as asked (a multi-rank problem on too few GPUs).
+    if (j.contains("note") && j["note"].is_string()) said += (said.empty() ? "" : "; ") + j["note"].get<std::string>();
     std::cout << fmt::format("{:<52} {}", p.display_name(),
                              findings.empty() ? (said.empty() ? "ok" : "ok (" + said + ")") : said)
               << std::endl;

@@ -62,6 +62,21 @@ bool declares_training(const std::string& source) {
   return std::regex_search(source, declaration);
 }
 
+int declared_world_size(const std::string& source) {
+  static const std::regex declaration(R"((?:^|\n)world_size\s*=\s*([^\s#]+))");
+  std::smatch m;
+  if (!std::regex_search(source, m, declaration)) return 1;
+  const std::string value = m[1];
+  if (!std::regex_match(value, std::regex("[0-9]{1,2}")) || std::stoi(value) < 1 || std::stoi(value) > 64)
+    throw Error("declares world_size = " + value + "; a multi-rank problem declares a whole number of ranks, 2 to 64");
+  return std::stoi(value);
+}
+
+std::string multi_rank_not_evaluated(const Problem& problem) {
+  return problem.display_name() + " is a multi-rank problem (world_size = " + std::to_string(problem.world_size) +
+         "): kforge does not evaluate candidates on those yet; `kforge problems lint` checks the problem itself";
+}
+
 Problem load_problem_file(const std::filesystem::path& path) {
   Problem p;
   std::error_code ec;
@@ -73,6 +88,7 @@ Problem load_problem_file(const std::filesystem::path& path) {
   try {
     p.precision = declared_precision(p.source);
     p.training = declares_training(p.source);
+    p.world_size = declared_world_size(p.source);
   } catch (const Error& e) {
     throw Error(p.path.string() + ": " + e.what());
   }

@@ -21,6 +21,10 @@ struct Problem {
   // A training problem (`mode = "train"` at module level; level 6): forward and backward are
   // checked and timed as one step (docs/evaluation.md, "Training problems").
   bool training = false;
+  // A multi-rank problem (`world_size = N` at module level, N >= 2; level 7): its model runs as N
+  // processes, one per rank (python/kforge_ranks.py). `kforge problems lint` checks it; candidates
+  // on it are not evaluated yet (docs/suite.md, "Multi-rank problems").
+  int world_size = 1;
 
   std::string file_name() const { return path.filename().string(); }  // "19_ReLU.py"
   // The precision it is evaluated at when --precision does not say: the declared one, else fp32.
@@ -45,6 +49,13 @@ std::string declared_precision(const std::string& source);
 // Whether a problem's source sets `mode = "train"` at module level (the worker reads the module's
 // attribute; this reads the text, for what is decided before a worker runs: prompts, tables).
 bool declares_training(const std::string& source);
+
+// The ranks a problem's source declares with a module-level `world_size = N`: 1 when it declares
+// none. Throws kforge::Error for a value that is not a whole number from 1 to 64.
+int declared_world_size(const std::string& source);
+
+// What `kforge eval` and `kforge agent` say of a multi-rank problem they leave out.
+std::string multi_rank_not_evaluated(const Problem& problem);
 
 // Reads one problem file. Throws kforge::Error for an unreadable file or a malformed name.
 Problem load_problem_file(const std::filesystem::path& path);

@@ -25,7 +25,8 @@ TEST(ProblemsLint, FlagsEachBrokenProblemWithItsRule) {
       {"level1/3_Near_Zero_Output", "near-zero"},          {"level1/4_Input_Independent", "input-independent"},
       {"level1/5_Weight_Independent", "weight-independent"}, {"level1/6_Nondeterministic", "nondeterministic"},
       {"level1/7_Dtype_In_File", "dtype-in-file"},         {"level1/10_Extra_Size_Changes_Init", "extra-sizes"},
-      {"level6/1_Unused_Parameter_Train", "near-zero"}};
+      {"level6/1_Unused_Parameter_Train", "near-zero"},    {"level7/1_Rank_Zero_Shard", "near-zero"},
+      {"level7/2_Rank_Fails_To_Start", "load"}};
   ASSERT_EQ(rules.size(), expected.size()) << r.out;
   for (const auto& [id, rule] : expected) EXPECT_TRUE(rules[id].count(rule)) << id << " lacks " << rule << "\n" << r.out;
   // Clean on purpose: an output of the inputs alone beside a weighted one; a BatchNorm that only
@@ -37,6 +38,17 @@ TEST(ProblemsLint, FlagsEachBrokenProblemWithItsRule) {
       ++clean;
     }
   EXPECT_EQ(clean, 2u) << r.out;
+  // A multi-rank problem's findings name the rank; a rank that fails is the cause, not the rank
+  // its failure left waiting in a collective.
+  for (const auto& line : r.json_lines()) {
+    if (line.at("id") == "level7/1_Rank_Zero_Shard")
+      EXPECT_NE(line.at("findings").dump().find("rank 1: the output: 100% of values within"), std::string::npos) << line.dump();
+    if (line.at("id") == "level7/2_Rank_Fails_To_Start")
+      EXPECT_NE(line.at("findings").dump().find("rank 1: ValueError: rank 1 has no shard (2_Rank_Fails_To_Start.py, line 29); "
+                                                "rank 0 then failed in a collective"),
+                std::string::npos)
+          << line.dump();
+  }
 }
 
 TEST(ProblemsLint, ShippedSuitePassesTheStaticRules) {
@@ -47,9 +59,18 @@ TEST(ProblemsLint, ShippedSuitePassesTheStaticRules) {
 
 // One problem per level, run at cpu_sizes (the whole suite is linted on a GPU: gpu_lint_test).
 TEST(ProblemsLint, ShippedProblemsOfEveryLevelLintCleanOnTheCpu) {
-  auto r = run_kforge({"problems", "lint", "--device", "cpu", "level1/4", "level2/1", "level3/1", "level5/1", "level6/15"});
+  auto r = run_kforge(
+      {"problems", "lint", "--device", "cpu", "level1/4", "level2/1", "level3/1", "level5/1", "level6/15", "level7/1"});
   EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
-  EXPECT_NE(r.out.find("0 of 5 problems flagged"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("0 of 6 problems flagged"), std::string::npos) << r.out;
+}
+
+// The multi-rank level on the CPU: every problem's two ranks as two processes over gloo, every run
+// rule on each (issue 24's "whole path on the CPU with gloo in CI", as far as it is built).
+TEST(ProblemsLint, TheMultiRankLevelLintsCleanOnTheCpuOverGloo) {
+  auto r = run_kforge({"problems", "lint", "--device", "cpu", "level7/1-13"});
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("0 of 13 problems flagged"), std::string::npos) << r.out;
 }
 
 // A problem whose inputs cannot be allocated is a `memory` finding that says so, not a `load` one
