@@ -3,6 +3,7 @@
 // a bf16 step, and the load errors a training step adds (grad_inputs, parameter shapes).
 #include <gtest/gtest.h>
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -44,20 +45,35 @@ class ModelNew(nn.Module):
 )";
 }
 
-// A mean loss over 4,096 rows: its gradient's elements are all under 2.5e-4 and mostly under
-// fp32's atol of 1e-4. A backward that returns zeros from its second call on passes the first
-// trial (and with it the fp64 check) and must fail the second on the comparison alone.
-TEST(CpuTraining, MeanLossGradientsAreHeldAtTheirOwnScale) {
-  TempDir dir;
-  const std::string problem = source_path("tests/problems/training/level6/2_Mean_Cross_Entropy_Train.py");
-  std::string identity = dir.write("identity.py", R"(import torch.nn as nn
+// The cross-entropy problems' identity: autograd's own backward.
+const char* const kCrossEntropyIdentity = R"(import torch.nn as nn
 import torch.nn.functional as F
 
 
 class ModelNew(nn.Module):
     def forward(self, logits, labels):
         return F.cross_entropy(logits, labels)
-)");
+)";
+
+// `kforge eval --problem` with the quick settings; each candidate's JSON line by file name.
+std::map<std::string, nlohmann::json> evaluate_quickly(TempDir& dir, const std::string& problem,
+                                                       const std::vector<std::string>& candidates) {
+  std::vector<std::string> args{"--db", dir.file("k.db"), "eval"};
+  args.insert(args.end(), kQuick.begin(), kQuick.end());
+  args.insert(args.end(), {"--problem", problem});
+  args.insert(args.end(), candidates.begin(), candidates.end());
+  auto r = run_kforge(args);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  return r.lines_by_candidate();
+}
+
+// A mean loss over 4,096 rows: its gradient's elements are all under 2.5e-4 and mostly under
+// fp32's atol of 1e-4. A backward that returns zeros from its second call on passes the first
+// trial (and with it the fp64 check) and must fail the second on the comparison alone.
+TEST(CpuTraining, MeanLossGradientsAreHeldAtTheirOwnScale) {
+  TempDir dir;
+  const std::string problem = source_path("tests/problems/training/level6/2_Mean_Cross_Entropy_Train.py");
+  std::string identity = dir.write("identity.py", kCrossEntropyIdentity);
   std::string zeros = dir.write("zeros_after_first.py", R"(import torch
 import torch.nn as nn
 import torch.nn.functional as F
@@ -86,12 +102,7 @@ class ModelNew(nn.Module):
     def forward(self, logits, labels):
         return ZeroLater.apply(logits, labels)
 )");
-  std::vector<std::string> args{"--db", dir.file("k.db"), "eval"};
-  args.insert(args.end(), kQuick.begin(), kQuick.end());
-  args.insert(args.end(), {"--problem", problem, identity, zeros});
-  auto r = run_kforge(args);
-  ASSERT_EQ(r.exit_code, 0) << r.err;
-  auto got = r.lines_by_candidate();
+  auto got = evaluate_quickly(dir, problem, {identity, zeros});
   EXPECT_EQ(got["identity.py"].value("verdict", ""), "correct") << got["identity.py"].dump();
   EXPECT_EQ(got["zeros_after_first.py"].value("verdict", ""), "incorrect") << got["zeros_after_first.py"].dump();
   const std::string message = got["zeros_after_first.py"].value("message", "");
@@ -105,14 +116,7 @@ class ModelNew(nn.Module):
 TEST(CpuTraining, AGradientWithItsSmallElementsLeftOutFailsOnItsNorm) {
   TempDir dir;
   const std::string problem = source_path("tests/problems/training/level6/3_Wide_Vocab_Cross_Entropy_Train.py");
-  std::string identity = dir.write("identity.py", R"(import torch.nn as nn
-import torch.nn.functional as F
-
-
-class ModelNew(nn.Module):
-    def forward(self, logits, labels):
-        return F.cross_entropy(logits, labels)
-)");
+  std::string identity = dir.write("identity.py", kCrossEntropyIdentity);
   std::string label_only = dir.write("label_only.py", R"(import torch
 import torch.nn as nn
 import torch.nn.functional as F
@@ -138,12 +142,7 @@ class ModelNew(nn.Module):
     def forward(self, logits, labels):
         return LabelOnly.apply(logits, labels)
 )");
-  std::vector<std::string> args{"--db", dir.file("k.db"), "eval"};
-  args.insert(args.end(), kQuick.begin(), kQuick.end());
-  args.insert(args.end(), {"--problem", problem, identity, label_only});
-  auto r = run_kforge(args);
-  ASSERT_EQ(r.exit_code, 0) << r.err;
-  auto got = r.lines_by_candidate();
+  auto got = evaluate_quickly(dir, problem, {identity, label_only});
   EXPECT_EQ(got["identity.py"].value("verdict", ""), "correct") << got["identity.py"].dump();
   EXPECT_EQ(got["label_only.py"].value("verdict", ""), "incorrect") << got["label_only.py"].dump();
   const std::string message = got["label_only.py"].value("message", "");
