@@ -19,6 +19,7 @@
 #include "agent/warm_workers.hpp"
 #include "cli/commands.hpp"
 #include "cli/model_choice.hpp"
+#include "cli/problem_tools.hpp"
 #include "cli/shard_choice.hpp"
 #include "cli/worker_choice.hpp"
 #include "common/errors.hpp"
@@ -160,11 +161,7 @@ int run_agent_command(AgentCommandOptions o, const GlobalOptions& global, const 
   if (o.models.empty()) throw UsageError("give --model (repeatable: several models share one search)");
   auto models = chosen_models(o, global);
   auto problems = chosen_problems(o.levels, o.problems, o.suite, "nothing to search: give --level L or --problem P (each may repeat)");
-  std::erase_if(problems, [](const Problem& p) {
-    if (p.world_size > 1) std::cerr << "kforge: note: " << multi_rank_not_evaluated(p) << "; not searched\n";
-    return p.world_size > 1;
-  });
-  if (problems.empty()) throw UsageError("nothing to search: every problem chosen is a multi-rank one");
+  leave_out_multi_rank(problems, "evaluate candidates on", "searched");
   if (!o.shard.empty()) keep_problem_shard(problems, o.shard, expected_cost_weight(o.budgets.attempts, store));
   agent::AgentOptions a;
   a.models = std::move(models.coders);

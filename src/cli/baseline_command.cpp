@@ -85,6 +85,7 @@ void print_baseline(const Problem& problem, const Baseline& b, bool stored, bool
 int run_baseline(const BaselineOptions& o, const GlobalOptions& global) {
   const std::string device = tool_device(o.device);
   auto [dir, suite, chosen] = choose_problems(o.suite, o.problems);
+  leave_out_multi_rank(chosen, "measure baselines of", "measured");
   const ToolIdentity id = tool_identity(device);
   Store store(global.db);
   // Whole problems, alike: the times eval --shard weighs by are the ones this command measures,

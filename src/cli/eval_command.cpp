@@ -53,7 +53,7 @@ struct EvalOptions {
 std::vector<PlannedEval> plan_for_problem(const EvalOptions& o, const SuiteLoad& builtin) {
   std::vector<PlannedEval> plan;
   Problem problem = resolve_problem(o.problem, builtin);
-  if (problem.world_size > 1) throw UsageError(multi_rank_not_evaluated(problem));
+  if (problem.world_size > 1) throw UsageError(multi_rank_unsupported(problem, "evaluate candidates on"));
   if (o.targets.empty()) throw UsageError("--problem needs at least one CANDIDATE file");
   for (const auto& target : o.targets) {
     std::error_code ec;
@@ -109,7 +109,7 @@ std::vector<PlannedEval> plan_for_dir(const EvalOptions& o, const SuiteLoad& sui
       continue;
     }
     if (problem->world_size > 1) {
-      multi_rank.insert(multi_rank_not_evaluated(*problem));
+      multi_rank.insert(multi_rank_unsupported(*problem, "evaluate candidates on"));
       continue;
     }
     PlannedEval e = plan_candidate(*problem, f.path, f.relative);

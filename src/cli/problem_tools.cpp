@@ -1,5 +1,7 @@
 #include "cli/problem_tools.hpp"
 
+#include <iostream>
+
 #include "build/subprocess.hpp"
 #include "common/errors.hpp"
 #include "pool/devices.hpp"
@@ -16,6 +18,15 @@ ChosenProblems choose_problems(const std::string& suite_dir, const std::vector<s
     for (auto& p : resolve_problems(spec, c.suite)) c.problems.push_back(std::move(p));
   if (c.problems.empty()) throw UsageError("no problems in " + c.dir.string());
   return c;
+}
+
+void leave_out_multi_rank(std::vector<Problem>& problems, const std::string& what, const std::string& done) {
+  const bool any = !problems.empty();
+  std::erase_if(problems, [&](const Problem& p) {
+    if (p.world_size > 1) std::cerr << "kforge: note: " << multi_rank_unsupported(p, what) << "; not " << done << "\n";
+    return p.world_size > 1;
+  });
+  if (any && problems.empty()) throw UsageError("nothing " + done + ": every problem chosen is a multi-rank one");
 }
 
 std::string tool_device(const std::string& asked) {

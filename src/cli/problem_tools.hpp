@@ -23,6 +23,10 @@ struct ChosenProblems {
 // Throws UsageError for an unknown id or an empty suite.
 ChosenProblems choose_problems(const std::string& suite_dir, const std::vector<std::string>& specs);
 
+// Drops the multi-rank problems from `problems`, with a note for each ("...; not <done>"), for a
+// command that does not `what` them yet; a UsageError when none is left.
+void leave_out_multi_rank(std::vector<Problem>& problems, const std::string& what, const std::string& done);
+
 // The device a tool runs on for `--device auto|cpu|cuda`: auto is cuda when a GPU is present.
 // Throws UsageError for another value, Error for cuda without a GPU.
 std::string tool_device(const std::string& asked);

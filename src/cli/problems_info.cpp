@@ -84,6 +84,7 @@ std::optional<stats::SpeedOfLight> problem_speed_of_light(const ProblemMetadata&
 
 int run_problems_info(const ProblemsInfoOptions& o, const GlobalOptions& global) {
   auto [dir, suite, chosen] = choose_problems(o.suite, o.problems);
+  leave_out_multi_rank(chosen, "derive metadata of", "derived");
 
   const std::string device = o.sol ? tool_device(o.device) : "";
   std::optional<ToolIdentity> identity;

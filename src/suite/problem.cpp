@@ -72,9 +72,9 @@ int declared_world_size(const std::string& source) {
   return std::stoi(value);
 }
 
-std::string multi_rank_not_evaluated(const Problem& problem) {
+std::string multi_rank_unsupported(const Problem& problem, const std::string& what) {
   return problem.display_name() + " is a multi-rank problem (world_size = " + std::to_string(problem.world_size) +
-         "): kforge does not evaluate candidates on those yet; `kforge problems lint` checks the problem itself";
+         "): kforge does not " + what + " those yet; `kforge problems lint` checks the problem itself";
 }
 
 Problem load_problem_file(const std::filesystem::path& path) {

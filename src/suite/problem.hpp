@@ -54,8 +54,9 @@ bool declares_training(const std::string& source);
 // none. Throws kforge::Error for a value that is not a whole number from 1 to 64.
 int declared_world_size(const std::string& source);
 
-// What `kforge eval` and `kforge agent` say of a multi-rank problem they leave out.
-std::string multi_rank_not_evaluated(const Problem& problem);
+// What a command says of a multi-rank problem it leaves out: `what` is what kforge does not do for
+// those yet ("evaluate candidates on", "measure baselines of", "derive metadata of").
+std::string multi_rank_unsupported(const Problem& problem, const std::string& what);
 
 // Reads one problem file. Throws kforge::Error for an unreadable file or a malformed name.
 Problem load_problem_file(const std::filesystem::path& path);

@@ -96,8 +96,8 @@ TEST(CliUsage, CudaWithoutGpu) {
   EXPECT_NE(r.err.find("no CUDA device here"), std::string::npos) << r.err;
 }
 
-// Multi-rank problems (level 7) are linted, not evaluated yet: asked for alone, an error that says
-// so; found in a folder, a note, and the rest of the folder still runs.
+// Multi-rank problems (level 7) are linted, not evaluated, baselined or measured yet: asked for
+// alone, an error that says so; found in a folder, a note, and the rest of the folder still runs.
 TEST(CliUsage, MultiRankProblemsAreNotEvaluatedYetAndSaySo) {
   TempDir dir;
   std::string candidate = dir.write("c.py", "import torch.nn as nn\n\nclass ModelNew(nn.Module):\n    pass\n");
@@ -116,6 +116,13 @@ TEST(CliUsage, MultiRankProblemsAreNotEvaluatedYetAndSaySo) {
   EXPECT_EQ(r.exit_code, 2) << r.err;
   EXPECT_NE(r.err.find("not searched"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("every problem chosen is a multi-rank one"), std::string::npos) << r.err;
+  // The problem tools that run its model as one process say the same (lint runs its ranks).
+  r = run_kforge({"--db", dir.file("k.db"), "baseline", "--device", "cpu", "level7/1", "--modes", "eager"});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("does not measure baselines of those yet"), std::string::npos) << r.err;
+  r = run_kforge({"--db", dir.file("k.db"), "problems", "info", "level7/1"});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("does not derive metadata of those yet"), std::string::npos) << r.err;
 }
 
 TEST(CliUsage, ProblemsListShowsTheBuiltinSuite) {
