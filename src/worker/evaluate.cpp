@@ -93,20 +93,6 @@ std::string describe_roles(const std::vector<ComparedTensor>& roles) {
   return text;
 }
 
-// Each measured output's error against fp64 as a whole, the candidate's and the reference's; only
-// output `only` where it is one of them.
-std::string format_norm_errors(const PrecisionCheck& pc, size_t only) {
-  std::string text;
-  for (size_t i = 0; i < pc.candidate_norm_error.size(); ++i) {
-    if (pc.candidate_norm_error[i] < 0 || (only < pc.candidate_norm_error.size() && i != only)) continue;
-    char figures[120];
-    std::snprintf(figures, sizeof figures, "%snorm error vs fp64 %.1e, the reference's %.1e", text.empty() ? "" : "; ",
-                  pc.candidate_norm_error[i], pc.reference_norm_error[i]);
-    text += figures;
-  }
-  return text;
-}
-
 std::string format_error_vs_fp64(const PrecisionCheck& pc) {
   char figures[128];
   std::snprintf(figures, sizeof figures, "error vs fp64 %.1e of the largest value (reference %.1e)", pc.candidate_error,
@@ -468,7 +454,7 @@ class Evaluation {
     res_.max_abs_error = std::max(res_.max_abs_error.value_or(0.0), cmp.max_abs_error);
     res_.max_rel_error = std::max(res_.max_rel_error.value_or(0.0), cmp.max_rel_error);
     if (!cmp.match) {
-      const std::string figures = exactness ? format_norm_errors(*exactness, cmp.failed) : "";
+      const std::string figures = exactness ? describe_norm_errors(*exactness, cmp.failed) : "";
       throw Failure{Verdict::incorrect, trial + ": " + cmp.message + (figures.empty() ? "" : " (" + figures + ")"), ""};
     }
     // What one call reads and writes: the speed-of-light floor's bytes (at the benchmark size).
@@ -508,32 +494,20 @@ class Evaluation {
     return pc;
   }
 
-  // The candidate was found at least as exact as the reference (`pc`): from now on each output may
-  // differ from the reference's by four times what it differs here, as a share of the norm, up to
-  // 2^-6: the reference's own error, which a replayed or skipped result exceeds by orders of
-  // magnitude (the timing's recheck holds every timed call to the same). False when an output
-  // differs by more (no reference that far off is a reference to hold anything to).
+  // The candidate was found at least as exact as the reference (`pc`): its outputs are held to the
+  // reference's by norm from now on (exactness_limits). False when an output is too far off for that.
   bool hold_to_reference_by_norm(const std::vector<at::Tensor>& reference, const std::vector<at::Tensor>& candidate,
                                  const PrecisionCheck& pc) {
-    const double most = std::ldexp(1.0, -6);
+    std::optional<std::vector<double>> limits = exactness_limits(reference, candidate);
+    if (!limits) return false;
     if (roles_.empty()) roles_ = default_roles(reference.size());
-    std::vector<double> limits(reference.size(), 0.0);
-    for (size_t i = 0; i < reference.size() && i < candidate.size(); ++i) {
-      if (!reference[i].is_floating_point() || reference[i].sizes() != candidate[i].sizes()) continue;
-      // In fp32 (no fp64 copies of GB-sized outputs): a norm's ratio needs no more.
-      const at::ScalarType work = reference[i].scalar_type() == at::kDouble ? at::kDouble : at::kFloat;
-      at::Tensor r = reference[i].to(work), k = candidate[i].to(work);
-      const double norm = r.norm().item<double>();
-      if (!(norm > 0) || !std::isfinite(norm)) continue;
-      const double share = (k - r).norm().item<double>() / norm;
-      if (!std::isfinite(share) || share > most) return false;
-      limits[i] = std::min(4 * share, most);
-    }
-    for (size_t i = 0; i < limits.size() && i < roles_.size(); ++i) roles_[i].norm_limit = std::max(roles_[i].norm_limit, limits[i]);
-    if (exactness_note_.empty()) exactness_note_ = "more exact than the reference (" + format_norm_errors(pc, pc.candidate_norm_error.size()) +
-                                                   "): compared with it by norm";
+    for (size_t i = 0; i < limits->size() && i < roles_.size(); ++i)
+      roles_[i].norm_limit = std::max(roles_[i].norm_limit, (*limits)[i]);
+    if (exactness_note_.empty())
+      exactness_note_ = "more exact than the reference (" + describe_norm_errors(pc) + "): compared with it by norm";
     return true;
   }
+
   // Fresh inputs for every pair, each model on its own copy, interleaved (worker/paired_timing.hpp).
   void timing() {
     if (!job_.time_candidate) return;

@@ -97,6 +97,36 @@ PrecisionCheck check_against_fp64(const py::object& reference_model, const py::l
   return check;
 }
 
+std::string describe_norm_errors(const PrecisionCheck& check, size_t only) {
+  std::string text;
+  for (size_t i = 0; i < check.candidate_norm_error.size(); ++i) {
+    if (check.candidate_norm_error[i] < 0 || (only < check.candidate_norm_error.size() && i != only)) continue;
+    char figures[96];
+    std::snprintf(figures, sizeof figures, "%snorm error vs fp64 %.1e, the reference's %.1e", text.empty() ? "" : "; ",
+                  check.candidate_norm_error[i], check.reference_norm_error[i]);
+    text += figures;
+  }
+  return text;
+}
+
+std::optional<std::vector<double>> exactness_limits(const std::vector<at::Tensor>& reference,
+                                                    const std::vector<at::Tensor>& candidate) {
+  const double most = std::ldexp(1.0, -6);
+  std::vector<double> limits(reference.size(), 0.0);
+  for (size_t i = 0; i < reference.size() && i < candidate.size(); ++i) {
+    if (!reference[i].is_floating_point() || reference[i].sizes() != candidate[i].sizes()) continue;
+    // In fp32 (no fp64 copies of GB-sized outputs): a norm's ratio needs no more.
+    const at::ScalarType work = reference[i].scalar_type() == at::kDouble ? at::kDouble : at::kFloat;
+    at::Tensor r = reference[i].to(work), k = candidate[i].to(work);
+    const double norm = r.norm().item<double>();
+    if (!(norm > 0) || !std::isfinite(norm)) continue;
+    const double share = (k - r).norm().item<double>() / norm;
+    if (!std::isfinite(share) || share > most) return std::nullopt;
+    limits[i] = std::min(4 * share, most);
+  }
+  return limits;
+}
+
 bool PrecisionCheck::at_least_as_exact(size_t failed) const {
   if (!ran || failed >= candidate_norm_error.size() || candidate_norm_error[failed] < 0) return false;
   const double fp32_noise = std::ldexp(1.0, -20);
