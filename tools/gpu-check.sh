@@ -4,7 +4,7 @@
 # benchmarks of docs/benchmarks.md. Full logs go to build/gpu-check/; the files worth keeping are
 # copied to $OUT when it is set (the device tool brings back what fits); a summary table is printed last.
 #   On the device machine: carry .deps/ (tools/fetch-deps.sh) and run tools/gpu-check.sh [tests|bench|all|STEPS]
-#   STEPS is a comma list of: solutions unit gpu cpu demo wall ident ipcspeed coreswap timingtrace traceset modes agent profile ncu buildtimes splitcov boundary realworld lint baseline sol level6 level6trust level6base exact
+#   STEPS is a comma list of: solutions unit gpu cpu demo wall ident ipcspeed coreswap timingtrace traceset modes agent profile ncu buildtimes splitcov boundary realworld lint baseline sol level6 level6trust level6base exact level7
 #   (level6: the training level's GPU lint, identity sweep and solutions; level6trust: the trust
 #   corpora's training cases; level6base: its eager and compiled baselines)
 #   (boundary builds the commit before the process boundary too: a device call of its own)
@@ -89,6 +89,9 @@ for l in open(sys.argv[1]):
 }
 export -f level6_solutions
 want level6 && step level6-sol bash -c level6_solutions
+# Level 7 (multi-rank) on a machine with two GPUs or more: its lint runs both ranks over NCCL and
+# times the slowest (sizing); with one GPU it lints on the CPU and says so.
+want level7 && step level7-lint build/release/kforge problems lint --device cuda level7/1-13
 want exact && step bench-exact bench/exact_candidates.sh "$logs"
 # Eager, then compiled through AOTAutograd; level6base is a device call of its own (BASELINE_SECONDS caps it).
 # BASELINE_DEADLINE (seconds since the epoch) instead: stop then, whatever the steps before took.
@@ -161,7 +164,7 @@ cat "${XDG_CACHE_HOME:-$HOME/.cache}"/kforge/logs/worker-*.log 2>/dev/null |
   cat "$logs/bench-wall.txt" "$logs/bench-identity.txt" "$logs/bench-ncu.txt" "$logs/build-times.txt" \
     "$logs/boundary-cost.txt" "$logs/split-coverage.txt" "$logs/core-swap.txt" "$logs/timing-trace.txt" "$logs/timing-trace-set.txt" "$logs/agent-throughput.txt" \
     "$logs/process-modes.txt" "$logs/ipc-speed.txt" "$logs/realworld-table.txt" "$logs/profile.txt" \
-    "$logs/level6/bench-identity.txt" "$logs/level6-sol.txt" "$logs/exact-candidates.txt" 2>/dev/null
+    "$logs/level6/bench-identity.txt" "$logs/level6-sol.txt" "$logs/exact-candidates.txt" "$logs/level7-lint.log" 2>/dev/null
   echo "== worker start and census costs (most frequent lines) =="
   head -12 "$logs/worker-costs.txt"
   echo "== steps (commit $commit; $gpu) =="
