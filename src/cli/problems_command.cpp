@@ -37,7 +37,8 @@ int run_list(const ProblemsOptions& o) {
     for (const auto& p : suite.problems) {
       nlohmann::json j = {{"id", p.display_name()}, {"level", p.level}, {"problem_id", p.id},
                           {"name", p.name},         {"path", p.path.string()}, {"hash", p.hash},
-                          {"precision", p.default_precision()}};
+                          {"precision", p.default_precision()}, {"training", p.training},
+                          {"world_size", p.world_size}};
       if (auto err = problem_format_error(p.source)) j["error"] = *err;
       std::cout << j.dump() << '\n';
     }
@@ -45,8 +46,11 @@ int run_list(const ProblemsOptions& o) {
     std::cout << fmt::format("{:<7} {:>4}  {:<48} {:<9} {}\n", "level", "id", "name", "precision", "status");
     for (const auto& p : suite.problems) {
       auto err = problem_format_error(p.source);
+      // What the line's status says beyond "ok": a training step, a multi-rank problem.
+      std::string kind = p.training ? " (training step)" : "";
+      if (p.world_size > 1) kind += " (" + std::to_string(p.world_size) + " ranks)";
       std::cout << fmt::format("{:<7} {:>4}  {:<48} {:<9} {}\n", p.level, p.id, p.name,
-                               p.default_precision(), err ? *err : "ok");
+                               p.default_precision(), err ? *err : "ok" + kind);
     }
     std::cout << fmt::format("{} problems in {}\n", suite.problems.size(), dir.string());
   }

@@ -137,6 +137,11 @@ TEST(CliUsage, ProblemsListShowsTheBuiltinSuite) {
   EXPECT_EQ(j.front()["precision"], "fp32");
   // Level 5 declares bf16 (and level 6's transformer-sized problems).
   EXPECT_TRUE(std::any_of(j.begin(), j.end(), [](const auto& p) { return p["precision"] == "bf16"; }));
+  // Level 6's training steps and level 7's ranks are said, in the JSON and on the line.
+  EXPECT_TRUE(std::any_of(j.begin(), j.end(), [](const auto& p) { return p["training"] == true; }));
+  EXPECT_TRUE(std::any_of(j.begin(), j.end(), [](const auto& p) { return p["world_size"] == 2; }));
+  EXPECT_NE(r.out.find("ok (training step)"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("ok (2 ranks)"), std::string::npos) << r.out;
 }
 
 TEST(CliUsage, ProblemsListReportsBrokenProblems) {
