@@ -26,8 +26,8 @@ import torch.multiprocessing as mp
 def world_size_of(module):
     """The ranks a problem declares (1: not a multi-rank problem)."""
     n = getattr(module, "world_size", 1)
-    if not isinstance(n, int) or n < 1:
-        raise ValueError(f"world_size = {n!r}: a multi-rank problem declares a whole number of ranks, at least 2")
+    if not isinstance(n, int) or not 1 <= n <= 64:
+        raise ValueError(f"world_size = {n!r}: a problem declares a whole number of ranks, 1 to 64")
     return n
 
 

@@ -68,7 +68,7 @@ int declared_world_size(const std::string& source) {
   if (!std::regex_search(source, m, declaration)) return 1;
   const std::string value = m[1];
   if (!std::regex_match(value, std::regex("[0-9]{1,2}")) || std::stoi(value) < 1 || std::stoi(value) > 64)
-    throw Error("declares world_size = " + value + "; a multi-rank problem declares a whole number of ranks, 2 to 64");
+    throw Error("declares world_size = " + value + "; a problem declares a whole number of ranks, 1 to 64");
   return std::stoi(value);
 }
 
