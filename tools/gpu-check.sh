@@ -4,9 +4,10 @@
 # benchmarks of docs/benchmarks.md. Full logs go to build/gpu-check/; the files worth keeping are
 # copied to $OUT when it is set (the device tool brings back what fits); a summary table is printed last.
 #   On the device machine: carry .deps/ (tools/fetch-deps.sh) and run tools/gpu-check.sh [tests|bench|all|STEPS]
-#   STEPS is a comma list of: solutions unit gpu cpu demo wall ident ipcspeed coreswap timingtrace traceset modes agent profile ncu buildtimes splitcov boundary realworld lint baseline sol level6 level6trust level6base exact level7
-#   (level6: the training level's GPU lint, identity sweep and solutions; level6trust: the trust
-#   corpora's training cases; level6base: its eager and compiled baselines)
+#   STEPS is a comma list of: solutions unit gpu cpu demo wall ident ipcspeed coreswap timingtrace traceset level6trace modes agent profile ncu buildtimes splitcov boundary realworld lint baseline sol level6 level6lint level6ident level6sol level6trust level6base exact level7
+#   (level6: the training level's GPU lint, identity sweep and solutions, or one of them: level6lint,
+#   level6ident, level6sol; level6trust: the trust corpora's training cases; level6trace: timing
+#   traces of a few identities; level6base: its eager and compiled baselines, after the others)
 #   (boundary builds the commit before the process boundary too: a device call of its own)
 #   (lint and baseline cover the whole suite and are not in `all`: each wants a device call of its own)
 set -uo pipefail
@@ -71,8 +72,12 @@ want baseline && step baseline-export build/release/kforge --db "$baseline_db" b
 { want baseline || want sol || want level6base; } && [[ -f "$baseline_db" ]] &&
   step store-paths python3 tools/store_relative_paths.py "$baseline_db"
 want buildtimes && step bench-build bench/build_times.sh "$logs"
-want level6 && step level6-lint build/release/kforge problems lint --device cuda level6/1-43
-want level6 && IDENTITY_PROBLEMS="level6/*" step level6-ident bench/identity.sh "$logs/level6"
+# level6lint, level6ident, level6sol: one part of level6 each (LEVEL6_LINT: which problems to lint;
+# LEVEL6_IDENT: which to run as identities, globs under problems/).
+{ want level6 || want level6lint; } &&
+  step level6-lint build/release/kforge problems lint --device cuda ${LEVEL6_LINT:-level6/1-43}
+{ want level6 || want level6ident; } &&
+  IDENTITY_PROBLEMS="${LEVEL6_IDENT:-level6/*}" step level6-ident bench/identity.sh "$logs/level6"
 want level6trust && KFORGE_CORPUS_CASES='^(train_|linear_tanh_train)' step level6-trust ctest --preset release -R GpuTrust --output-on-failure
 # Level 6's hand-written solutions (their speedup is over eager: issue 23 wants 5 real backward kernels beating it).
 level6_solutions() {
@@ -88,11 +93,25 @@ for l in open(sys.argv[1]):
 ' "$logs/level6-sol.jsonl" | tee "$logs/level6-sol.txt"
 }
 export -f level6_solutions
-want level6 && step level6-sol bash -c level6_solutions
+{ want level6 || want level6sol; } && step level6-sol bash -c level6_solutions
 # Level 7 (multi-rank) on a machine with two GPUs or more: its lint runs both ranks over NCCL and
 # times the slowest (sizing); with one GPU it lints on the CPU and says so.
 want level7 && step level7-lint build/release/kforge problems lint --device cuda level7/1-13
 want exact && step bench-exact bench/exact_candidates.sh "$logs"
+# The timing trace of level-6 identities (LEVEL6_TRACE: problem numbers; the launch-bound steps
+# and one control), to see where their identity speedups leave 1.00.
+level6_trace() {
+  local n problem name dir
+  for n in ${LEVEL6_TRACE:-1 34 36 38}; do
+    problem=$(ls problems/level6/${n}_*.py); name=$(basename "$problem" .py)
+    dir="$logs/level6-trace/$name"; mkdir -p "$dir"
+    { cat "$problem"; printf '\n\nModelNew = Model\n'; } >"$dir/identity.py"
+    echo "== $name"
+    TRACE_MODES=eager TRACE_PROBLEM="$problem" TRACE_CANDIDATE="$dir/identity.py" bench/timing_trace.sh "$dir" | tail -1
+  done | tee "$logs/level6-trace.txt"
+}
+export -f level6_trace
+want level6trace && step level6-trace bash -c level6_trace
 # Eager, then compiled through AOTAutograd; level6base is a device call of its own (BASELINE_SECONDS caps it).
 # BASELINE_DEADLINE (seconds since the epoch) instead: stop then, whatever the steps before took.
 [[ -n "${BASELINE_DEADLINE:-}" ]] && BASELINE_SECONDS=$(( BASELINE_DEADLINE - $(date +%s) > 10 ? BASELINE_DEADLINE - $(date +%s) : 10 ))
@@ -164,7 +183,7 @@ cat "${XDG_CACHE_HOME:-$HOME/.cache}"/kforge/logs/worker-*.log 2>/dev/null |
   cat "$logs/bench-wall.txt" "$logs/bench-identity.txt" "$logs/bench-ncu.txt" "$logs/build-times.txt" \
     "$logs/boundary-cost.txt" "$logs/split-coverage.txt" "$logs/core-swap.txt" "$logs/timing-trace.txt" "$logs/timing-trace-set.txt" "$logs/agent-throughput.txt" \
     "$logs/process-modes.txt" "$logs/ipc-speed.txt" "$logs/realworld-table.txt" "$logs/profile.txt" \
-    "$logs/level6/bench-identity.txt" "$logs/level6-sol.txt" "$logs/exact-candidates.txt" "$logs/level7-lint.log" 2>/dev/null
+    "$logs/level6/bench-identity.txt" "$logs/level6-trace.txt" "$logs/level6-sol.txt" "$logs/exact-candidates.txt" "$logs/level7-lint.log" 2>/dev/null
   echo "== worker start and census costs (most frequent lines) =="
   head -12 "$logs/worker-costs.txt"
   echo "== steps (commit $commit; $gpu) =="
