@@ -26,9 +26,8 @@ def start_autograd_threads(device):
     """Makes autograd's engine start its device threads now (it starts them once, at the first
     backward on a GPU): one tiny backward on `device`. The caller runs it on the thread pinned to
     its timing CPU, so the threads inherit that CPU (worker/training.cpp)."""
-    with torch.enable_grad():  # the caller may be under no_grad, as the evaluation's calls are
-        leaf = torch.zeros(1, device=device, requires_grad=True)
-        (leaf * 2).sum().backward()
+    leaf = torch.zeros(1, device=device, requires_grad=True)
+    (leaf * 2).sum().backward()
 
 
 def gradient_inputs(problem, args):
