@@ -22,14 +22,6 @@ def is_training_problem(problem):
     return getattr(problem, "mode", None) == "train"
 
 
-def start_autograd_threads(device):
-    """Makes autograd's engine start its device threads now (it starts them once, at the first
-    backward on a GPU): one tiny backward on `device`. The caller runs it on the thread pinned to
-    its timing CPU, so the threads inherit that CPU (worker/training.cpp)."""
-    leaf = torch.zeros(1, device=device, requires_grad=True)
-    (leaf * 2).sum().backward()
-
-
 def gradient_inputs(problem, args):
     """The indices of the input tensors whose gradients are compared: the problem's `grad_inputs`
     where it declares them (targets, masks and tables are no training step's unknowns), else

@@ -99,20 +99,15 @@ export -f level6_solutions
 want level7 && step level7-lint build/release/kforge problems lint --device cuda level7/1-13
 want exact && step bench-exact bench/exact_candidates.sh "$logs"
 # The timing trace of level-6 identities (LEVEL6_TRACE: problem numbers; the launch-bound steps
-# and one control), to see where their identity speedups leave 1.00: with autograd's threads
-# started on the timing CPUs (worker/training.hpp) and where they would start.
+# and one control), to see where their identity speedups leave 1.00.
 level6_trace() {
   local n problem name dir
-  for n in ${LEVEL6_TRACE:-1 36 38}; do
+  for n in ${LEVEL6_TRACE:-1 34 36 38}; do
     problem=$(ls problems/level6/${n}_*.py); name=$(basename "$problem" .py)
     dir="$logs/level6-trace/$name"; mkdir -p "$dir"
     { cat "$problem"; printf '\n\nModelNew = Model\n'; } >"$dir/identity.py"
-    for threads in pinned unpinned; do  # autograd's threads started on the timing CPU, or where they would
-      echo "== $name, autograd threads $threads"
-      mkdir -p "$dir/$threads"
-      env $([[ $threads == unpinned ]] && echo KFORGE_WORKER_AUTOGRAD_UNPINNED=1) TRACE_MODES=eager TRACE_PROBLEM="$problem" \
-        TRACE_CANDIDATE="$dir/identity.py" bench/timing_trace.sh "$dir/$threads" | tail -1
-    done
+    echo "== $name"
+    TRACE_MODES=eager TRACE_PROBLEM="$problem" TRACE_CANDIDATE="$dir/identity.py" bench/timing_trace.sh "$dir" | tail -1
   done | tee "$logs/level6-trace.txt"
 }
 export -f level6_trace

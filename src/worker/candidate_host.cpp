@@ -29,7 +29,6 @@
 #include "worker/exchange_arena.hpp"
 #include "worker/failure.hpp"
 #include "worker/integrity.hpp"
-#include "worker/training.hpp"
 #include "worker/launch_recorder.hpp"
 #include "worker/native_candidate.hpp"
 #include "worker/plan_choice.hpp"
@@ -237,8 +236,6 @@ class CandidateHost {
     const auto precision = precision_from_string(request.value("precision", std::string()));
     const auto format = candidate_format_from_string(request.value("format", std::string()));
     if (!precision || !format) throw Failure{Verdict::runtime_error, "a load request without a known precision and format", ""};
-    // Before any of the problem's or the candidate's code can run a backward (training.hpp).
-    if (cuda_ && request.contains("training")) start_autograd_threads_on(cpu_of(request), device_name);
     const at::ScalarType dtype = dtype_of(*precision);
     format_ = *format;
     fallback_ = census::policy_from_string(request.value("fallback", "mixed")).value_or(census::FallbackPolicy::mixed);

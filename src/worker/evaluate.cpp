@@ -259,7 +259,7 @@ class Evaluation {
     part.emplace("load calibrate");
     calibrate(*cand_);
     part.emplace("load candidate");
-    cand_->load(job_, reference_outputs, training_ ? training_->request() : nlohmann::json(), candidate_cpu());
+    cand_->load(job_, reference_outputs, training_ ? training_->request() : nlohmann::json());
   }
 
   // A training problem (mode = "train"): the reference becomes its training step, forward and
@@ -275,7 +275,6 @@ class Evaluation {
                     "--cuda-graph does not time training problems (mode = \"train\") yet: a step's backward runs in "
                     "autograd's engine, which kforge does not capture",
                     ""};
-    if (cuda_) start_autograd_threads_on(reference_cpu(), device_name_);  // before this process's first backward
     py::list probe = fresh_inputs(problem_, derived_seed(0x243f6a8885a308d3ULL, 13), device_name_, device_, dtype_);
     training_.emplace(problem_, ref_, probe);
     ref_ = training_->step();

@@ -181,7 +181,7 @@ json RemoteCandidate::place_inputs(const py::list& inputs, py::list& views, int6
 }
 
 void RemoteCandidate::load(const protocol::EvalJob& job, const std::vector<at::Tensor>& reference_outputs,
-                           const json& training, std::optional<int> cpu) {
+                           const json& training) {
   json outputs = json::array();
   for (const auto& t : reference_outputs) outputs.push_back(TensorSlot{0, t.scalar_type(), t.sizes().vec()}.to_json());
   json request = {{"type", "load"},
@@ -193,7 +193,6 @@ void RemoteCandidate::load(const protocol::EvalJob& job, const std::vector<at::T
                   {"fallback", census::to_string(job.fallback)},
                   {"outputs", outputs}};
   if (!training.is_null()) request["training"] = training;
-  if (cpu) request["cpu"] = *cpu;  // where its timed calls will run (autograd's threads start there)
   json reply = process_->request(request);
   if (reply.value("type", "") == "loaded") return;
   auto verdict = verdict_from_string(reply.value("verdict", std::string()));

@@ -49,10 +49,8 @@ class RemoteCandidate {
   };
   void calibrate(const py::list& inputs, const std::function<int64_t()>& reference_call, const CalibrationOptions& options);
   // Imports and builds the candidate there. `reference_outputs` (native candidates) shapes its
-  // outputs; `training` (a training problem's, worker/training.hpp) makes its calls training steps;
-  // `cpu`, the CPU its timed calls run on, is where a training step's autograd threads start.
-  void load(const protocol::EvalJob& job, const std::vector<at::Tensor>& reference_outputs, const nlohmann::json& training,
-            std::optional<int> cpu = std::nullopt);
+  // outputs; `training` (a training problem's, worker/training.hpp) makes its calls training steps.
+  void load(const protocol::EvalJob& job, const std::vector<at::Tensor>& reference_outputs, const nlohmann::json& training);
 
   struct CallOptions {
     std::string what;              // "trial 1/5", for messages

@@ -3,10 +3,7 @@
 #include <c10/core/GradMode.h>
 #include <pybind11/stl.h>
 
-#include <cstdlib>
-
 #include "core/seeds.hpp"
-#include "worker/cpu_pin.hpp"
 #include "worker/failure.hpp"
 #include "worker/python_bridge.hpp"
 
@@ -22,12 +19,6 @@ constexpr uint64_t kGradOutputSalt = 0x6a09e667f3bcc909ULL;
 
 bool is_training_problem(const py::module_& problem) {
   return train_module().attr("is_training_problem")(problem).cast<bool>();
-}
-
-void start_autograd_threads_on(std::optional<int> cpu, const std::string& device_name) {
-  if (std::getenv("KFORGE_WORKER_AUTOGRAD_UNPINNED")) return;
-  PinnedThread pinned(cpu);
-  train_module().attr("start_autograd_threads")(device_name);
 }
 
 TrainingStep::TrainingStep(const py::module_& problem, const py::object& model, const py::list& probe) : model_(model) {

@@ -7,7 +7,6 @@
 #include <pybind11/pybind11.h>
 
 #include <map>
-#include <optional>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -19,14 +18,6 @@ namespace kforge::worker {
 namespace py = pybind11;
 
 bool is_training_problem(const py::module_& problem);
-
-// Starts autograd's device threads (once per process; later calls do nothing) from a thread
-// pinned to `cpu`, so they inherit it. Each side of a pair then runs its backward's launches on
-// its own timing CPU, as its forward's: left to whichever thread first ran a backward, the two
-// sides' launch threads sat on different terms (one pinned, one free to share cores with the
-// builds), and launch-bound steps' identities left 1.00 by 8-15% on the H200 (docs/benchmarks.md,
-// session 21). KFORGE_WORKER_AUTOGRAD_UNPINNED=1 leaves them to start where they would.
-void start_autograd_threads_on(std::optional<int> cpu, const std::string& device_name);
 
 class TrainingStep {
  public:
