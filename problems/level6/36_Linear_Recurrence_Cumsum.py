@@ -2,11 +2,14 @@
 and other linear RNNs): per channel,
     h_t = a_t * h_{t-1} + x_t,    a_t = sigmoid(gate_t + gate_bias)    (h_0 = 0),
 8 sequences of 2048 steps, 1024 channels. The reference evaluates it in parallel in log space:
-log a_t = logsigmoid(...), and inside each chunk of 64 steps with cum = cumsum(log a),
+log a_t = logsigmoid(...), and inside each chunk of 128 steps with cum = cumsum(log a),
 h_i = exp(cum_i) * cumsum_j(exp(-cum_j) x_j); a short loop over chunks carries h between them
 (h_i += exp(cum_i) * h_in). One cumsum over the whole sequence would overflow exp(-cum) in fp32;
-64 steps keep it below about exp(20) at these gate values. A length that is not a multiple of 64
-is padded with steps of zero log-decay and zero input, and cut back.
+128 steps keep it below about exp(27) at these gate values (fp32 ends near exp(88)), and make the
+loop 15 steps, so the step's time is its GPU work rather than its kernel launches (with 64-step
+chunks the launches took longer than the GPU work on the H200: docs/benchmarks.md, session 22).
+A length that is not a multiple of 128 is padded with steps of zero log-decay and zero input, and
+cut back.
 Inputs x and gate, each [batch, len, 1024]; parameter gate_bias [1024] (the per-channel decay
 rate, initialised so a is between 0.9 and 0.999 at zero gate). Returns h [batch, len, 1024];
 kforge drives backward with a random upstream gradient of that shape.
@@ -27,7 +30,7 @@ mode = "train"
 BATCH = 8
 SEQ_LEN = 2048
 CHANNELS = 1024
-CHUNK = 64
+CHUNK = 128
 
 # kforge evaluates on the CPU at these sizes instead (KernelBench tooling ignores this).
 cpu_sizes = {"BATCH": 2, "SEQ_LEN": 256, "CHANNELS": 64}
