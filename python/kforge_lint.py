@@ -18,8 +18,9 @@ file lacks or `get_init_inputs()` reads, changes no input's shape, or the refere
 non-finite values at it. On the CPU, the GPU list is also run on PyTorch's meta device (shapes
 only, no data), so a size that no op accepts is found without a GPU. The model is built as the evaluation builds it, in train mode. On a
 GPU also `sizing` (eager time outside the level's window, upstream's rule: 1-15 ms
-for levels 1 and 2 and the training level 6, up to 50 ms for 3 and 5) and `memory` (peak over 60 GiB: the suite must run on an
-80 GB card). On any device, an allocation that fails is a `memory` finding too (the problem does
+for levels 1 and 2 and the training level 6, up to 50 ms for 3 and 5), `memory` (peak over 60 GiB: the suite must run on an
+80 GB card) and, on kforge's own levels 6 and 7, `host-bound` (queueing a call takes more host
+time than 0.6 of its GPU time: the call is timed by the host, not its kernels). On any device, an allocation that fails is a `memory` finding too (the problem does
 not fit), and any other exception a `load` one.
 """
 import argparse
@@ -27,6 +28,7 @@ import ast
 import json
 import os
 import sys
+import time
 
 import torch
 
@@ -44,6 +46,8 @@ TOLERANCE = {"fp32": 1e-4, "fp16": 1e-2, "bf16": 1e-2}
 GRADIENT_ORDER_NOISE = {"fp32": 2.0 ** -14, "fp16": 2.0 ** -6, "bf16": 2.0 ** -6}
 GRADIENT_NORM_ERROR = {"fp32": 2.0 ** -12, "fp16": 2.0 ** -6, "bf16": 2.0 ** -6}
 PEAK_GIB_LIMIT = 60.0
+# The most host time queueing a call may take as a share of its GPU time (the `host-bound` rule).
+HOST_SHARE_LIMIT = 0.6
 
 
 def call_name(call):
@@ -324,8 +328,61 @@ def extra_size_findings(runner, name, run=True):
     return found
 
 
+def spin_cycles_per_ms():
+    """How many cycles of torch.cuda._sleep's spin make a millisecond on this GPU."""
+    cycles = 10_000_000
+    start, stop = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+    torch.cuda.synchronize()
+    start.record()
+    torch.cuda._sleep(cycles)
+    stop.record()
+    stop.synchronize()
+    return cycles / max(start.elapsed_time(stop), 1e-3)
+
+
+def queued_and_gpu_ms(model, inputs, cycles_per_ms):
+    """One call queued behind a spin kernel that outlasts its queueing: (the host's time to queue it
+    (Python, autograd, launches), the GPU's time to run it once queued), as kforge's held timing
+    sees a call (docs/evaluation.md). None when the call waited for the GPU while queueing (a host
+    synchronisation inside: it waited for the spin)."""
+    torch.cuda.synchronize()
+    t0 = time.perf_counter()
+    model(*inputs)
+    torch.cuda.synchronize()
+    spin_ms = 2 * (time.perf_counter() - t0) * 1e3 + 20
+    start, stop = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+    torch.cuda._sleep(int(spin_ms * cycles_per_ms))
+    start.record()  # in stream order: stamped when the spin ends and the queued call starts
+    t0 = time.perf_counter()
+    model(*inputs)
+    queued_ms = (time.perf_counter() - t0) * 1e3
+    stop.record()
+    stop.synchronize()
+    if queued_ms >= 0.9 * spin_ms:
+        return None
+    return queued_ms, start.elapsed_time(stop)
+
+
+def host_bound_finding(model, inputs):
+    """kforge's own levels (6 and 7): a call whose queueing takes more than HOST_SHARE_LIMIT of its
+    GPU time is timed by its host, and host speed differs from process to process (up to 39% on
+    the H200 for the same launches: docs/benchmarks.md, session 12), so neither an identity nor a
+    kernel's speedup can be measured on it."""
+    cycles = spin_cycles_per_ms()
+    pairs = [queued_and_gpu_ms(model, inputs, cycles) for _ in range(3)]
+    if any(p is None for p in pairs):
+        return []
+    queued = sorted(q for q, _ in pairs)[1]
+    gpu = sorted(g for _, g in pairs)[1]
+    if queued <= HOST_SHARE_LIMIT * gpu:
+        return []
+    return [("host-bound", f"queueing a call takes {queued:.2f} ms of host time against {gpu:.2f} ms of GPU work "
+                           f"(over {HOST_SHARE_LIMIT:g} of it): its timed calls would measure the host, not its kernels")]
+
+
 def gpu_figures(runner, level):
-    """Eager time (median of 10 calls after 3) and peak memory at the problem's GPU sizes."""
+    """Eager time (median of 10 calls after 3) and peak memory at the problem's GPU sizes; on
+    kforge's own levels, whether the host or the GPU sets the time (host_bound_finding)."""
     torch.cuda.empty_cache()
     torch.cuda.reset_peak_memory_stats()
     model = runner.model(42)
@@ -341,6 +398,7 @@ def gpu_figures(runner, level):
             stop.record()
             stop.synchronize()
             times.append(start.elapsed_time(stop))
+        host_bound = host_bound_finding(model, inputs) if level in (6, 7) else []
     ms = sorted(times)[len(times) // 2]
     peak = torch.cuda.max_memory_allocated() / 2**30
     found = []
@@ -349,6 +407,7 @@ def gpu_figures(runner, level):
         found.append(("sizing", f"eager {ms:.2f} ms, outside level {level}'s window of {low:g}-{high:g} ms"))
     if peak > PEAK_GIB_LIMIT:
         found.append(("memory", f"peak {peak:.1f} GiB: over {PEAK_GIB_LIMIT:g} GiB, it does not fit an 80 GB card comfortably"))
+    found += host_bound
     del model, inputs
     torch.cuda.empty_cache()
     return ms, peak, found
