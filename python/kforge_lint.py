@@ -20,7 +20,7 @@ only, no data), so a size that no op accepts is found without a GPU. The model i
 GPU also `sizing` (eager time outside the level's window, upstream's rule: 1-15 ms
 for levels 1 and 2 and the training level 6, up to 50 ms for 3 and 5), `memory` (peak over 60 GiB: the suite must run on an
 80 GB card) and, on kforge's own levels 6 and 7, `host-bound` (queueing a call takes more host
-time than 0.6 of its GPU time: the call is timed by the host, not its kernels). On any device, an allocation that fails is a `memory` finding too (the problem does
+time than 0.9 of its GPU time: the call is timed by the host, not its kernels). On any device, an allocation that fails is a `memory` finding too (the problem does
 not fit), and any other exception a `load` one.
 """
 import argparse
@@ -47,7 +47,9 @@ GRADIENT_ORDER_NOISE = {"fp32": 2.0 ** -14, "fp16": 2.0 ** -6, "bf16": 2.0 ** -6
 GRADIENT_NORM_ERROR = {"fp32": 2.0 ** -12, "fp16": 2.0 ** -6, "bf16": 2.0 ** -6}
 PEAK_GIB_LIMIT = 60.0
 # The most host time queueing a call may take as a share of its GPU time (the `host-bound` rule).
-HOST_SHARE_LIMIT = 0.6
+# On the H200 (docs/benchmarks.md, session 22) the level-6 steps at 0.64-0.88 had identities
+# within 0.5% of 1.00 and those at 1.16 and 1.23 did not.
+HOST_SHARE_LIMIT = 0.9
 
 
 def call_name(call):

@@ -1,5 +1,5 @@
 """Training step of a Mamba (v1) selective scan, Mamba-130m's inner width: 1536 channels, state
-size 16 per channel, 2 sequences of 512 tokens. Per channel d, state n and step t, with
+size 16 per channel, 4 sequences of 256 tokens. Per channel d, state n and step t, with
 delta_t = softplus(delta_raw_t + dt_bias) and A = -exp(A_log) (a diagonal [1536, 16] matrix):
     h_t = exp(delta_t A) * h_{t-1} + delta_t u_t B_t,    y_t = sum_n h_t C_t + D u_t    (h_0 = 0).
 The reference is the chunked scan in plain torch ops: chunks of 16 steps; inside a chunk the
@@ -17,6 +17,9 @@ Why it matters: the selective scan is Mamba's core; its training kernel fuses th
 keeps the [b, len, 1536, 16] states on chip (recomputing them in backward) and runs the reverse
 scan for the gradients. Eager PyTorch instead writes a dozen fp32 tensors of that size and loops
 over chunks.
+Sized so the GPU work outweighs the host's: 2 sequences of 512 tokens (a 31-step chunk loop) took
+11.86 ms of host time to queue against 10.26 ms on the H200's GPU, so its timed calls measured
+the host (lint rule host-bound; docs/benchmarks.md, session 22).
 Precision: fp32 (the scan's decays and states are kept in fp32 in Mamba's kernels).
 """
 import math
@@ -27,8 +30,8 @@ import torch.nn.functional as F
 
 mode = "train"
 
-BATCH = 2
-SEQ_LEN = 512
+BATCH = 4
+SEQ_LEN = 256
 D_INNER = 1536
 D_STATE = 16
 CHUNK = 16

@@ -1,13 +1,14 @@
 """Training step of a gated linear recurrence (the token mixer of HGRN, Griffin's RG-LRU, minGRU
 and other linear RNNs): per channel,
     h_t = a_t * h_{t-1} + x_t,    a_t = sigmoid(gate_t + gate_bias)    (h_0 = 0),
-8 sequences of 2048 steps, 1024 channels. The reference evaluates it in parallel in log space:
+16 sequences of 2048 steps, 1024 channels. The reference evaluates it in parallel in log space:
 log a_t = logsigmoid(...), and inside each chunk of 128 steps with cum = cumsum(log a),
 h_i = exp(cum_i) * cumsum_j(exp(-cum_j) x_j); a short loop over chunks carries h between them
 (h_i += exp(cum_i) * h_in). One cumsum over the whole sequence would overflow exp(-cum) in fp32;
 128 steps keep it below about exp(27) at these gate values (fp32 ends near exp(88)), and make the
-loop 15 steps, so the step's time is its GPU work rather than its kernel launches (with 64-step
-chunks the launches took longer than the GPU work on the H200: docs/benchmarks.md, session 22).
+loop 15 steps; with 16 sequences the step's time is its GPU work rather than its kernel launches
+(with 64-step chunks, and with 8 sequences in 128-step chunks, queueing a step took longer than
+its GPU work on the H200: 5.09 against 4.15 ms; docs/benchmarks.md, session 22).
 A length that is not a multiple of 128 is padded with steps of zero log-decay and zero input, and
 cut back.
 Inputs x and gate, each [batch, len, 1024]; parameter gate_bias [1024] (the per-channel decay
@@ -27,7 +28,7 @@ import torch.nn.functional as F
 
 mode = "train"
 
-BATCH = 8
+BATCH = 16
 SEQ_LEN = 2048
 CHANNELS = 1024
 CHUNK = 128

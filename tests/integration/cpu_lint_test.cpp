@@ -31,7 +31,7 @@ TEST(ProblemsLint, FlagsEachBrokenProblemWithItsRule) {
   for (const auto& [id, rule] : expected) EXPECT_TRUE(rules[id].count(rule)) << id << " lacks " << rule << "\n" << r.out;
   // Clean on purpose: an output of the inputs alone beside a weighted one; a BatchNorm that only
   // train mode (how the evaluation builds the model) keeps input-dependent; a host-bound step
-  // (a GPU rule: GpuLintRules.AHostBoundStepIsFlagged), sound otherwise.
+  // (a GPU rule: GpuRules.AHostBoundStepIsLinted), sound otherwise.
   size_t clean = 0;
   for (const auto& line : r.json_lines())
     if (line.at("id") == "level1/8_Residual_Output_Clean" || line.at("id") == "level1/9_BatchNorm_Train_Mode_Clean" ||

@@ -18,7 +18,7 @@ TEST(GpuLint, ShippedSuiteLintsClean) {
 
 // The host-bound rule: a training step of 300 dependent small updates is queued far slower than
 // its kernels run; the GPU-bound level-6 steps are checked by the test above.
-TEST(GpuLintRules, AHostBoundStepIsFlagged) {
+TEST(GpuRules, AHostBoundStepIsLinted) {
   if (probe_cuda_devices().count == 0) GTEST_SKIP() << "no CUDA device on this machine";
   auto r = run_kforge({"problems", "lint", "--device", "cuda", source_path("tests/problems/lint/level6/2_Host_Bound_Loop_Train.py")});
   EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
