@@ -36,7 +36,12 @@ case "$what" in
   all) what=solutions,unit,gpu,cpu,demo,wall,ident,ncu,buildtimes ;;
 esac
 want() { [[ ",$what," == *",$1,"* ]]; }
-step build make build
+# GPU_CHECK_BUILD=lean: only kforge and its worker (no tests), for a short call that runs no test.
+if [[ "${GPU_CHECK_BUILD:-}" == lean ]]; then
+  step build bash -c "make configure && cmake --build --preset release --target kforge _kforge_worker"
+else
+  step build make build
+fi
 want solutions && step build-solutions build/release/kforge build solutions  # every load_inline and native solution, in parallel
 want unit && step test-unit ctest --preset release -L unit
 # GpuLint is the lint step's (the whole suite: a device call of its own). GPU_TESTS: a ctest -R
