@@ -138,6 +138,10 @@ want level6base && step level6-compile-warm timeout "$(( ${BASELINE_SECONDS:-100
 want level6base && step level6-baseline timeout "${BASELINE_SECONDS:-100000}" build/release/kforge --db "$baseline_db" baseline --device cuda level6/1-43 --modes eager,compile
 want level6base && step level6-baseline-export build/release/kforge --db "$baseline_db" baseline --device cuda --stored-only \
   --modes eager,compile --export "$logs/baselines-level6" level6/1-43
+# Level 6's speed of light (FLOPs and bytes of forward plus backward against the H200's measured
+# peaks), for baselines/H200/sol.txt; LEVEL6_SOL_SECONDS caps it (default 120).
+want level6base && step level6-sol-figures timeout "${LEVEL6_SOL_SECONDS:-120}" bash -c \
+  "build/release/kforge --db '$baseline_db' problems info --sol --device cuda level6/1-43 | tee '$logs/sol-level6.txt'"
 want boundary && step bench-boundary bench/boundary_cost.sh "$logs"
 want splitcov && step bench-splitcov bench/split_coverage.sh "$logs"
 # tests/realworld as one folder in a fresh cache (issue 19's throughput); its store and HTML report stay in $logs.
@@ -203,7 +207,7 @@ cat "${XDG_CACHE_HOME:-$HOME/.cache}"/kforge/logs/worker-*.log 2>/dev/null |
   cat "$logs/bench-wall.txt" "$logs/bench-identity.txt" "$logs/bench-ncu.txt" "$logs/build-times.txt" \
     "$logs/boundary-cost.txt" "$logs/split-coverage.txt" "$logs/core-swap.txt" "$logs/timing-trace.txt" "$logs/timing-trace-set.txt" "$logs/agent-throughput.txt" \
     "$logs/process-modes.txt" "$logs/ipc-speed.txt" "$logs/realworld-table.txt" "$logs/profile.txt" \
-    "$logs/level6/bench-identity.txt" "$logs/level6-trace.txt" "$logs/level6-sol.txt" "$logs/exact-candidates.txt" "$logs/level7-lint.log" 2>/dev/null
+    "$logs/level6/bench-identity.txt" "$logs/level6-trace.txt" "$logs/level6-sol.txt" "$logs/sol-level6.txt" "$logs/exact-candidates.txt" "$logs/level7-lint.log" 2>/dev/null
   echo "== worker start and census costs (most frequent lines) =="
   head -12 "$logs/worker-costs.txt"
   echo "== steps (commit $commit; $gpu) =="
