@@ -119,7 +119,13 @@ export -f level6_trace
 want level6trace && step level6-trace bash -c level6_trace
 # Eager, then compiled through AOTAutograd; level6base is a device call of its own (BASELINE_SECONDS caps it).
 # BASELINE_DEADLINE (seconds since the epoch) instead: stop then, whatever the steps before took.
-[[ -n "${BASELINE_DEADLINE:-}" ]] && BASELINE_SECONDS=$(( BASELINE_DEADLINE - $(date +%s) > 10 ? BASELINE_DEADLINE - $(date +%s) : 10 ))
+# The seconds left to BASELINE_DEADLINE (at least 10), into BASELINE_SECONDS, before each step it caps.
+seconds_to_deadline() {
+  [[ -n "${BASELINE_DEADLINE:-}" ]] || return 0
+  local left=$(( BASELINE_DEADLINE - $(date +%s) ))
+  BASELINE_SECONDS=$(( left > 10 ? left : 10 ))
+}
+seconds_to_deadline
 # The compiled steps are compiled first, four shards at once into stores thrown away (CPU work:
 # inductor's and AOTAutograd's caches keep what they compile), so the timed run, one problem at a
 # time as baselines must be, reuses the compiled code instead of compiling 43 steps in a row.
@@ -134,7 +140,7 @@ warm_compile_cache() {
 export -f warm_compile_cache
 want level6base && export TORCHINDUCTOR_CACHE_DIR="${TORCHINDUCTOR_CACHE_DIR:-$PWD/build/inductor-cache}"  # one cache for both
 want level6base && step level6-compile-warm timeout "$(( ${BASELINE_SECONDS:-100000} / 2 ))" bash -c warm_compile_cache
-[[ -n "${BASELINE_DEADLINE:-}" ]] && BASELINE_SECONDS=$(( BASELINE_DEADLINE - $(date +%s) > 10 ? BASELINE_DEADLINE - $(date +%s) : 10 ))
+seconds_to_deadline
 want level6base && step level6-baseline timeout "${BASELINE_SECONDS:-100000}" build/release/kforge --db "$baseline_db" baseline --device cuda level6/1-43 --modes eager,compile
 want level6base && step level6-baseline-export build/release/kforge --db "$baseline_db" baseline --device cuda --stored-only \
   --modes eager,compile --export "$logs/baselines-level6" level6/1-43

@@ -52,6 +52,11 @@ struct PrecisionCheck {
 // A candidate is a downcast when its error exceeds both 64 times the fp32 reference's and 2^-14
 // (fp32 rounding errs near 2^-24 per operation; TF32 keeps 10 mantissa bits, bf16 7: their
 // errors sit at 2^-11 and above).
+PrecisionCheck check_against_fp64(const py::object& reference_model, const py::list& inputs,
+                                  const std::vector<at::Tensor>& reference_outputs,
+                                  const std::vector<at::Tensor>& candidate_outputs,
+                                  const std::vector<ComparedTensor>& roles = {});
+
 // Each measured output's error against fp64 as a whole, the candidate's and the reference's ("norm
 // error vs fp64 3.4e-07, the reference's 2.8e-04"); only output `only`'s where it is one of them.
 std::string describe_norm_errors(const PrecisionCheck& check, size_t only = SIZE_MAX);
@@ -64,10 +69,5 @@ std::string describe_norm_errors(const PrecisionCheck& check, size_t only = SIZE
 // off is one to hold anything to).
 std::optional<std::vector<double>> exactness_limits(const std::vector<at::Tensor>& reference,
                                                     const std::vector<at::Tensor>& candidate);
-
-PrecisionCheck check_against_fp64(const py::object& reference_model, const py::list& inputs,
-                                  const std::vector<at::Tensor>& reference_outputs,
-                                  const std::vector<at::Tensor>& candidate_outputs,
-                                  const std::vector<ComparedTensor>& roles = {});
 
 }  // namespace kforge::worker
