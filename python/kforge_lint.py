@@ -346,8 +346,9 @@ def spin_cycles_per_ms():
 def queued_and_gpu_ms(model, inputs, cycles_per_ms):
     """One call queued behind a spin kernel that outlasts its queueing: (the host's time to queue it
     (Python, autograd, launches), the GPU's time to run it once queued), as kforge's held timing
-    sees a call (docs/evaluation.md). None when the call waited for the GPU while queueing (a host
-    synchronisation inside: it waited for the spin)."""
+    sees a call (docs/evaluation.md). None when the call waited for the GPU while queueing: a host
+    synchronisation inside, or more launches than the launch queue holds (a full queue blocks the
+    launching thread until the spin ends, as a sync would)."""
     torch.cuda.synchronize()
     t0 = time.perf_counter()
     model(*inputs)
@@ -375,8 +376,9 @@ def host_bound_finding(model, inputs):
     pairs = [queued_and_gpu_ms(model, inputs, cycles) for _ in range(3)]
     if any(p is None for p in pairs):
         return [("host-bound", "the call waits for the GPU while it is being queued (a host synchronisation: .item(), "
-                               "a copy from pageable memory, nonzero): kforge's held timing cannot hold it, so the "
-                               "host's time is in every timed call")]
+                               "a copy from pageable memory, nonzero; or more launches than the GPU's launch queue "
+                               "holds, about a thousand): kforge's held timing cannot hold it, so the host's time is "
+                               "in every timed call")]
     queued = sorted(q for q, _ in pairs)[1]
     gpu = sorted(g for _, g in pairs)[1]
     if queued <= HOST_SHARE_LIMIT * gpu:

@@ -1,6 +1,6 @@
 """Training step of encoder-decoder cross-attention, Whisper-medium shapes: decoder states x
 [batch, 448, 1024] attend to encoder states enc [batch, 1500, 1024] (30 s of audio), 16 heads of
-64, 32 pairs. Projections as Whisper's: q = x W_q^T + b_q, k = enc W_k^T (no bias),
+64, 64 pairs. Projections as Whisper's: q = x W_q^T + b_q, k = enc W_k^T (no bias),
 v = enc W_v^T + b_v; scaled_dot_product_attention without a mask (every decoder position sees
 every encoder frame); out = attn W_o^T + b_o. Returns [batch, 448, 1024]; kforge drives backward
 with a random upstream gradient of that shape.
@@ -21,7 +21,7 @@ import torch.nn.functional as F
 precision = "bf16"
 mode = "train"
 
-BATCH = 32
+BATCH = 64
 TGT_LEN = 448
 SRC_LEN = 1500
 EMBED = 1024
