@@ -223,13 +223,15 @@ class Evaluation {
     py::list init_args = init_arguments(problem_, device_name_, device_, dtype_);
     ref_ = guarded(Verdict::load_error, "problem: Model(*get_init_inputs()) failed",
                    [&] { return build_model(problem_.attr("Model"), init_args, device_name_, dtype_); });
+    plan_bytes_ = plan_workspace_bytes(cuda_);  // 0 on the CPU
     if (is_training_problem(problem_)) load_training_step();
     if (training_) roles_ = training_->roles();
     if (cuda_) {
-      // The reference's first forward of the evaluation, from the allocator state the candidate's
-      // first one will see (worker/plan_choice.hpp), so both choose the same library algorithms.
+      // The reference's first forward of the evaluation (a training problem's first whole step:
+      // its forward alone ran in load_training_step, settled the same way), from the allocator
+      // state the candidate's first one will see (worker/plan_choice.hpp), so both choose the
+      // same library algorithms.
       part.emplace("load plan call");
-      plan_bytes_ = plan_workspace_bytes(cuda_);
       py::list inputs = inputs_at(derived_seed(0x3c6ef372fe94f82bULL, 5));
       settle_allocator_for_plans(plan_bytes_);
       guarded(Verdict::runtime_error, "the reference Model.forward raised", [&] {
@@ -276,6 +278,10 @@ class Evaluation {
                     "autograd's engine, which kforge does not capture",
                     ""};
     py::list probe = fresh_inputs(problem_, derived_seed(0x243f6a8885a308d3ULL, 13), device_name_, device_, dtype_);
+    // The step's constructor runs the reference's first forward (to learn its outputs): from the
+    // settled allocator state too, or that call chooses the process's library algorithms from
+    // whatever the worker's earlier jobs left cached (worker/plan_choice.hpp).
+    settle_allocator_for_plans(plan_bytes_);
     training_.emplace(problem_, ref_, probe);
     ref_ = training_->step();
   }
