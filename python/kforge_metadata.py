@@ -6,7 +6,7 @@ One JSON object per problem on stdout: {"problem": PATH, "torch": VERSION, "prec
 "error": null or why, "device": "meta" or "cuda"}. Sizes are the file's own (the GPU's), in its
 declared precision, cast as kforge casts (fp32 and fp64 tensors only). No memory is allocated and
 nothing is computed: the meta device carries shapes and dtypes only. A problem whose shapes depend
-on its data cannot run there; on a machine with a GPU it is run there for real instead. FLOPs are torch.utils.flop_counter's (matmuls,
+on its data cannot run there; on a machine with a GPU it is run there for real instead. FLOPs are torch.utils.flop_counter's (kforge_flops.py: matmuls,
 convolutions, attention; elementwise work counts 0); `conv_flops` is the convolutions' part
 (cuDNN may run fp32 convolutions on TF32 tensor cores by PyTorch's default, matmuls not).
 A training problem (`mode = "train"`) is described as its step (kforge_train.py): FLOPs of forward
@@ -16,13 +16,13 @@ import json
 import sys
 
 import torch
-from torch.utils.flop_counter import FlopCounterMode
 
+from kforge_flops import flop_counter
 from kforge_problem import DTYPES, cast, cast_model, error_text, load, tensors_of
 from kforge_train import is_training_problem, step_for, with_grad_outputs
 
 
-CONVOLUTIONS = {"convolution", "_convolution", "cudnn_convolution", "cudnn_convolution_transpose",
+CONVOLUTIONS = {"convolution", "_convolution", "convolution_backward", "cudnn_convolution", "cudnn_convolution_transpose",
                 "convolution_overrideable", "conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d",
                 "conv_transpose3d"}
 
@@ -54,7 +54,7 @@ def describe(path, device="meta"):
             inputs = [cast(a, dtype) for a in m.get_inputs()]
             if is_training_problem(m):
                 model, inputs = step_for(m, model, inputs), with_grad_outputs(model, inputs, 1)
-            counter = FlopCounterMode(display=False)
+            counter = flop_counter()
             with torch.no_grad(), counter:
                 result = model(*inputs)
         params = list(model.parameters())  # a training step's are its model's: it holds the model

@@ -316,7 +316,17 @@ CREATE INDEX run_evaluations_by_evaluation ON run_evaluations(run_id, evaluation
 UPDATE meta SET value = '13' WHERE key = 'schema_version';
 )sql");
   }
-  // Later migrations go here: `if (version < 14) { ...; UPDATE meta ... }`.
+  if (version < 14) {
+    // A training step's convolution backward is counted by kforge's own formula now (torch
+    // 2.11's overcounts a grouped convolution's weight gradient `groups` times, and the
+    // convolutions' share left the backward out, so it was timed at the fp32 rate, not TF32's):
+    // every row with convolutions is derived again (a NULL share means so: store.cpp).
+    db.exec(R"sql(
+UPDATE problem_metadata SET conv_flops = NULL WHERE conv_flops > 0;
+UPDATE meta SET value = '14' WHERE key = 'schema_version';
+)sql");
+  }
+  // Later migrations go here: `if (version < 15) { ...; UPDATE meta ... }`.
   tx.commit();
 }
 

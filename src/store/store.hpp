@@ -222,7 +222,7 @@ class Store {
 };
 
 // The schema this build writes, and the migrations that bring an older file to it.
-inline constexpr int kSchemaVersion = 13;
+inline constexpr int kSchemaVersion = 14;
 void migrate(sqlite::Database& db);
 
 }  // namespace kforge

@@ -39,7 +39,8 @@ using Clock = std::chrono::steady_clock;
 double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
 
 // The reference's FLOPs at the benchmark size, the compute floor's work: torch.utils.flop_counter
-// (matmuls, convolutions, attention) over one reference call. 0 (no compute floor) when counting fails.
+// (matmuls, convolutions, attention; kforge_flops.py's formula for a convolution's backward) over
+// one reference call. 0 (no compute floor) when counting fails.
 int64_t count_reference_flops(const py::object& ref, const py::list& inputs, bool cuda) {
   try {
     py::module_ flop_counter = py::module_::import("torch.utils.flop_counter");
@@ -55,7 +56,7 @@ int64_t count_reference_flops(const py::object& ref, const py::list& inputs, boo
       py::setattr(raw, "__dynamo_disable", raw);
     } catch (py::error_already_set&) {
     }
-    py::object counter = flop_counter.attr("FlopCounterMode")(py::arg("display") = false);
+    py::object counter = py::module_::import("kforge_flops").attr("flop_counter")();
     counter.attr("__enter__")();
     try {
       ref(*py::tuple(inputs));

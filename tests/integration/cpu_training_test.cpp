@@ -269,5 +269,20 @@ TEST(CpuTraining, InfoCountsTheBackward) {
   EXPECT_EQ(lines[0].at("outputs").size(), 4u) << lines[0].dump();  // y, dx, dW, db
 }
 
+// A grouped convolution's backward: the input and weight gradients make the forward's
+// multiplications once more each (torch 2.11's own formula counts a depthwise weight gradient
+// `groups` times over), and all three are the convolutions' share (timed at TF32's rate).
+TEST(CpuTraining, InfoCountsADepthwiseConvolutionsBackwardOnce) {
+  TempDir dir;
+  auto r = run_kforge({"--db", dir.file("k.db"), "problems", "info", "--json", "level6/24_Causal_Conv1d"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto lines = r.json_lines();
+  ASSERT_EQ(lines.size(), 1u) << r.out;
+  // [16, 5120, 2048] through a depthwise kernel of 4, padded by 3 on both sides: 2051 outputs a channel.
+  const int64_t forward = 2LL * 16 * 5120 * 2051 * 4;
+  EXPECT_EQ(lines[0].value("flops", int64_t{0}), 3 * forward) << lines[0].dump();
+  EXPECT_EQ(lines[0].value("conv_flops", int64_t{0}), 3 * forward) << lines[0].dump();
+}
+
 }  // namespace
 }  // namespace kforge::testing

@@ -129,9 +129,6 @@ TEST(Suite, DocsSizingTableIsTheCommittedH200Figures) {
     std::stringstream split(row.substr(1));
     for (std::string cell; std::getline(split, cell, '|');) cells.push_back(cell);
     ASSERT_GE(cells.size(), 9u) << row;
-    // Level 6 (training, issue 23): 40 of its 43 baselines are measured, but no whole-level lint
-    // has run clean at its current text (docs/suite.md says so); its rows are in the table.
-    if (row.rfind("| level6/", 0) == 0) continue;
     // Level 7 (multi-rank, issue 24) needs two GPUs to measure; none has been lent yet.
     if (row.rfind("| level7/", 0) == 0) continue;
     EXPECT_NE(cells[5], " - ") << "no H200 eager baseline at this problem's current text: " << row;
