@@ -266,13 +266,7 @@ AgentSummary run_agent(std::vector<ProblemSearch>& searches, const AgentOptions&
                       best ? fmt::format("attempt #{} {}", s.nodes[*best].id, verdict_text(s.nodes[*best])) : "none"));
     };
     auto check_stops = [&] {
-      if (static_cast<int>(s.nodes.size()) >= o.budgets.attempts) return stop(fmt::format("{} attempts", s.nodes.size()));
-      auto best = s.best();
-      if (o.budgets.plateau > 0 && best && s.attempts_since_best() >= o.budgets.plateau)
-        return stop(fmt::format("no better attempt in the last {}", o.budgets.plateau));
-      if (o.budgets.sol_share > 0 && best)
-        if (auto share = sol_share_in_digest(s.nodes[*best].digest); share && *share >= o.budgets.sol_share)
-          return stop(fmt::format("{:.0f}% of the memory speed of light", *share * 100));
+      if (auto why = stop_reason(s, o.budgets)) stop(*why);
     };
     if (pending.empty()) check_stops();
     // Where it pays (issue 20): a round that found a new best kernel win has its slowest own

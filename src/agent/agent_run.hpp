@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "agent/search_policy.hpp"
+#include "agent/stopping.hpp"
 #include "generate/prompt_builder.hpp"
 #include "llm/model_config.hpp"
 #include "planner/executor.hpp"
@@ -26,16 +27,6 @@ namespace kforge::agent {
 struct AgentModel {
   llm::ModelConfig config;
   std::string key;  // never stored or printed
-};
-
-struct Budgets {
-  int attempts = 8;        // per problem
-  double usd = 0;          // for the whole run (0: no limit)
-  int64_t tokens = 0;      // input and output tokens for the whole run (0: no limit)
-  double problem_usd = 0;  // per problem (0: no limit)
-  double wall_s = 0;       // for the whole run (0: no limit)
-  int plateau = 0;         // stop a problem after this many attempts without a new best (0: never)
-  double sol_share = 0;    // stop a problem once its best reaches this share of the memory speed of light (0: never)
 };
 
 struct AgentOptions {

@@ -5,6 +5,7 @@
 
 #include "agent/feedback.hpp"
 #include "agent/search_policy.hpp"
+#include "agent/stopping.hpp"
 
 namespace kforge::agent {
 namespace {
@@ -180,6 +181,45 @@ TEST(AgentFeedback, ACorrectAttemptsDigestHasItsSpeedupKernelsAndSpeedOfLight) {
   EXPECT_NE(f.digest.find("kernels: 1 own, 1 library (candidate.so: 1, libtorch_cuda.so: 1); own 80% of GPU time\n"),
             std::string::npos) << f.digest;
   EXPECT_NE(f.digest.find("70% of the memory speed of light reached: bandwidth-bound"), std::string::npos) << f.digest;
+}
+
+// The per-problem stopping rules, each on its own: the attempts budget, a plateau after the best,
+// and the best's speed-of-light share as its digest states it (the judge's message, through
+// evaluation_feedback, as the loop stores it).
+TEST(AgentStopping, EachBudgetEndsAProblemsSearchWithItsReason) {
+  Budgets budgets;
+  budgets.attempts = 4;
+  auto going = search_of({node(1, {}, "coder", "correct", 1.2), node(2, 1, "refiner", "correct", 1.5)});
+  EXPECT_FALSE(stop_reason(going, budgets));
+  going.nodes.push_back(node(3, 2, "refiner", "incorrect"));
+  going.nodes.push_back(node(4, 2, "refiner", "correct", 1.4));
+  EXPECT_EQ(stop_reason(going, budgets), "4 attempts");
+
+  budgets.attempts = 100;
+  budgets.plateau = 2;
+  auto flat = search_of({node(1, {}, "coder", "correct", 1.5), node(2, 1, "refiner", "correct", 1.4)});
+  EXPECT_FALSE(stop_reason(flat, budgets)) << "one attempt since the best";
+  flat.nodes.push_back(node(3, 1, "refiner", "compile_error"));
+  EXPECT_EQ(stop_reason(flat, budgets), "no better attempt in the last 2");
+  auto failing = search_of({node(1, {}, "coder", "compile_error"), node(2, 1, "debugger", "runtime_error")});
+  EXPECT_FALSE(stop_reason(failing, budgets)) << "no best yet: a plateau needs one";
+
+  budgets.plateau = 0;
+  budgets.sol_share = 0.9;
+  auto near_light = [](int pct) {
+    return evaluation_feedback(correct_record("5/5 trials passed; 40 timed pairs; kernels: 1 own; own 100% of GPU time; "
+                                              "memory speed of light 0.7 ms (" + std::to_string(pct) + "% of it reached)"),
+                               std::nullopt)
+        .digest;
+  };
+  auto fast = search_of({node(1, {}, "coder", "correct", 1.8), node(2, 1, "refiner", "correct", 2.4)});
+  fast.nodes[0].digest = near_light(95);  // not the best: its share does not count
+  fast.nodes[1].digest = near_light(88);
+  EXPECT_FALSE(stop_reason(fast, budgets));
+  fast.nodes[1].digest = near_light(92);
+  EXPECT_EQ(stop_reason(fast, budgets), "92% of the memory speed of light");
+  fast.nodes[1].digest = "verdict: correct (5/5 trials)\nspeedup over PyTorch eager: 2.400x\n";  // a CPU judge: no SOL
+  EXPECT_FALSE(stop_reason(fast, budgets));
 }
 
 TEST(AgentFeedback, TheSlowestOwnKernelsLaunchShapeBecomesAdvice) {
