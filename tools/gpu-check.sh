@@ -192,7 +192,10 @@ profile_traced() {
 }
 export -f profile_once agent_profile_once profile_traced
 want profile && { : >"$logs/profile.txt"; step profile bash -c 'profile_once confined; profile_once unconfined --unconfined; agent_profile_once; profile_traced'; }
-want modes && step bench-modes bash -c "$(tools/find-python.sh) bench/process_modes.py problems/level3/30_*.py problems/level3/45_*.py \
+# Whether torch runs a problem at one speed in every process (MODES_PROBLEMS, files; by default
+# level 3's recurrent problems, whose cuDNN kernels ran at a per-process speed: docs/benchmarks.md, session 23).
+want modes && step bench-modes bash -c "$(tools/find-python.sh) bench/process_modes.py \
+  ${MODES_PROBLEMS:-problems/level3/3[0-5]_*.py problems/level3/44_*.py problems/level3/45_*.py} \
   --processes ${MODES_PROCESSES:-3} | tee $logs/process-modes.txt"
 for f in "${XDG_CACHE_HOME:-$HOME/.cache}"/kforge/logs/worker-*.log; do
   [[ -f "$f" ]] && { echo "== $f (last 60 lines)"; tail -60 "$f"; }
