@@ -212,252 +212,326 @@ std::filesystem::path attempt_path(const std::filesystem::path& out_dir, const P
   return out_dir / problem.display_name() / fmt::format("attempt{}_{}_{}{}", round, k, model, extension_of(format));
 }
 
+namespace {
+
+// What the searches of one run share, each behind the mutex: the dollars and tokens spent (a
+// resumed run's too), the models' providers and call slots, the turn of the models, the summary
+// and the output lines.
+class RunShared {
+ public:
+  RunShared(const std::vector<ProblemSearch>& searches, const AgentOptions& o,
+            const std::function<void(const std::string&)>& on_line)
+      : o_(o), on_line_(on_line), started_(Clock::now()) {
+    for (const auto& s : searches)
+      for (const auto& n : s.nodes) {
+        spent_ += n.cost_usd;
+        tokens_ += n.input_tokens + n.output_tokens;
+        ++model_turn_;
+      }
+    for (const auto& m : o.models) {
+      providers_.push_back(llm::make_provider(m.config, m.key));
+      slots_.push_back(std::make_unique<std::counting_semaphore<1024>>(std::clamp(m.config.concurrency, 1, 1024)));
+    }
+    if (o.planner) planner_ = llm::make_provider(o.planner->config, o.planner->key);
+  }
+
+  void say(const std::string& line) {
+    std::lock_guard lock(mutex_);
+    on_line_(line);
+  }
+  // The model an attempt goes to: each in turn, over every problem's attempts.
+  size_t next_model() {
+    std::lock_guard lock(mutex_);
+    return model_turn_++ % o_.models.size();
+  }
+  // The run-wide budget a new round of `s` would overrun (wall time, dollars, tokens), else its own
+  // dollar budget; the summary says which of the run's ran out.
+  std::optional<std::string> exhausted_budget(const ProblemSearch& s) {
+    bool out_of_time = false, out_of_money = false, out_of_tokens = false;
+    {
+      std::lock_guard lock(mutex_);
+      if (o_.budgets.wall_s > 0 && std::chrono::duration<double>(Clock::now() - started_).count() >= o_.budgets.wall_s)
+        out_of_time = summary_.out_of_time = true;
+      if (o_.budgets.usd > 0 && spent_ >= o_.budgets.usd) out_of_money = summary_.budget_exhausted = true;
+      if (o_.budgets.tokens > 0 && tokens_ >= o_.budgets.tokens) out_of_tokens = summary_.budget_exhausted = true;
+    }
+    if (out_of_time) return "the run's wall-time budget";
+    if (out_of_money) return "the run's dollar budget";
+    if (out_of_tokens) return "the run's token budget";
+    double own = 0;
+    for (const auto& n : s.nodes) own += n.cost_usd;
+    if (o_.budgets.problem_usd > 0 && own >= o_.budgets.problem_usd) return "its dollar budget";
+    return std::nullopt;
+  }
+  void count_attempt(const AgentNode& n) {
+    std::lock_guard lock(mutex_);
+    summary_.attempts++;
+    summary_.input_tokens += n.input_tokens;
+    summary_.output_tokens += n.output_tokens;
+    summary_.cost_usd += n.cost_usd;
+    spent_ += n.cost_usd;
+    tokens_ += n.input_tokens + n.output_tokens;
+  }
+  void count_profile(double seconds) {
+    std::lock_guard lock(mutex_);
+    summary_.profiles++;
+    summary_.profile_s += seconds;
+  }
+  llm::Provider& provider(size_t model) { return *providers_[model]; }
+  llm::Provider* planner() { return planner_.get(); }
+  std::counting_semaphore<1024>& slot(size_t model) { return *slots_[model]; }
+  AgentSummary summary() const { return summary_; }  // after every search's thread has joined
+
+ private:
+  const AgentOptions& o_;
+  const std::function<void(const std::string&)>& on_line_;
+  const Clock::time_point started_;
+  std::mutex mutex_;
+  AgentSummary summary_;
+  double spent_ = 0;
+  int64_t tokens_ = 0;
+  size_t model_turn_ = 0;
+  std::vector<std::unique_ptr<llm::Provider>> providers_;
+  std::unique_ptr<llm::Provider> planner_;
+  std::vector<std::unique_ptr<std::counting_semaphore<1024>>> slots_;
+};
+
+// One problem's search, on a thread of its own: rounds of attempts (each a model call, then an
+// evaluation at once on a leased warm worker) until a stopping rule or a budget ends it. A resumed
+// run first evaluates the attempts its predecessor answered but never evaluated.
+class SearchRunner {
+ public:
+  SearchRunner(ProblemSearch& s, RunShared& shared, const AgentOptions& o, const std::filesystem::path& db,
+               int64_t run_id, const std::atomic<bool>& cancel, const std::string& arch)
+      : s_(s), shared_(shared), o_(o), db_(db), run_id_(run_id), cancel_(cancel), arch_(arch), store_(db),
+        policy_(make_policy(o.policy, o.policy_options)), rng_(o.seed ^ std::hash<std::string>{}(s.problem.hash)) {
+    for (size_t j = 0; j < s_.nodes.size(); ++j) {
+      round_ = std::max(round_, s_.nodes[j].round);
+      if (!s_.nodes[j].verdict && s_.nodes[j].candidate_path) pending_.push_back(j);
+    }
+  }
+
+  void run() {
+    if (pending_.empty()) check_stops();
+    while (!s_.finished && !cancel_) {
+      const auto best_before = best_id();
+      if (!pending_.empty()) {
+        evaluate_pending();
+      } else {
+        if (auto why = shared_.exhausted_budget(s_)) return stop(*why);
+        std::vector<Attempt> attempts = propose_round();
+        if (attempts.empty()) return stop("the policy has nothing more to try");
+        run_round(attempts);
+        if (cancel_) break;
+      }
+      profile_new_best(best_before);
+      check_stops();
+    }
+  }
+
+ private:
+  void stop(const std::string& why) {
+    s_.finished = true;
+    s_.stop_reason = why;
+    auto best = s_.best();
+    shared_.say(fmt::format("{}: stopped ({}); best {}", s_.problem.display_name(), why,
+                            best ? fmt::format("attempt #{} {}", s_.nodes[*best].id, verdict_text(s_.nodes[*best])) : "none"));
+  }
+  void check_stops() {
+    if (auto why = stop_reason(s_, o_.budgets)) stop(*why);
+  }
+  std::optional<int64_t> best_id() const {
+    auto best = s_.best();
+    return best ? std::optional<int64_t>(s_.nodes[*best].id) : std::nullopt;
+  }
+
+  // Nodes answered but never evaluated (a killed run's): built and evaluated together.
+  void evaluate_pending() {
+    std::vector<PlannedEval> plan;
+    for (size_t j : pending_) plan.push_back(plan_node(s_, s_.nodes[j], o_.out_dir));
+    std::vector<EvaluationRecord> records;
+    if (!plan.empty()) records = evaluate(plan, o_.eval, o_, store_, run_id_, arch_);
+    for (size_t k = 0; k < pending_.size() && k < records.size(); ++k) {
+      AgentNode& n = s_.nodes[pending_[k]];
+      judge(n, records[k], store_);
+      shared_.say(attempt_line(s_, n));
+    }
+    pending_.clear();
+  }
+
+  // The next round's attempts as the policy proposes them, within the attempts budget.
+  std::vector<Attempt> propose_round() {
+    ++round_;
+    auto proposals = policy_->propose(s_, rng_);
+    const size_t room = static_cast<size_t>(std::max(0, o_.budgets.attempts - static_cast<int>(s_.nodes.size())));
+    if (proposals.size() > room) proposals.resize(room);
+    std::vector<Attempt> attempts;
+    for (auto& p : proposals) {
+      Attempt a;
+      a.proposal = std::move(p);
+      a.model = shared_.next_model();
+      a.k = static_cast<int>(attempts.size()) + 1;
+      attempts.push_back(std::move(a));
+    }
+    return attempts;
+  }
+
+  // The round's attempts, each on a thread of its own: its model call (holding one of its model's
+  // slots), then, stored in attempt order (a replay's k-th attempt is this run's k-th), its
+  // evaluation on a leased warm worker at once, while slower calls still run. What went wrong
+  // after an attempt's model call (the store refusing a write, a worker lost) never passes its
+  // thread, where it would end kforge and strand the attempts queued behind its turn: the search
+  // stops after the round with the first, and --resume goes on.
+  void run_round(std::vector<Attempt>& attempts) {
+    RoundOrder order;
+    std::vector<char> evaluated(attempts.size(), 0);
+    std::vector<std::string> failures(attempts.size());
+    std::vector<std::thread> calls;
+    for (size_t i = 0; i < attempts.size(); ++i)
+      calls.emplace_back([&, i] {
+        try {
+          evaluated[i] = attempt(attempts[i], i, order);
+        } catch (const std::exception& e) {
+          failures[i] = e.what();
+        }
+      });
+    for (auto& t : calls) t.join();
+    for (size_t i = 0; i < attempts.size(); ++i) {
+      if (attempts[i].node.outcome == "cancelled" || attempts[i].node.id == 0) continue;  // not stored
+      s_.nodes.push_back(attempts[i].node);
+      if (attempts[i].node.candidate_path && !evaluated[i]) pending_.push_back(s_.nodes.size() - 1);
+    }
+    for (size_t i = 0; i < attempts.size(); ++i)
+      if (!failures[i].empty())
+        throw Error(fmt::format("attempt {} of round {}: {} (what was stored is kept: `kforge agent --resume {}` goes on)",
+                                attempts[i].k, round_, failures[i], run_id_));
+  }
+
+  // The turns in which a round's attempts are stored: the i-th waits for the (i-1)-th.
+  struct RoundOrder {
+    std::mutex mutex;
+    std::condition_variable turn;
+    size_t next = 0;
+  };
+
+  // One attempt of a round, on its own thread: the model call, the node stored in its turn, its
+  // evaluation. True once it is evaluated.
+  bool attempt(Attempt& a, size_t i, RoundOrder& order) {
+    shared_.slot(a.model).acquire();
+    try {
+      make_attempt(a, s_, o_, shared_.provider(a.model), shared_.planner(), round_, cancel_);
+    } catch (const std::exception& e) {
+      a.node.outcome = "error";
+      a.node.verdict = "call_failed";
+      a.node.digest = answer_feedback("error", e.what()).digest;
+    }
+    shared_.slot(a.model).release();
+    const bool answered = a.node.outcome != "cancelled";  // else nothing answered: not an attempt
+    {
+      std::unique_lock lock(order.mutex);
+      order.turn.wait(lock, [&] { return order.next == i; });
+      // The next attempt's turn comes whether or not this one could be stored.
+      struct NextTurn {
+        RoundOrder& order;
+        ~NextTurn() {
+          ++order.next;
+          order.turn.notify_all();
+        }
+      } next_turn{order};
+      if (answered) {
+        a.node.run_id = run_id_;
+        store_.put_problem(s_.problem);
+        if (a.node.candidate_path) store_.put_candidate(load_candidate_file(*a.node.candidate_path));
+        a.node.id = store_.insert_agent_node(a.node);
+        if (!a.node.candidate_path) store_.finish_agent_node(a.node);  // its verdict is its outcome
+      }
+    }
+    if (!answered) return false;
+    shared_.count_attempt(a.node);
+    if (!a.node.candidate_path) {
+      shared_.say(fmt::format("round {} {} attempt #{} ({}, {}): {}", a.node.round, s_.problem.display_name(), a.node.id,
+                              a.node.role, a.node.model, a.node.outcome));
+      return false;
+    }
+    if (cancel_) return false;  // answered and stored: --resume evaluates it
+    Store own(db_);             // the evaluation's connection: the round's attempts evaluate side by side
+    std::vector<PlannedEval> plan{plan_node(s_, a.node, o_.out_dir)};
+    auto records = evaluate(plan, o_.eval, o_, own, run_id_, arch_);
+    if (records.empty()) return false;
+    judge(a.node, records.front(), own);
+    shared_.say(attempt_line(s_, a.node));
+    return true;
+  }
+
+  // Where it pays (issue 20): a round that found a new best kernel win has its slowest own kernel
+  // profiled; the attempts refined from it read the digest. `before`: the best's id before the round.
+  void profile_new_best(std::optional<int64_t> before) {
+    auto best = s_.best();
+    if (o_.ncu.empty() || cancel_ || !best) return;
+    AgentNode& n = s_.nodes[*best];
+    if (n.id == before || !n.kernel_win || !n.candidate_path) return;  // best() is correct already
+    if (o_.workers.server.empty()) {
+      shared_.say(fmt::format("{}: attempt #{} not profiled: no warm workers to lease a GPU from", s_.problem.display_name(),
+                              n.id));
+      return;
+    }
+    KernelProfile p = profile_slowest_kernel(o_.workers.server, o_.ncu, s_.problem.path, *n.candidate_path, n.digest,
+                                             o_.profile_confined, o_.profile_timeout);
+    shared_.count_profile(p.seconds);
+    if (!p.ok) {
+      shared_.say(fmt::format("{}: attempt #{} not profiled ({:.0f} s): {}", s_.problem.display_name(), n.id, p.seconds,
+                              p.error.substr(0, 400)));
+      return;
+    }
+    n.digest += "\n" + p.lines;
+    store_.finish_agent_node(n);
+    shared_.say(
+        fmt::format("{}: attempt #{} profiled with Nsight Compute in {:.0f} s", s_.problem.display_name(), n.id, p.seconds));
+  }
+
+  ProblemSearch& s_;
+  RunShared& shared_;
+  const AgentOptions& o_;
+  const std::filesystem::path& db_;
+  const int64_t run_id_;
+  const std::atomic<bool>& cancel_;
+  const std::string& arch_;
+  Store store_;  // a connection of its own: searches store concurrently
+  std::unique_ptr<SearchPolicy> policy_;
+  std::mt19937_64 rng_;
+  int round_ = 0;
+  std::vector<size_t> pending_;  // nodes answered but not yet evaluated (a killed run's too)
+};
+
+}  // namespace
+
 AgentSummary run_agent(std::vector<ProblemSearch>& searches, const AgentOptions& o, const std::filesystem::path& db,
                        int64_t run_id, const std::atomic<bool>& cancel,
                        const std::function<void(const std::string&)>& on_line) {
   if (o.models.empty()) throw UsageError("kforge agent needs at least one model");
   (void)make_policy(o.policy, o.policy_options);  // an unknown name fails before any thread starts
-  const auto started = Clock::now();
   const bool cuda = o.workers.cuda;
   const std::string arch = resolve_arch(o.eval.arch, cuda && o.prompt.format == "cuda");
   if (cuda && (o.prompt.format == "cuda" || o.prompt.format == "kernelbench")) export_torch_arch_list(arch);
-
-  // What the whole run shares: the dollars spent (a resumed run's too), the models' call slots,
-  // the turn of the models, the summary and the output lines.
-  std::mutex mutex;
-  AgentSummary summary;
-  double spent = 0;
-  int64_t tokens = 0;
-  size_t model_turn = 0;
-  for (const auto& s : searches)
-    for (const auto& n : s.nodes) {
-      spent += n.cost_usd;
-      tokens += n.input_tokens + n.output_tokens;
-      ++model_turn;
-    }
-  std::vector<std::unique_ptr<llm::Provider>> providers;
-  for (const auto& m : o.models) providers.push_back(llm::make_provider(m.config, m.key));
-  std::unique_ptr<llm::Provider> planner = o.planner ? llm::make_provider(o.planner->config, o.planner->key) : nullptr;
-  std::vector<std::unique_ptr<std::counting_semaphore<1024>>> slots;
-  for (const auto& m : o.models)
-    slots.push_back(std::make_unique<std::counting_semaphore<1024>>(std::clamp(m.config.concurrency, 1, 1024)));
-  auto say = [&](const std::string& line) {
-    std::lock_guard lock(mutex);
-    on_line(line);
-  };
+  RunShared shared(searches, o, on_line);
 
   // One search per problem, side by side: while one waits for its models, another's candidates
   // are evaluated (the warm workers' leases keep one candidate per GPU at a time).
-  auto search_problem = [&](ProblemSearch& s) {
-    Store store(db);  // a connection of its own: searches store concurrently
-    auto policy = make_policy(o.policy, o.policy_options);
-    std::mt19937_64 rng(o.seed ^ std::hash<std::string>{}(s.problem.hash));
-    int round = 0;
-    std::vector<size_t> pending;  // nodes answered but not yet evaluated (a killed run's too)
-    for (size_t j = 0; j < s.nodes.size(); ++j) {
-      round = std::max(round, s.nodes[j].round);
-      if (!s.nodes[j].verdict && s.nodes[j].candidate_path) pending.push_back(j);
-    }
-    auto stop = [&](const std::string& why) {
-      s.finished = true;
-      s.stop_reason = why;
-      auto best = s.best();
-      say(fmt::format("{}: stopped ({}); best {}", s.problem.display_name(), why,
-                      best ? fmt::format("attempt #{} {}", s.nodes[*best].id, verdict_text(s.nodes[*best])) : "none"));
-    };
-    auto check_stops = [&] {
-      if (auto why = stop_reason(s, o.budgets)) stop(*why);
-    };
-    if (pending.empty()) check_stops();
-    // Where it pays (issue 20): a round that found a new best kernel win has its slowest own
-    // kernel profiled; the attempts refined from it read the digest. `before`: the best's id
-    // before the round.
-    auto profile_new_best = [&](std::optional<int64_t> before) {
-      auto best = s.best();
-      if (o.ncu.empty() || cancel || !best) return;
-      AgentNode& n = s.nodes[*best];
-      if (n.id == before || !n.kernel_win || !n.candidate_path) return;  // best() is correct already
-      if (o.workers.server.empty()) {
-        say(fmt::format("{}: attempt #{} not profiled: no warm workers to lease a GPU from", s.problem.display_name(), n.id));
-        return;
-      }
-      KernelProfile p = profile_slowest_kernel(o.workers.server, o.ncu, s.problem.path, *n.candidate_path, n.digest,
-                                               o.profile_confined, o.profile_timeout);
-      {
-        std::lock_guard lock(mutex);
-        summary.profiles++;
-        summary.profile_s += p.seconds;
-      }
-      if (!p.ok) {
-        say(fmt::format("{}: attempt #{} not profiled ({:.0f} s): {}", s.problem.display_name(), n.id, p.seconds,
-                        p.error.substr(0, 400)));
-        return;
-      }
-      n.digest += "\n" + p.lines;
-      store.finish_agent_node(n);
-      say(fmt::format("{}: attempt #{} profiled with Nsight Compute in {:.0f} s", s.problem.display_name(), n.id, p.seconds));
-    };
-    auto best_id = [&]() -> std::optional<int64_t> {
-      auto best = s.best();
-      return best ? std::optional<int64_t>(s.nodes[*best].id) : std::nullopt;
-    };
-
-    while (!s.finished && !cancel) {
-      std::vector<Attempt> attempts;
-      if (pending.empty()) {
-        bool out_of_time = false, out_of_money = false, out_of_tokens = false;
-        {
-          std::lock_guard lock(mutex);
-          if (o.budgets.wall_s > 0 && std::chrono::duration<double>(Clock::now() - started).count() >= o.budgets.wall_s)
-            out_of_time = summary.out_of_time = true;
-          if (o.budgets.usd > 0 && spent >= o.budgets.usd) out_of_money = summary.budget_exhausted = true;
-          if (o.budgets.tokens > 0 && tokens >= o.budgets.tokens) out_of_tokens = summary.budget_exhausted = true;
-        }
-        if (out_of_time) return stop("the run's wall-time budget");
-        if (out_of_money) return stop("the run's dollar budget");
-        if (out_of_tokens) return stop("the run's token budget");
-        double own = 0;
-        for (const auto& n : s.nodes) own += n.cost_usd;
-        if (o.budgets.problem_usd > 0 && own >= o.budgets.problem_usd) return stop("its dollar budget");
-        ++round;
-        auto proposals = policy->propose(s, rng);
-        const size_t room = static_cast<size_t>(std::max(0, o.budgets.attempts - static_cast<int>(s.nodes.size())));
-        if (proposals.size() > room) proposals.resize(room);
-        if (proposals.empty()) return stop("the policy has nothing more to try");
-        for (auto& p : proposals) {
-          Attempt a;
-          a.proposal = std::move(p);
-          {
-            std::lock_guard lock(mutex);
-            a.model = model_turn++ % o.models.size();
-          }
-          a.k = static_cast<int>(attempts.size()) + 1;
-          attempts.push_back(std::move(a));
-        }
-        // The round's attempts, each on a thread of its own: its model call (holding one of its
-        // model's slots), then, stored in attempt order (a replay's k-th attempt is this run's
-        // k-th), its evaluation on a leased warm worker at once, while slower calls still run.
-        std::vector<std::thread> calls;
-        std::mutex order_mutex;
-        std::condition_variable turn;
-        size_t next_to_store = 0;
-        std::vector<char> evaluated(attempts.size(), 0);
-        // What went wrong after an attempt's model call (the store refusing a write, a worker
-        // lost): never past its thread, where it would end kforge and strand the attempts queued
-        // behind its turn. The search stops after the round with the first, and --resume goes on.
-        std::vector<std::string> failures(attempts.size());
-        auto attempt_body = [&](size_t i) {
-            Attempt& a = attempts[i];
-            slots[a.model]->acquire();
-            try {
-              make_attempt(a, s, o, *providers[a.model], planner.get(), round, cancel);
-            } catch (const std::exception& e) {
-              a.node.outcome = "error";
-              a.node.verdict = "call_failed";
-              a.node.digest = answer_feedback("error", e.what()).digest;
-            }
-            slots[a.model]->release();
-            const bool answered = a.node.outcome != "cancelled";  // else nothing answered: not an attempt
-            {
-              std::unique_lock lock(order_mutex);
-              turn.wait(lock, [&] { return next_to_store == i; });
-              // The next attempt's turn comes whether or not this one could be stored.
-              struct NextTurn {
-                size_t& next;
-                std::condition_variable& turn;
-                ~NextTurn() {
-                  ++next;
-                  turn.notify_all();
-                }
-              } next_turn{next_to_store, turn};
-              if (answered) {
-                a.node.run_id = run_id;
-                store.put_problem(s.problem);
-                if (a.node.candidate_path) store.put_candidate(load_candidate_file(*a.node.candidate_path));
-                a.node.id = store.insert_agent_node(a.node);
-                if (!a.node.candidate_path) store.finish_agent_node(a.node);  // its verdict is its outcome
-              }
-            }
-            if (!answered) return;
-            {
-              std::lock_guard lock(mutex);
-              summary.attempts++;
-              summary.input_tokens += a.node.input_tokens;
-              summary.output_tokens += a.node.output_tokens;
-              summary.cost_usd += a.node.cost_usd;
-              spent += a.node.cost_usd;
-              tokens += a.node.input_tokens + a.node.output_tokens;
-            }
-            if (!a.node.candidate_path) {
-              say(fmt::format("round {} {} attempt #{} ({}, {}): {}", a.node.round, s.problem.display_name(), a.node.id,
-                              a.node.role, a.node.model, a.node.outcome));
-              return;
-            }
-            if (cancel) return;  // answered and stored: --resume evaluates it
-            Store own(db);        // the evaluation's connection: the round's attempts evaluate side by side
-            std::vector<PlannedEval> plan{plan_node(s, a.node, o.out_dir)};
-            auto records = evaluate(plan, o.eval, o, own, run_id, arch);
-            if (records.empty()) return;
-            judge(a.node, records.front(), own);
-            say(attempt_line(s, a.node));
-            evaluated[i] = 1;
-        };
-        for (size_t i = 0; i < attempts.size(); ++i)
-          calls.emplace_back([&, i] {
-            try {
-              attempt_body(i);
-            } catch (const std::exception& e) {
-              failures[i] = e.what();
-            }
-          });
-        for (auto& t : calls) t.join();
-        const auto best_before = best_id();
-        for (size_t i = 0; i < attempts.size(); ++i) {
-          if (attempts[i].node.outcome == "cancelled" || attempts[i].node.id == 0) continue;  // not stored
-          s.nodes.push_back(attempts[i].node);
-          if (attempts[i].node.candidate_path && !evaluated[i]) pending.push_back(s.nodes.size() - 1);
-        }
-        for (size_t i = 0; i < attempts.size(); ++i)
-          if (!failures[i].empty())
-            throw Error(fmt::format("attempt {} of round {}: {} (what was stored is kept: `kforge agent --resume {}` goes on)",
-                                    attempts[i].k, round, failures[i], run_id));
-        if (cancel) break;
-        profile_new_best(best_before);
-        check_stops();
-        continue;
-      }
-
-      // Nodes answered but never evaluated (a killed run's): built and evaluated together.
-      std::vector<PlannedEval> plan;
-      for (size_t j : pending) plan.push_back(plan_node(s, s.nodes[j], o.out_dir));
-      std::vector<EvaluationRecord> records;
-      if (!plan.empty()) records = evaluate(plan, o.eval, o, store, run_id, arch);
-      const auto best_before = best_id();
-      for (size_t k = 0; k < pending.size() && k < records.size(); ++k) {
-        AgentNode& n = s.nodes[pending[k]];
-        judge(n, records[k], store);
-        say(attempt_line(s, n));
-      }
-      pending.clear();
-      profile_new_best(best_before);
-      check_stops();
-    }
-  };
-
   std::vector<std::thread> threads;
   std::vector<std::string> errors(searches.size());
   for (size_t i = 0; i < searches.size(); ++i)
     threads.emplace_back([&, i] {
       try {
-        search_problem(searches[i]);
+        SearchRunner(searches[i], shared, o, db, run_id, cancel, arch).run();
       } catch (const std::exception& e) {
         errors[i] = e.what();
-        say(fmt::format("{}: its search failed: {}", searches[i].problem.display_name(), e.what()));
+        shared.say(fmt::format("{}: its search failed: {}", searches[i].problem.display_name(), e.what()));
       }
     });
   for (auto& t : threads) t.join();
   for (const auto& e : errors)
     if (!e.empty()) throw Error("kforge agent: " + e);
+  AgentSummary summary = shared.summary();
   summary.cancelled = cancel;
   return summary;
 }
