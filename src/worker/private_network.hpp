@@ -1,0 +1,24 @@
+#pragma once
+// A network of its own for the candidate processes of one multi-rank job (issue 24;
+// docs/notes/multi-rank-judge.md): a new network namespace that holds only its loopback, brought
+// up. The ranks' gloo and NCCL bootstrap then reach each other over 127.0.0.1 and nothing else:
+// not the reference processes' group on the machine's own loopback, not the network.
+#include <cstdint>
+
+namespace kforge::worker {
+
+// Which user namespace owns the new network namespace.
+enum class NetworkOwner {
+  automatic,       // the caller's own where it may (root), else a new one (as `unshare -Urn` does)
+  new_user,        // always a new user namespace, the caller's ids mapped to themselves
+  current_user,    // the caller's user namespace (it needs CAP_SYS_ADMIN there, as root has)
+};
+
+// Moves the calling process into a new network namespace with `lo` up. Call it while the process
+// is single-threaded (a new user namespace requires it), before the sandbox (its seccomp filter
+// denies unshare), and fork the rank processes after it: they inherit the namespace. Throws
+// kforge::Error naming the system call that failed and why (EPERM where the machine allows no
+// unprivileged user namespaces).
+void enter_private_network(NetworkOwner owner = NetworkOwner::automatic);
+
+}  // namespace kforge::worker

@@ -1,0 +1,108 @@
+// The candidates' network of a multi-rank job (worker/private_network.hpp), with real sockets:
+// ranks forked inside reach each other over its loopback; nothing listening on the machine's own
+// loopback (where the reference processes' group listens) and no outside address is reachable.
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <functional>
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "common/errors.hpp"
+#include "common/owned_fd.hpp"
+#include "worker/private_network.hpp"
+
+namespace kforge::worker {
+namespace {
+
+// Exit codes of the forked side, each a step that went wrong; kSkip where the machine allows no
+// such namespace.
+constexpr int kSkip = 77;
+
+// A TCP listener on 127.0.0.1 at a port the kernel picks (-1 where it cannot be made); its port in `port`.
+int listen_on_loopback(uint16_t* port) {
+  OwnedFd fd(::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0));
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  socklen_t length = sizeof address;
+  if (!fd.valid() || ::bind(fd.get(), reinterpret_cast<sockaddr*>(&address), length) != 0 || ::listen(fd.get(), 4) != 0 ||
+      ::getsockname(fd.get(), reinterpret_cast<sockaddr*>(&address), &length) != 0)
+    return -1;
+  *port = ntohs(address.sin_port);
+  return fd.release();
+}
+
+// Whether a TCP connection to address:port is made; errno says why not.
+bool connects(const char* address, uint16_t port) {
+  OwnedFd fd(::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0));
+  sockaddr_in to{};
+  to.sin_family = AF_INET;
+  to.sin_port = htons(port);
+  ::inet_pton(AF_INET, address, &to.sin_addr);
+  return fd.valid() && ::connect(fd.get(), reinterpret_cast<sockaddr*>(&to), sizeof to) == 0;
+}
+
+// Runs `body` in a forked child (single-threaded there, as the namespace asks); its exit code.
+int in_child(const std::function<int()>& body) {
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    int code = 100;
+    try {
+      code = body();
+    } catch (const Error& e) {
+      code = std::strstr(e.what(), std::strerror(EPERM)) ? kSkip : 101;
+    } catch (...) {
+    }
+    ::_exit(code);
+  }
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 200;
+}
+
+int private_network_holds(NetworkOwner owner, uint16_t machine_port) {
+  enter_private_network(owner);
+  if (connects("127.0.0.1", machine_port)) return 1;  // the machine's loopback listener, reached
+  if (errno != ECONNREFUSED) return 2;                // lo must be up, with nothing on that port
+  if (connects("10.255.255.1", 9)) return 3;          // an outside address: no route at all
+  if (errno != ENETUNREACH) return 4;
+  uint16_t rank_port = 0;
+  OwnedFd rank_listener(listen_on_loopback(&rank_port));
+  if (!rank_listener.valid()) return 5;
+  // Another rank, forked after the namespace was made, reaches this one's listener.
+  const pid_t other = ::fork();
+  if (other == 0) ::_exit(connects("127.0.0.1", rank_port) ? 0 : 1);
+  int status = 0;
+  ::waitpid(other, &status, 0);
+  return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : 6;
+}
+
+void expect_private_network(NetworkOwner owner, const char* name) {
+  uint16_t machine_port = 0;
+  OwnedFd machine_listener(listen_on_loopback(&machine_port));
+  ASSERT_TRUE(machine_listener.valid()) << std::strerror(errno);
+  ASSERT_TRUE(connects("127.0.0.1", machine_port)) << "the listener outside must be reachable from outside";
+  const int code = in_child([&] { return private_network_holds(owner, machine_port); });
+  if (code == kSkip) GTEST_SKIP() << name << ": this machine allows no such namespace (EPERM)";
+  EXPECT_EQ(code, 0) << name << ": step " << code
+                     << " (1-2 the machine's loopback, 3-4 an outside address, 5-6 the ranks' own loopback)";
+}
+
+TEST(PrivateNetwork, RanksReachEachOtherAndNothingElseInANewUserNamespace) {
+  expect_private_network(NetworkOwner::new_user, "new user namespace");
+}
+
+TEST(PrivateNetwork, RanksReachEachOtherAndNothingElseInTheCallersUserNamespace) {
+  if (::geteuid() != 0) GTEST_SKIP() << "needs root (CAP_SYS_ADMIN in the caller's user namespace)";
+  expect_private_network(NetworkOwner::current_user, "caller's user namespace");
+}
+
+}  // namespace
+}  // namespace kforge::worker
