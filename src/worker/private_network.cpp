@@ -5,6 +5,7 @@
 #include <sched.h>
 #include <sys/ioctl.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -56,6 +57,11 @@ void enter_private_network(NetworkOwner owner) {
     write_proc_file("/proc/self/gid_map", std::to_string(gid) + " " + std::to_string(gid) + " 1\n");
   }
   bring_loopback_up();
+}
+
+uint64_t network_namespace_id() {
+  struct stat s{};
+  return ::stat("/proc/self/ns/net", &s) == 0 ? static_cast<uint64_t>(s.st_ino) : 0;
 }
 
 }  // namespace kforge::worker

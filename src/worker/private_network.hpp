@@ -21,4 +21,9 @@ enum class NetworkOwner {
 // unprivileged user namespaces).
 void enter_private_network(NetworkOwner owner = NetworkOwner::automatic);
 
+// The calling process's network namespace, as the kernel names it (the inode of /proc/self/ns/net;
+// 0 where that cannot be read): what a process records before entering a private network, so the
+// sandbox can tell that it did (worker/sandbox.hpp).
+uint64_t network_namespace_id();
+
 }  // namespace kforge::worker

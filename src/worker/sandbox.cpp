@@ -25,6 +25,8 @@
 #include <iterator>
 #include <vector>
 
+#include "worker/private_network.hpp"
+
 // Older kernel headers (Debian 12's are 6.1) predate these; the values are the kernel's ABI.
 #ifndef LANDLOCK_ACCESS_FS_REFER
 #define LANDLOCK_ACCESS_FS_REFER (1ULL << 13)
@@ -79,15 +81,18 @@ void deny_calls(Program& p, const std::vector<long>& calls, unsigned action) {
   }
 }
 
-// Expects the number loaded; socket(AF_INET/AF_INET6/AF_PACKET) denied, other families allowed.
-// io_uring can open sockets without the socket() system call. Ends the program.
-void deny_network_sockets(Program& p) {
+// Expects the number loaded; socket(AF_INET/AF_INET6/AF_PACKET) denied, other families allowed;
+// with `allow_inet` (a rank in its private network namespace) only AF_PACKET. io_uring can open
+// sockets without the socket() system call: denied either way. Ends the program.
+void deny_network_sockets(Program& p, bool allow_inet = false) {
   deny_calls(p, {__NR_io_uring_setup}, kDeny);
   p.push_back(jump(BPF_JMP | BPF_JEQ | BPF_K, __NR_socket, 1, 0));
   p.push_back(stmt(BPF_RET | BPF_K, SECCOMP_RET_ALLOW));
   p.push_back(stmt(BPF_LD | BPF_W | BPF_ABS, offsetof(seccomp_data, args[0])));
-  p.push_back(jump(BPF_JMP | BPF_JEQ | BPF_K, AF_INET, 3, 0));
-  p.push_back(jump(BPF_JMP | BPF_JEQ | BPF_K, AF_INET6, 2, 0));
+  if (!allow_inet) {
+    p.push_back(jump(BPF_JMP | BPF_JEQ | BPF_K, AF_INET, 3, 0));
+    p.push_back(jump(BPF_JMP | BPF_JEQ | BPF_K, AF_INET6, 2, 0));
+  }
   p.push_back(jump(BPF_JMP | BPF_JEQ | BPF_K, AF_PACKET, 1, 0));
   p.push_back(stmt(BPF_RET | BPF_K, SECCOMP_RET_ALLOW));  // AF_UNIX and the like: local only
   p.push_back(stmt(BPF_RET | BPF_K, kDeny));
@@ -167,7 +172,7 @@ std::string deny_network() {
 // candidate would use to reach the judge: other processes' memory and tracing, leaving its process
 // group (a double fork with setsid outlives the group kill), mounts, BPF, kernel keyrings, pidfds
 // (a signal or an fd taken from another process), namespaces, kernel modules.
-std::string deny_candidate_calls(const std::vector<int>& protected_pids, bool signals_scoped) {
+std::string deny_candidate_calls(const std::vector<int>& protected_pids, bool signals_scoped, bool private_network) {
   Program p;
   check_architecture(p);
   deny_calls(p,
@@ -179,7 +184,7 @@ std::string deny_candidate_calls(const std::vector<int>& protected_pids, bool si
              kDenyPerm);
   if (signals_scoped) deny_signals_to(p, protected_pids);
   else allow_signals_only_within(p, static_cast<int>(::getpid()));
-  deny_network_sockets(p);
+  deny_network_sockets(p, private_network);
   return install(p);
 }
 
@@ -349,8 +354,12 @@ SandboxStatus enter_sandbox(const std::vector<std::string>& writable) {
 }
 
 SandboxStatus enter_candidate_sandbox(const std::vector<std::string>& writable, const std::vector<std::string>& readable,
-                                      const std::vector<int>& protected_pids) {
+                                      const std::vector<int>& protected_pids, uint64_t private_apart_from) {
   SandboxStatus s;
+  // Sockets only where the process really left the namespace it was asked to leave: a rank that
+  // stayed in the worker's would reach the reference processes' group on its loopback.
+  const uint64_t here = network_namespace_id();
+  const bool private_network = private_apart_from != 0 && here != 0 && here != private_apart_from;
   // Landlock without CAP_SYS_ADMIN needs no_new_privs first (the seccomp filter sets it too).
   ::prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
   // No core file when it crashes: a process with a CUDA context maps gigabytes, and the kernel
@@ -365,9 +374,13 @@ SandboxStatus enter_candidate_sandbox(const std::vector<std::string>& writable, 
   int abi = 0;
   std::string fs = confine_files(writable, &readable, abi, true, &s.signals_scoped);
   s.writes_confined = fs.empty();
-  std::string calls = deny_candidate_calls(protected_pids, s.signals_scoped);
-  s.network_denied = calls.empty();
-  s.describe = std::string("network and tracing calls ") + (calls.empty() ? "denied" : "NOT denied (" + calls + ")") +
+  std::string calls = deny_candidate_calls(protected_pids, s.signals_scoped, private_network);
+  s.network_denied = calls.empty() && !private_network;
+  s.network_private = calls.empty() && private_network;
+  const std::string denied = private_network ? "tracing calls" : "network and tracing calls";
+  s.describe = (private_apart_from != 0 && !private_network ? std::string("NOT in a private network namespace: ") : std::string()) +
+               denied + " " + (calls.empty() ? "denied" : "NOT denied (" + calls + ")") +
+               (s.network_private ? "; sockets only in the ranks' private network namespace" : "") +
                "; file reads and writes " +
                (s.writes_confined ? "confined (Landlock ABI " + std::to_string(abi) + ")" : "NOT confined (" + fs + ")") +
                "; signals " + (s.signals_scoped ? "scoped to its own processes (Landlock)" : "only to its own process group (seccomp)") +

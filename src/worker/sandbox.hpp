@@ -7,6 +7,7 @@
 //     process_vm_*, new sessions and process groups, mount, bpf, keyrings, pidfds, namespaces)
 //     and signals to kforge's own processes; Landlock's signal and abstract-socket scoping where
 //     the kernel has it (ABI 6); writes in /proc only under its own /proc/<pid>; no capabilities.
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -14,6 +15,7 @@ namespace kforge::worker {
 
 struct SandboxStatus {
   bool network_denied = false;   // socket(AF_INET/AF_INET6/AF_PACKET) and io_uring fail with EACCES
+  bool network_private = false;  // candidate: AF_INET and AF_INET6 sockets allowed, in a private network namespace
   bool writes_confined = false;  // file writes outside `writable` fail with EACCES (Landlock)
   bool signals_scoped = false;   // candidate: Landlock denies signals to processes outside its domain
   std::string describe;          // one line for the log
@@ -42,7 +44,12 @@ SandboxStatus enter_sandbox(const std::vector<std::string>& writable);
 // other threads (the CUDA driver's, the stream hold's watchdog) were made by kforge's code before.
 // `readable`: folders or files it may read besides `writable`. `protected_pids` may not be
 // signalled, nor their process groups, nor every process (-1).
+// `private_apart_from`: for a rank of a multi-rank job, the network namespace it left
+// (worker/private_network.hpp's network_namespace_id, recorded before enter_private_network): its
+// AF_INET and AF_INET6 sockets are allowed, since its namespace holds only the ranks' own loopback,
+// but only where the calling process is in another namespace than that one; 0 (every other
+// candidate), or the same namespace, and they are denied.
 SandboxStatus enter_candidate_sandbox(const std::vector<std::string>& writable, const std::vector<std::string>& readable,
-                                      const std::vector<int>& protected_pids);
+                                      const std::vector<int>& protected_pids, uint64_t private_apart_from = 0);
 
 }  // namespace kforge::worker

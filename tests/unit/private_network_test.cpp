@@ -1,6 +1,7 @@
 // The candidates' network of a multi-rank job (worker/private_network.hpp), with real sockets:
 // ranks forked inside reach each other over its loopback; nothing listening on the machine's own
 // loopback (where the reference processes' group listens) and no outside address is reachable.
+// And the candidate sandbox (worker/sandbox.hpp) allows such a rank its sockets, and only there.
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
@@ -17,6 +18,7 @@
 #include "common/errors.hpp"
 #include "common/owned_fd.hpp"
 #include "worker/private_network.hpp"
+#include "worker/sandbox.hpp"
 
 namespace kforge::worker {
 namespace {
@@ -102,6 +104,39 @@ TEST(PrivateNetwork, RanksReachEachOtherAndNothingElseInANewUserNamespace) {
 TEST(PrivateNetwork, RanksReachEachOtherAndNothingElseInTheCallersUserNamespace) {
   if (::geteuid() != 0) GTEST_SKIP() << "needs root (CAP_SYS_ADMIN in the caller's user namespace)";
   expect_private_network(NetworkOwner::current_user, "caller's user namespace");
+}
+
+// A rank moved into its private network, then sandboxed as a candidate: its sockets work, on its
+// own loopback only. One asked for but never moved keeps them denied, and says why.
+TEST(PrivateNetwork, TheCandidateSandboxAllowsSocketsOnlyInAPrivateNetwork) {
+  uint16_t machine_port = 0;
+  OwnedFd machine_listener(listen_on_loopback(&machine_port));
+  ASSERT_TRUE(machine_listener.valid()) << std::strerror(errno);
+  const int moved = in_child([&] {
+    const uint64_t reference_network = network_namespace_id();
+    if (reference_network == 0) return 10;
+    enter_private_network(NetworkOwner::new_user);
+    SandboxStatus s = enter_candidate_sandbox({}, {}, {static_cast<int>(::getppid())}, reference_network);
+    if (!s.network_private || s.network_denied) return 11;
+    if (s.describe.find("sockets only in the ranks' private network namespace") == std::string::npos) return 12;
+    uint16_t rank_port = 0;
+    OwnedFd rank_listener(listen_on_loopback(&rank_port));
+    if (!rank_listener.valid() || !connects("127.0.0.1", rank_port)) return 13;
+    if (connects("127.0.0.1", machine_port) || errno != ECONNREFUSED) return 14;
+    return 0;
+  });
+  if (moved == kSkip) GTEST_SKIP() << "this machine allows no new user namespace (EPERM)";
+  EXPECT_EQ(moved, 0) << "step " << moved << " (11-12 the status, 13 its own loopback, 14 the machine's)";
+
+  const int stayed = in_child([&] {
+    SandboxStatus s = enter_candidate_sandbox({}, {}, {static_cast<int>(::getppid())}, network_namespace_id());
+    if (s.network_private || !s.network_denied) return 21;
+    if (s.describe.rfind("NOT in a private network namespace: network and tracing calls denied", 0) != 0) return 22;
+    OwnedFd fd(::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0));
+    if (fd.valid() || errno != EACCES) return 23;
+    return 0;
+  });
+  EXPECT_EQ(stayed, 0) << "step " << stayed << " (21-22 the status, 23 a socket made)";
 }
 
 }  // namespace
