@@ -6,6 +6,7 @@
 #include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -57,6 +58,79 @@ void enter_private_network(NetworkOwner owner) {
     write_proc_file("/proc/self/gid_map", std::to_string(gid) + " " + std::to_string(gid) + " 1\n");
   }
   bring_loopback_up();
+}
+
+PrivateNetworkHolder::PrivateNetworkHolder(NetworkOwner owner) {
+  int ready[2], hold[2];
+  if (::pipe2(ready, O_CLOEXEC) != 0) fail("a pipe for the network holder");
+  if (::pipe2(hold, O_CLOEXEC) != 0) {
+    ::close(ready[0]);
+    ::close(ready[1]);
+    fail("a pipe for the network holder");
+  }
+  const pid_t pid = ::fork();
+  if (pid < 0) fail("forking the network holder");
+  if (pid == 0) {
+    // The child: enter the namespace, say so (or why not), then wait for the handle to go (its
+    // end of `hold` closes, whichever way the parent ends).
+    ::close(ready[0]);
+    ::close(hold[1]);
+    std::string answer = "ok";
+    try {
+      enter_private_network(owner);
+    } catch (const Error& e) {
+      answer = e.what();
+    }
+    (void)!::write(ready[1], answer.data(), answer.size());
+    ::close(ready[1]);
+    char byte;
+    while (::read(hold[0], &byte, 1) > 0) {
+    }
+    ::_exit(0);
+  }
+  pid_ = pid;
+  ::close(ready[1]);
+  ::close(hold[0]);
+  hold_fd_ = hold[1];
+  std::string answer;
+  char buffer[512];
+  for (ssize_t n; (n = ::read(ready[0], buffer, sizeof buffer)) > 0;) answer.append(buffer, static_cast<size_t>(n));
+  ::close(ready[0]);
+  auto end_child = [&] {
+    ::close(hold_fd_);
+    hold_fd_ = -1;
+    ::waitpid(pid_, nullptr, 0);
+    pid_ = -1;
+  };
+  if (answer != "ok") {
+    end_child();
+    throw Error(answer.empty() ? "private network: the holder process died" : answer);
+  }
+  const std::string proc = "/proc/" + std::to_string(pid) + "/ns/";
+  net_fd_ = ::open((proc + "net").c_str(), O_RDONLY | O_CLOEXEC);
+  const bool own_user = owner == NetworkOwner::new_user || (owner == NetworkOwner::automatic && ::geteuid() != 0);
+  if (own_user) user_fd_ = ::open((proc + "user").c_str(), O_RDONLY | O_CLOEXEC);
+  if (net_fd_ < 0 || (own_user && user_fd_ < 0)) {
+    const int saved = errno;
+    if (net_fd_ >= 0) ::close(net_fd_);
+    if (user_fd_ >= 0) ::close(user_fd_);
+    net_fd_ = user_fd_ = -1;
+    end_child();
+    errno = saved;
+    fail("opening the holder's namespaces");
+  }
+}
+
+PrivateNetworkHolder::~PrivateNetworkHolder() {
+  if (net_fd_ >= 0) ::close(net_fd_);
+  if (user_fd_ >= 0) ::close(user_fd_);
+  if (hold_fd_ >= 0) ::close(hold_fd_);  // the holder's read returns 0: it exits
+  if (pid_ > 0) ::waitpid(pid_, nullptr, 0);
+}
+
+void join_private_network(int user_namespace_fd, int network_namespace_fd) {
+  if (user_namespace_fd >= 0 && ::setns(user_namespace_fd, CLONE_NEWUSER) != 0) fail("setns(CLONE_NEWUSER)");
+  if (::setns(network_namespace_fd, CLONE_NEWNET) != 0) fail("setns(CLONE_NEWNET)");
 }
 
 uint64_t network_namespace_id() {

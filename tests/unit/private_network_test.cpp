@@ -11,6 +11,7 @@
 #include <cerrno>
 #include <cstring>
 #include <functional>
+#include <memory>
 #include <string>
 
 #include <gtest/gtest.h>
@@ -104,6 +105,63 @@ TEST(PrivateNetwork, RanksReachEachOtherAndNothingElseInANewUserNamespace) {
 TEST(PrivateNetwork, RanksReachEachOtherAndNothingElseInTheCallersUserNamespace) {
   if (::geteuid() != 0) GTEST_SKIP() << "needs root (CAP_SYS_ADMIN in the caller's user namespace)";
   expect_private_network(NetworkOwner::current_user, "caller's user namespace");
+}
+
+// Two ranks forked by different processes (as each rank's candidate comes from its own worker's
+// zygote) join one held network right after their fork: each reaches the other over its loopback,
+// neither reaches the machine's.
+TEST(PrivateNetwork, RanksForkedApartJoinOneHeldNetwork) {
+  uint16_t machine_port = 0;
+  OwnedFd machine_listener(listen_on_loopback(&machine_port));
+  ASSERT_TRUE(machine_listener.valid()) << std::strerror(errno);
+  std::unique_ptr<PrivateNetworkHolder> holder;
+  try {
+    holder = std::make_unique<PrivateNetworkHolder>(NetworkOwner::new_user);
+  } catch (const Error& e) {
+    if (std::strstr(e.what(), std::strerror(EPERM))) GTEST_SKIP() << e.what();
+    FAIL() << e.what();
+  }
+  const uint64_t outside = network_namespace_id();
+  int port_pipe[2], hold_pipe[2];
+  ASSERT_EQ(::pipe(port_pipe), 0);
+  ASSERT_EQ(::pipe(hold_pipe), 0);
+  // Rank 0: joins, listens, tells its port, and stays until the test is done with it.
+  const pid_t rank0 = ::fork();
+  if (rank0 == 0) {
+    ::close(port_pipe[0]);
+    ::close(hold_pipe[1]);
+    uint16_t port = 0;
+    try {
+      join_private_network(holder->user_namespace_fd(), holder->network_namespace_fd());
+    } catch (...) {
+      ::_exit(1);
+    }
+    OwnedFd listener(listen_on_loopback(&port));
+    if (network_namespace_id() == outside || !listener.valid()) port = 0;
+    (void)!::write(port_pipe[1], &port, sizeof port);
+    char byte;
+    (void)!::read(hold_pipe[0], &byte, 1);
+    ::_exit(0);
+  }
+  ::close(port_pipe[1]);
+  ::close(hold_pipe[0]);
+  uint16_t rank0_port = 0;
+  ASSERT_EQ(::read(port_pipe[0], &rank0_port, sizeof rank0_port), static_cast<ssize_t>(sizeof rank0_port));
+  EXPECT_NE(rank0_port, 0) << "rank 0 did not join, or could not listen";
+  // Rank 1, forked by this process: joins the same network.
+  const int rank1 = in_child([&] {
+    join_private_network(holder->user_namespace_fd(), holder->network_namespace_fd());
+    if (network_namespace_id() == outside) return 31;
+    if (!connects("127.0.0.1", rank0_port)) return 32;
+    if (connects("127.0.0.1", machine_port) || errno != ECONNREFUSED) return 33;
+    return 0;
+  });
+  EXPECT_EQ(rank1, 0) << "step " << rank1 << " (31 not moved, 32 rank 0 unreached, 33 the machine's loopback reached)";
+  ::close(hold_pipe[1]);
+  int status = 0;
+  ::waitpid(rank0, &status, 0);
+  ::close(port_pipe[0]);
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
 }
 
 // A rank moved into its private network, then sandboxed as a candidate: its sockets work, on its
