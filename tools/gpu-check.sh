@@ -3,7 +3,8 @@
 # gpu tests (the cpu tests too with GPU_CHECK_CPU=1; CI runs them), `make demo`, then the
 # benchmarks of docs/benchmarks.md. Full logs go to build/gpu-check/; the files worth keeping are
 # copied to $OUT when it is set (the device tool brings back what fits); a summary table is printed last.
-#   On the device machine: carry .deps/ (tools/fetch-deps.sh) and run tools/gpu-check.sh [tests|bench|all|STEPS]
+#   On the device machine: carry .deps/ (tools/fetch-deps.sh; and .prebuilt/ with GPU_CHECK_BUILD=lean,
+#   below) and run tools/gpu-check.sh [tests|bench|all|STEPS]
 #   STEPS is a comma list of: solutions unit gpu cpu demo wall ident ipcspeed coreswap timingtrace traceset level6trace modes agent profile ncu buildtimes splitcov boundary realworld lint baseline sol level6 level6lint level6ident level6sol level6trust level6base exact level7
 #   (level6: the training level's GPU lint, identity sweep and solutions, or one of them: level6lint,
 #   level6ident, level6sol; level6trust: the trust corpora's training cases; level6trace: timing
@@ -37,8 +38,16 @@ case "$what" in
 esac
 want() { [[ ",$what," == *",$1,"* ]]; }
 # GPU_CHECK_BUILD=lean: only kforge and its worker (no tests), for a short call that runs no test.
+# A lean build carried from an earlier call (.prebuilt/, tools/prebuilt.sh) is used instead where
+# it was built from these sources; each lean call leaves its own under $OUT/prebuilt for the next
+# (copy it to .prebuilt/ and carry it beside .deps).
 if [[ "${GPU_CHECK_BUILD:-}" == lean ]]; then
-  step build bash -c "make configure && cmake --build --preset release --target kforge _kforge_worker"
+  if tools/prebuilt.sh restore >"$logs/build.log" 2>&1; then
+    summary+=("$(printf '%-12s %-6s %5ss  (%s)' build ok 0 "prebuilt, sources $(tools/prebuilt.sh hash)")")
+  else
+    step build bash -c "make configure && cmake --build --preset release --target kforge _kforge_worker"
+  fi
+  [[ -n "${OUT:-}" ]] && tools/prebuilt.sh save "$OUT/prebuilt" >>"$logs/build.log" 2>&1
 else
   step build make build
 fi
