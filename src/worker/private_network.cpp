@@ -7,6 +7,7 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <signal.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -125,7 +126,11 @@ PrivateNetworkHolder::~PrivateNetworkHolder() {
   if (net_fd_ >= 0) ::close(net_fd_);
   if (user_fd_ >= 0) ::close(user_fd_);
   if (hold_fd_ >= 0) ::close(hold_fd_);  // the holder's read returns 0: it exits
-  if (pid_ > 0) ::waitpid(pid_, nullptr, 0);
+  // Unless a process forked meanwhile kept a copy of that pipe's end open: killed either way.
+  if (pid_ > 0) {
+    ::kill(pid_, SIGKILL);
+    ::waitpid(pid_, nullptr, 0);
+  }
 }
 
 void join_private_network(int user_namespace_fd, int network_namespace_fd) {
