@@ -40,4 +40,11 @@ std::string enter_prebuild_sandbox(const std::vector<std::string>& files) {
   return sandbox.describe;
 }
 
+std::string enter_rank_sandbox(const std::vector<std::string>& writable, uint64_t private_apart_from) {
+  SandboxStatus sandbox = enter_candidate_sandbox(writable, candidate_readable_folders(), {static_cast<int>(::getppid())},
+                                                  private_apart_from);
+  if (!sandbox.network_private) throw std::runtime_error("the rank's sandbox could not be entered: " + sandbox.describe);
+  return sandbox.describe;
+}
+
 }  // namespace kforge::worker

@@ -5,6 +5,7 @@
 // host compilers' folders (Triton builds launchers inside the process). Both such processes use
 // it: the candidate process of an evaluation (worker/candidate_host.cpp) and the load_inline
 // prebuild, which imports a candidate to build its extensions (planner/inline_prebuild.cpp).
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -19,5 +20,12 @@ std::vector<std::string> candidate_readable_folders();
 // sandbox's one-line description; throws std::runtime_error where its seccomp filter could not be
 // installed (no candidate code runs unconfined). `kforge profile` enters it too.
 std::string enter_prebuild_sandbox(const std::vector<std::string>& files);
+
+// A rank of a multi-rank candidate (issue 24; docs/notes/multi-rank-judge.md), once it joined its
+// job's private network: the candidate sandbox with reads confined to candidate_readable_folders(),
+// writes to `writable`, its sockets allowed only because it left `private_apart_from` (the
+// network namespace it was forked in). Returns the description; throws std::runtime_error where
+// the filter could not be installed or the process is still in that namespace.
+std::string enter_rank_sandbox(const std::vector<std::string>& writable, uint64_t private_apart_from);
 
 }  // namespace kforge::worker

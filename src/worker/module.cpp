@@ -8,6 +8,7 @@
 #include "worker/candidate_reads.hpp"
 #include "worker/job_loop.hpp"
 #include "worker/native_candidate.hpp"
+#include "worker/private_network.hpp"
 
 PYBIND11_MODULE(_kforge_worker, m) {
   m.doc() = "kforge's evaluation worker: job loop, inputs, comparison and timing in C++";
@@ -19,5 +20,18 @@ PYBIND11_MODULE(_kforge_worker, m) {
   m.def("enter_prebuild_sandbox", &kforge::worker::enter_prebuild_sandbox, pybind11::arg("files"),
         "Confine this process as a candidate's (reads, writes, signals, network) before a load_inline prebuild "
         "imports the candidate `files`; returns the sandbox's description");
+  // The ranks' private network of a multi-rank job (issue 24): the holder is made on kforge's
+  // trusted side, a rank joins it right after its fork and then enters its sandbox.
+  namespace w = kforge::worker;
+  pybind11::class_<w::PrivateNetworkHolder>(m, "PrivateNetworkHolder",
+                                            "A child process holding a private network namespace with its loopback up")
+      .def(pybind11::init<>())
+      .def_property_readonly("user_namespace_fd", &w::PrivateNetworkHolder::user_namespace_fd)
+      .def_property_readonly("network_namespace_fd", &w::PrivateNetworkHolder::network_namespace_fd);
+  m.def("join_private_network", &w::join_private_network, pybind11::arg("user_namespace_fd"),
+        pybind11::arg("network_namespace_fd"), "Join a held private network; call it single-threaded, right after a fork");
+  m.def("network_namespace_id", &w::network_namespace_id, "This process's network namespace (its inode)");
+  m.def("enter_rank_sandbox", &w::enter_rank_sandbox, pybind11::arg("writable"), pybind11::arg("private_apart_from"),
+        "Confine this rank as a candidate whose sockets reach only its private network; returns the description");
   kforge::worker::NativeCandidate::register_type(m);
 }

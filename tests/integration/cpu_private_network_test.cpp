@@ -1,0 +1,41 @@
+// Issue 24's design, tried with the real pieces before the judge is built on them: two ranks of a
+// candidate, each forked by a process of its own, join a held private network, enter the rank
+// sandbox (Landlock, seccomp with sockets allowed only there, no capabilities) and all_reduce over
+// gloo through a FileStore, and neither reaches a listener on the machine's loopback
+// (tests/support/gloo_in_private_network.py; docs/notes/multi-rank-judge.md).
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "support/command.hpp"
+#include "support/temp_dir.hpp"
+
+namespace kforge::testing {
+namespace {
+
+std::string trimmed(std::string s) {
+  while (!s.empty() && (s.back() == '\n' || s.back() == ' ')) s.pop_back();
+  return s;
+}
+
+TEST(CpuPrivateNetwork, SandboxedRanksAllReduceOverGlooInTheirOwnNetworkOnly) {
+  auto python = run_command({source_path("tools/find-python.sh")});
+  ASSERT_EQ(python.exit_code, 0) << python.err;
+  const std::string binary = KFORGE_BINARY;
+  const std::string modules = binary.substr(0, binary.find_last_of('/')) + "/python";
+  TempDir scratch;
+  auto r = run_command({"/usr/bin/env", "PYTHONPATH=" + modules, trimmed(python.out),
+                        source_path("tests/support/gloo_in_private_network.py"), scratch.path()});
+  if (r.out.find("Operation not permitted") != std::string::npos)
+    GTEST_SKIP() << "this machine allows no new user namespace: " << r.out;
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  for (const char* rank : {"rank 0: all_reduce 3; machine loopback reached: False;",
+                           "rank 1: all_reduce 3; machine loopback reached: False;"})
+    EXPECT_NE(r.out.find(rank), std::string::npos) << r.out << r.err;
+  EXPECT_NE(r.out.find("sockets only in the ranks' private network namespace; file reads and writes confined"),
+            std::string::npos)
+      << r.out;
+}
+
+}  // namespace
+}  // namespace kforge::testing
