@@ -39,15 +39,15 @@ esac
 want() { [[ ",$what," == *",$1,"* ]]; }
 # GPU_CHECK_BUILD=lean: only kforge and its worker (no tests), for a short call that runs no test.
 # A lean build carried from an earlier call (.prebuilt/, tools/prebuilt.sh) is used instead where
-# it was built from these sources; each lean call leaves its own under $OUT/prebuilt for the next
-# (copy it to .prebuilt/ and carry it beside .deps).
+# it was built from these sources; each lean call leaves its own as $OUT/prebuilt.tar.gz for the
+# next (one file: the device tool brings back few; put it in .prebuilt/ and carry that beside .deps).
 if [[ "${GPU_CHECK_BUILD:-}" == lean ]]; then
   if tools/prebuilt.sh restore >"$logs/build.log" 2>&1; then
     summary+=("$(printf '%-12s %-6s %5ss  (%s)' build ok 0 "prebuilt, sources $(tools/prebuilt.sh hash)")")
   else
     step build bash -c "make configure && cmake --build --preset release --target kforge _kforge_worker"
   fi
-  [[ -n "${OUT:-}" ]] && tools/prebuilt.sh save "$OUT/prebuilt" >>"$logs/build.log" 2>&1
+  [[ -n "${OUT:-}" ]] && tools/prebuilt.sh save "$OUT/prebuilt.tar.gz" >>"$logs/build.log" 2>&1
 else
   step build make build
 fi
