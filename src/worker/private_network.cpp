@@ -42,13 +42,17 @@ void bring_loopback_up() {
   if (::ioctl(fd.get(), SIOCSIFFLAGS, &request) != 0) fail("bringing lo up");
 }
 
+// Whether `owner` means a new user namespace for the calling process.
+bool makes_user_namespace(NetworkOwner owner) {
+  return owner == NetworkOwner::new_user || (owner == NetworkOwner::automatic && ::geteuid() != 0);
+}
+
 }  // namespace
 
 void enter_private_network(NetworkOwner owner) {
   const uid_t uid = ::geteuid();
   const gid_t gid = ::getegid();
-  const bool new_user = owner == NetworkOwner::new_user || (owner == NetworkOwner::automatic && uid != 0);
-  if (!new_user) {
+  if (!makes_user_namespace(owner)) {
     if (::unshare(CLONE_NEWNET) != 0) fail("unshare(CLONE_NEWNET)");
   } else {
     if (::unshare(CLONE_NEWUSER | CLONE_NEWNET) != 0) fail("unshare(CLONE_NEWUSER | CLONE_NEWNET)");
@@ -70,7 +74,12 @@ PrivateNetworkHolder::PrivateNetworkHolder(NetworkOwner owner) {
     fail("a pipe for the network holder");
   }
   const pid_t pid = ::fork();
-  if (pid < 0) fail("forking the network holder");
+  if (pid < 0) {
+    const int saved = errno;
+    for (int fd : {ready[0], ready[1], hold[0], hold[1]}) ::close(fd);
+    errno = saved;
+    fail("forking the network holder");
+  }
   if (pid == 0) {
     // The child: enter the namespace, say so (or why not), then wait for the handle to go (its
     // end of `hold` closes, whichever way the parent ends).
@@ -109,7 +118,7 @@ PrivateNetworkHolder::PrivateNetworkHolder(NetworkOwner owner) {
   }
   const std::string proc = "/proc/" + std::to_string(pid) + "/ns/";
   net_fd_ = ::open((proc + "net").c_str(), O_RDONLY | O_CLOEXEC);
-  const bool own_user = owner == NetworkOwner::new_user || (owner == NetworkOwner::automatic && ::geteuid() != 0);
+  const bool own_user = makes_user_namespace(owner);
   if (own_user) user_fd_ = ::open((proc + "user").c_str(), O_RDONLY | O_CLOEXEC);
   if (net_fd_ < 0 || (own_user && user_fd_ < 0)) {
     const int saved = errno;

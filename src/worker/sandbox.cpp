@@ -358,8 +358,8 @@ SandboxStatus enter_candidate_sandbox(const std::vector<std::string>& writable, 
   SandboxStatus s;
   // Sockets only where the process really left the namespace it was asked to leave: a rank that
   // stayed in the worker's would reach the reference processes' group on its loopback.
-  const uint64_t here = network_namespace_id();
-  const bool private_network = private_apart_from != 0 && here != 0 && here != private_apart_from;
+  const uint64_t here = private_apart_from != 0 ? network_namespace_id() : 0;  // no stat for every other candidate
+  const bool private_network = here != 0 && here != private_apart_from;
   // Landlock without CAP_SYS_ADMIN needs no_new_privs first (the seccomp filter sets it too).
   ::prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
   // No core file when it crashes: a process with a CUDA context maps gigabytes, and the kernel
