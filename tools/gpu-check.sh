@@ -127,6 +127,7 @@ level6_trace() {
 export -f level6_trace
 want level6trace && step level6-trace bash -c level6_trace
 # Eager, then compiled through AOTAutograd; level6base is a device call of its own (BASELINE_SECONDS caps it).
+# LEVEL6_BASE: which problems to measure (default all 43; the export still writes every stored one).
 # BASELINE_DEADLINE (seconds since the epoch) instead: stop then, whatever the steps before took.
 # The seconds left to BASELINE_DEADLINE (at least 10), into BASELINE_SECONDS, before each step it caps.
 seconds_to_deadline() {
@@ -142,7 +143,7 @@ warm_compile_cache() {
   local i
   for i in 0 1 2 3; do
     build/release/kforge --db "$logs/compile-warm-$i.db" baseline --device cuda --modes compile --trials 1 \
-      --shard "$i/4" level6/1-43 >"$logs/compile-warm-$i.log" 2>&1 &
+      --shard "$i/4" ${LEVEL6_BASE:-level6/1-43} >"$logs/compile-warm-$i.log" 2>&1 &
   done
   wait
 }
@@ -150,7 +151,7 @@ export -f warm_compile_cache
 want level6base && export TORCHINDUCTOR_CACHE_DIR="${TORCHINDUCTOR_CACHE_DIR:-$PWD/build/inductor-cache}"  # one cache for both
 want level6base && step level6-compile-warm timeout "$(( ${BASELINE_SECONDS:-100000} / 2 ))" bash -c warm_compile_cache
 seconds_to_deadline
-want level6base && step level6-baseline timeout "${BASELINE_SECONDS:-100000}" build/release/kforge --db "$baseline_db" baseline --device cuda level6/1-43 --modes eager,compile
+want level6base && step level6-baseline timeout "${BASELINE_SECONDS:-100000}" build/release/kforge --db "$baseline_db" baseline --device cuda ${LEVEL6_BASE:-level6/1-43} --modes eager,compile
 want level6base && step level6-baseline-export build/release/kforge --db "$baseline_db" baseline --device cuda --stored-only \
   --modes eager,compile --export "$logs/baselines-level6" level6/1-43
 # Level 6's speed of light (FLOPs and bytes of forward plus backward against the H200's measured
