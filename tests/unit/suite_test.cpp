@@ -129,9 +129,6 @@ TEST(Suite, DocsSizingTableIsTheCommittedH200Figures) {
     std::stringstream split(row.substr(1));
     for (std::string cell; std::getline(split, cell, '|');) cells.push_back(cell);
     ASSERT_GE(cells.size(), 9u) << row;
-    // level6/38_LSTM_Layer was rewritten in torch ops after its last measurement (cuDNN's LSTM runs
-    // at a per-process speed; docs/benchmarks.md, session 23): not yet linted or timed on the H200.
-    if (row.rfind("| level6/38_LSTM_Layer ", 0) == 0) continue;
     // Level 7 (multi-rank, issue 24) needs two GPUs to measure; none has been lent yet.
     if (row.rfind("| level7/", 0) == 0) continue;
     EXPECT_NE(cells[5], " - ") << "no H200 eager baseline at this problem's current text: " << row;
