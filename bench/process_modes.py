@@ -8,7 +8,14 @@ CUDA events around each call, synchronised, after a warm-up) and printing their 
 spread between processes shows whether torch itself runs the problem at different speeds in
 different processes, and a spread between the two instances whether it is the memory they got.
 
-Usage: python3 bench/process_modes.py PROBLEM.py... [--processes 6] [--calls 40]
+With --why, each process also says where its time went, to find what differs between a fast
+process and a slow one: the forward's kernels (torch.profiler: name, calls, GPU time), the first
+instance timed again on inputs moved to fresh memory, and a third instance made after a held
+allocation of an odd size has moved everything the allocator hands out next. The parent then
+names the kernels whose time differs most between the fastest and the slowest process, and
+whether the two ran the same kernels at all.
+
+Usage: python3 bench/process_modes.py PROBLEM.py... [--processes 6] [--calls 40] [--why]
 """
 import argparse
 import json
@@ -38,8 +45,72 @@ with torch.no_grad():
             torch.cuda.synchronize()
             if i >= 5:
                 times[which].append(start.elapsed_time(stop))
-print(json.dumps({"medians_ms": [statistics.median(t) for t in times]}))
+result = {"medians_ms": [statistics.median(t) for t in times]}
+
+
+def median_of(model, args):
+    samples = []
+    with torch.no_grad():
+        for i in range(5 + int(sys.argv[2])):
+            start, stop = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+            torch.cuda.synchronize()
+            start.record()
+            model(*args)
+            stop.record()
+            torch.cuda.synchronize()
+            if i >= 5:
+                samples.append(start.elapsed_time(stop))
+    return statistics.median(samples)
+
+
+if sys.argv[3] == "why":
+    from torch.profiler import profile, ProfilerActivity
+    with torch.no_grad(), profile(activities=[ProfilerActivity.CUDA]) as prof:
+        for _ in range(3):
+            models[0](*inputs)
+        torch.cuda.synchronize()
+    kernels = {}
+    for event in prof.key_averages():
+        if event.device_type.name == "CUDA" or getattr(event, "self_device_time_total", 0) > 0:
+            us = getattr(event, "self_device_time_total", None) or getattr(event, "self_cuda_time_total", 0)
+            if us > 0:
+                kernels[event.key] = [event.count / 3, us / 3 / 1000.0]
+    result["kernels"] = kernels  # name -> [calls per forward, ms per forward]
+    result["cudnn"] = torch.backends.cudnn.version()
+    moved = [t.clone() if isinstance(t, torch.Tensor) else t for t in inputs]
+    result["moved_inputs_ms"] = median_of(models[0], moved)
+    # Emptied first, so the library workspaces (cuDNN's, cuBLAS's) the process reuses are allocated
+    # again, elsewhere: the instances share those, and they agree with each other in every process.
+    torch.cuda.empty_cache()
+    hold = torch.empty(1024 ** 3 + 12345 * 512, dtype=torch.uint8, device="cuda")
+    third = problem.Model(*problem.get_init_inputs()).cuda().eval()
+    result["after_hold_ms"] = median_of(third, [t.clone() if isinstance(t, torch.Tensor) else t for t in inputs])
+    result["first_again_ms"] = median_of(models[0], inputs)
+print(json.dumps(result))
 """
+
+
+def explain(name, results):
+    """Per process: where its time went; then what differs between the fastest and the slowest."""
+    for i, r in enumerate(results):
+        print(f"  {name} process {i + 1}: instances {r['medians_ms'][0]:.2f}/{r['medians_ms'][1]:.2f} ms, "
+              f"inputs moved {r['moved_inputs_ms']:.2f}, a third after a held odd allocation {r['after_hold_ms']:.2f}, "
+              f"the first again {r['first_again_ms']:.2f}; profiled kernels {sum(v[1] for v in r['kernels'].values()):.2f} ms "
+              f"over {sum(v[0] for v in r['kernels'].values()):.0f} launches, {len(r['kernels'])} distinct (cuDNN {r['cudnn']})")
+    fast = min(results, key=lambda r: r["medians_ms"][0])
+    slow = max(results, key=lambda r: r["medians_ms"][0])
+    only_fast = sorted(set(fast["kernels"]) - set(slow["kernels"]))
+    only_slow = sorted(set(slow["kernels"]) - set(fast["kernels"]))
+    print(f"  {name}: fastest {fast['medians_ms'][0]:.2f} ms, slowest {slow['medians_ms'][0]:.2f} ms; "
+          f"kernels only in the fastest {len(only_fast)}, only in the slowest {len(only_slow)}")
+    for label, names, side in (("only fast", only_fast, fast), ("only slow", only_slow, slow)):
+        for k in names[:4]:
+            print(f"    {label}: {side['kernels'][k][0]:.0f} calls {side['kernels'][k][1]:.3f} ms  {k[:110]}")
+    shared = set(fast["kernels"]) & set(slow["kernels"])
+    gaps = sorted(shared, key=lambda k: abs(slow["kernels"][k][1] - fast["kernels"][k][1]), reverse=True)
+    for k in gaps[:5]:
+        f, s = fast["kernels"][k], slow["kernels"][k]
+        print(f"    shared: fast {f[0]:.0f} calls {f[1]:.3f} ms, slow {s[0]:.0f} calls {s[1]:.3f} ms  {k[:110]}")
 
 
 def main():
@@ -47,22 +118,27 @@ def main():
     parser.add_argument("problems", nargs="+")
     parser.add_argument("--processes", type=int, default=6)
     parser.add_argument("--calls", type=int, default=40)
+    parser.add_argument("--why", action="store_true", help="profile each process's kernels and move its memory")
     args = parser.parse_args()
     print(f"forward time per fresh process (median of {args.calls} calls, CUDA events, synchronised)")
     print(f"{'problem':<40} {'per process: instance 1 / instance 2, ms':<72} {'max/min':>8}")
     for path in args.problems:
-        medians = []
+        medians, results = [], []
         for _ in range(args.processes):
-            out = subprocess.run([sys.executable, "-c", CHILD, path, str(args.calls)], capture_output=True, text=True)
+            out = subprocess.run([sys.executable, "-c", CHILD, path, str(args.calls), "why" if args.why else "plain"],
+                                 capture_output=True, text=True)
             if out.returncode != 0:
                 print(f"{path}: a process failed: {out.stderr.strip()[-300:]}")
                 break
-            medians.append(json.loads(out.stdout.strip().splitlines()[-1])["medians_ms"])
+            results.append(json.loads(out.stdout.strip().splitlines()[-1]))
+            medians.append(results[-1]["medians_ms"])
         if medians:
             name = "/".join(path.split("/")[-2:])[:40]
             shown = " ".join(f"{a:.2f}/{b:.2f}" for a, b in medians)
             every = [m for pair in medians for m in pair]
-            print(f"{name:<40} {shown:<72} {max(every) / min(every):>8.3f}")
+            print(f"{name:<40} {shown:<72} {max(every) / min(every):>8.3f}", flush=True)
+            if args.why and len(results) == args.processes:
+                explain(name, results)
 
 
 if __name__ == "__main__":

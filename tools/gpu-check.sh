@@ -206,7 +206,7 @@ want profile && { : >"$logs/profile.txt"; step profile bash -c 'profile_once con
 # level 3's recurrent problems, whose cuDNN kernels ran at a per-process speed: docs/benchmarks.md, session 23).
 want modes && step bench-modes bash -c "$(tools/find-python.sh) bench/process_modes.py \
   ${MODES_PROBLEMS:-problems/level3/3[0-5]_*.py problems/level3/44_*.py problems/level3/45_*.py} \
-  --processes ${MODES_PROCESSES:-3} | tee $logs/process-modes.txt"
+  --processes ${MODES_PROCESSES:-3} ${MODES_ARGS:-} | tee $logs/process-modes.txt"
 for f in "${XDG_CACHE_HOME:-$HOME/.cache}"/kforge/logs/worker-*.log; do
   [[ -f "$f" ]] && { echo "== $f (last 60 lines)"; tail -60 "$f"; }
 done >"$logs/worker-tail.txt" 2>&1
