@@ -15,10 +15,15 @@ allocation of an odd size has moved everything the allocator hands out next. The
 names the kernels whose time differs most between the fastest and the slowest process, and
 whether the two ran the same kernels at all.
 
-Usage: python3 bench/process_modes.py PROBLEM.py... [--processes 6] [--calls 40] [--why]
+With --no-aslr, each process starts with address-space randomisation off (setarch -R), so every
+process lays out its libraries, heap and stacks alike: a spread that survives it is not the
+layout's.
+
+Usage: python3 bench/process_modes.py PROBLEM.py... [--processes 6] [--calls 40] [--why] [--no-aslr]
 """
 import argparse
 import json
+import platform
 import statistics
 import subprocess
 import sys
@@ -119,13 +124,16 @@ def main():
     parser.add_argument("--processes", type=int, default=6)
     parser.add_argument("--calls", type=int, default=40)
     parser.add_argument("--why", action="store_true", help="profile each process's kernels and move its memory")
+    parser.add_argument("--no-aslr", action="store_true", help="start each process without address-space randomisation")
     args = parser.parse_args()
-    print(f"forward time per fresh process (median of {args.calls} calls, CUDA events, synchronised)")
+    layout = ", address-space randomisation off" if args.no_aslr else ""
+    prefix = ["setarch", platform.machine(), "-R"] if args.no_aslr else []
+    print(f"forward time per fresh process (median of {args.calls} calls, CUDA events, synchronised{layout})")
     print(f"{'problem':<40} {'per process: instance 1 / instance 2, ms':<72} {'max/min':>8}")
     for path in args.problems:
         medians, results = [], []
         for _ in range(args.processes):
-            out = subprocess.run([sys.executable, "-c", CHILD, path, str(args.calls), "why" if args.why else "plain"],
+            out = subprocess.run(prefix + [sys.executable, "-c", CHILD, path, str(args.calls), "why" if args.why else "plain"],
                                  capture_output=True, text=True)
             if out.returncode != 0:
                 print(f"{path}: a process failed: {out.stderr.strip()[-300:]}")
