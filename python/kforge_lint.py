@@ -19,9 +19,8 @@ non-finite values at it. On the CPU, the GPU list is also run on PyTorch's meta 
 only, no data), so a size that no op accepts is found without a GPU. The model is built as the evaluation builds it, in train mode. On a
 GPU also `sizing` (eager time outside the level's window, upstream's rule: 1-15 ms
 for levels 1 and 2 and the training level 6, up to 50 ms for 3 and 5), `memory` (peak over 60 GiB: the suite must run on an
-80 GB card) and, on kforge's own levels 6 and 7, `host-bound` (queueing a call takes more host
-time than 0.9 of its GPU time, or it waits for the GPU while being queued: the call is timed by
-the host, not its kernels). On any device, an allocation that fails is a `memory` finding too (the problem does
+80 GB card) and `host-bound` (queueing a call takes more host time than 0.9 of its GPU time, or it
+waits for the GPU while being queued: the call is timed by the host, not its kernels). On any device, an allocation that fails is a `memory` finding too (the problem does
 not fit), and any other exception a `load` one.
 """
 import argparse
@@ -368,10 +367,11 @@ def queued_and_gpu_ms(model, inputs, cycles_per_ms):
 
 
 def host_bound_finding(model, inputs):
-    """kforge's own levels (6 and 7): a call whose queueing takes more than HOST_SHARE_LIMIT of its
-    GPU time, or that waits for the GPU while it is queued, is timed by its host, and host speed
-    differs from process to process (up to 39% on the H200 for the same launches: docs/benchmarks.md,
-    session 12), so neither an identity nor a kernel's speedup can be measured on it."""
+    """Every level: a call whose queueing takes more than HOST_SHARE_LIMIT of its GPU time, or that
+    waits for the GPU while it is queued, is timed by its host, and host speed differs from process
+    to process (up to 39% on the H200 for the same launches: docs/benchmarks.md, session 12; level 3's
+    cuDNN RNNs up to 70% with the same kernels in every process, session 24), so neither an
+    identity nor a kernel's speedup can be measured on it."""
     cycles = spin_cycles_per_ms()
     pairs = [queued_and_gpu_ms(model, inputs, cycles) for _ in range(3)]
     if any(p is None for p in pairs):
@@ -388,8 +388,8 @@ def host_bound_finding(model, inputs):
 
 
 def gpu_figures(runner, level):
-    """Eager time (median of 10 calls after 3) and peak memory at the problem's GPU sizes; on
-    kforge's own levels, whether the host or the GPU sets the time (host_bound_finding)."""
+    """Eager time (median of 10 calls after 3) and peak memory at the problem's GPU sizes, and
+    whether the host or the GPU sets the time (host_bound_finding)."""
     torch.cuda.empty_cache()
     torch.cuda.reset_peak_memory_stats()
     model = runner.model(42)
@@ -405,7 +405,7 @@ def gpu_figures(runner, level):
             stop.record()
             stop.synchronize()
             times.append(start.elapsed_time(stop))
-        host_bound = host_bound_finding(model, inputs) if level in (6, 7) else []
+        host_bound = host_bound_finding(model, inputs)
     ms = sorted(times)[len(times) // 2]
     peak = torch.cuda.max_memory_allocated() / 2**30
     found = []

@@ -3,8 +3,11 @@ result is the final hidden state of every layer, h_n, shape (NUM_LAYERS, B, H)."
 import torch
 import torch.nn as nn
 
-SEQ_LEN = 256
-BATCH = 32
+# Sized so the GPU sets the time: at a batch of 32-64 each step's two cuDNN launches ran for a few
+# microseconds and the host, queueing them, set the forward's time (lint rule `host-bound`;
+# docs/benchmarks.md, session 24).
+SEQ_LEN = 96
+BATCH = 1536
 INPUT_SIZE = 128
 HIDDEN_SIZE = 1024
 NUM_LAYERS = 2

@@ -1,6 +1,6 @@
 // The whole shipped suite lints clean on a CUDA device (label gpu; skipped without one): the run
 // rules at the GPU sizes, the 1-15 ms (levels 1-2) and 50 ms (levels 3 and 5) windows, and peak
-// memory under 60 GiB, and on levels 6 and 7 no host-bound step.
+// memory under 60 GiB, and no host-bound call.
 #include <gtest/gtest.h>
 
 #include <map>
