@@ -1,7 +1,5 @@
 #include "build/inline_build.hpp"
 
-#include <fcntl.h>
-#include <sys/file.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -10,6 +8,7 @@
 
 #include "build/cuda_split.hpp"
 #include "build/diagnostics.hpp"
+#include "build/precompiled_header.hpp"
 #include "build/subprocess.hpp"
 #include "common/files.hpp"
 #include "common/sha256.hpp"
@@ -31,90 +30,6 @@ struct Step {
 std::vector<std::string> concat(std::vector<std::string> a, const std::vector<std::string>& b) {
   a.insert(a.end(), b.begin(), b.end());
   return a;
-}
-
-// The flags with which the precompiled header is made: the host flags without the module name,
-// which torch's headers never read (so one header serves every candidate).
-std::vector<std::string> pch_flags(const std::vector<std::string>& cflags) {
-  std::vector<std::string> out;
-  for (const auto& f : cflags)
-    if (!f.starts_with("-DTORCH_EXTENSION_NAME=")) out.push_back(f);
-  return out;
-}
-
-// torch/extension.h as the include path finds it.
-std::optional<std::filesystem::path> torch_extension_header(const std::vector<std::string>& cflags) {
-  for (size_t i = 0; i < cflags.size(); ++i) {
-    std::string dir;
-    if (cflags[i] == "-isystem" && i + 1 < cflags.size()) dir = cflags[i + 1];
-    else if (cflags[i].starts_with("-I")) dir = cflags[i].substr(2);
-    else if (cflags[i].starts_with("-isystem") && cflags[i].size() > 8) dir = cflags[i].substr(8);
-    if (!dir.empty() && std::filesystem::exists(std::filesystem::path(dir) / "torch" / "extension.h"))
-      return std::filesystem::path(dir) / "torch" / "extension.h";
-  }
-  return std::nullopt;
-}
-
-// Holds an exclusive lock on a file for its lifetime: one process builds a shared header while
-// the others wait for it instead of building it too.
-class FileLock {
- public:
-  explicit FileLock(const std::filesystem::path& path) : fd_(::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644)) {
-    if (fd_ >= 0) ::flock(fd_, LOCK_EX);
-  }
-  ~FileLock() {
-    if (fd_ >= 0) ::close(fd_);  // closing releases the lock
-  }
-  FileLock(const FileLock&) = delete;
-  FileLock& operator=(const FileLock&) = delete;
-
- private:
-  int fd_;
-};
-
-// The folder to put first on the include path so that `#include <torch/extension.h>` finds a
-// precompiled `torch/extension.h.gch`; built on first use. Empty when none can be made (the build
-// then goes on without it, only slower).
-std::filesystem::path torch_pch_dir(BuildService& service, const InlineSpec& spec, std::string& note) {
-  auto header = torch_extension_header(spec.cflags);
-  if (!header) {
-    note = "no torch/extension.h on the include path; no precompiled header";
-    return {};
-  }
-  std::vector<std::string> flags = pch_flags(spec.cflags);
-  nlohmann::json identity = {{"layout", 2},  // 2: the header copied beside its .gch
-                             {"compiler", service.toolchain_identity(Format::cpp)},
-                             {"torch", spec.torch_version},
-                             {"whole", !spec.whole_because.empty()},
-                             {"header", header->string()},
-                             {"flags", flags}};
-  auto root = service.settings().cache_dir / "pch";
-  std::string key = sha256_hex(identity.dump()).substr(0, 32);
-  auto dir = root / key;
-  auto gch = dir / "torch" / "extension.h.gch";
-  std::error_code ec;
-  std::filesystem::create_directories(root, ec);
-  if (std::filesystem::exists(gch, ec)) return dir;
-  FileLock lock(root / (key + ".lock"));
-  if (std::filesystem::exists(gch, ec)) return dir;  // built while this process waited
-  auto tmp = root / (key + ".tmp" + std::to_string(::getpid()));
-  std::filesystem::create_directories(tmp / "torch", ec);
-  auto argv = concat({gxx_path()}, flags);
-  argv.insert(argv.end(), {"-x", "c++-header", header->string(), "-o", (tmp / "torch" / "extension.h.gch").string()});
-  auto r = run_process(argv, kWholeTimeout, 64 << 10);
-  // GCC takes the folder of a .gch for the header's own folder: a second `#include
-  // <torch/extension.h>` in the same unit (main.cpp after the split host part) opens it there.
-  std::filesystem::copy_file(*header, tmp / "torch" / "extension.h", ec);
-  if (r.exit_code != 0 || ec) {
-    note = "the precompiled torch header failed to build (" + std::to_string(r.exit_code) + "): " +
-           r.output.substr(0, 400);
-    std::filesystem::remove_all(tmp, ec);
-    return {};
-  }
-  std::filesystem::rename(tmp, dir, ec);
-  if (ec) std::filesystem::remove_all(tmp, ec);
-  note = "built the precompiled torch header in " + std::to_string(static_cast<int>(r.seconds)) + " s";
-  return std::filesystem::exists(gch, ec) ? dir : std::filesystem::path{};
 }
 
 // This process's environment with TMPDIR set to `tmp`, for the compilers of one build: their
@@ -212,7 +127,7 @@ InlineOutcome build_inline(BuildService& service, const InlineSpec& spec) {
     write_file_atomically(dir / "main.cpp", spec.main_cpp);
     if (cuda) write_file_atomically(dir / "cuda.cu", spec.cuda_cu);
     std::string pch_note;
-    auto pch = torch_pch_dir(service, spec, pch_note);
+    auto pch = torch_pch_dir(service, spec.cflags, spec.torch_version, !spec.whole_because.empty(), pch_note);
     if (!pch_note.empty()) r.log += "== " + pch_note + "\n";
     auto library = dir / "candidate.so";
     std::error_code tmp_ec;

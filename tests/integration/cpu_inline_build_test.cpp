@@ -15,13 +15,16 @@
 namespace kforge::testing {
 namespace {
 
-// The cache entries of load_inline builds under `cache` (XDG_CACHE_HOME).
+// The cache entries of load_inline builds under `cache` (XDG_CACHE_HOME), each with its build log
+// as "build_log".
 std::vector<nlohmann::json> inline_entries(const std::filesystem::path& cache) {
   std::vector<nlohmann::json> metas;
   std::error_code ec;
   for (const auto& e : std::filesystem::directory_iterator(cache / "kforge" / "build" / "objects", ec)) {
     auto meta = nlohmann::json::parse(read_file(e.path() / "meta.json"));
-    if (meta["format"] == "load_inline") metas.push_back(meta);
+    if (meta["format"] != "load_inline") continue;
+    meta["build_log"] = std::filesystem::exists(e.path() / "build.log") ? read_file(e.path() / "build.log") : "";
+    metas.push_back(meta);
   }
   return metas;
 }
@@ -69,6 +72,31 @@ TEST(CpuInlineBuild, CppExtensionEvaluatesThroughKforgesCache) {
 // its sandbox lets it write nothing to: built from the files through kforge's cache.
 TEST(CpuInlineBuild, LoadFromDiskBuildsThroughKforgesCache) {
   expect_correct_through_cache("cpp_extension_load_from_disk.py");
+}
+
+// The precompiled torch header a build used, as its log names it ("precompiled torch header KEY").
+std::string precompiled_header_key(const nlohmann::json& entry) {
+  const std::string log = entry.value("build_log", "");
+  const std::string tag = "precompiled torch header ";
+  auto at = log.find(tag);
+  if (at == std::string::npos) return "";
+  at += tag.size();
+  return log.substr(at, log.find_first_not_of("0123456789abcdef", at) - at);
+}
+
+// Models copy -O3 (twice, at times) and -Wall where the worked example has none or -O2: with the
+// real g++, such a candidate's host unit uses the header another candidate's -O2 made, and g++
+// takes it (it says "not used because ..." under -Winvalid-pch otherwise).
+TEST(CpuInlineBuild, OptimisationLevelsShareOnePrecompiledHeader) {
+  nlohmann::json o2 = expect_correct_through_cache("inline_cpp_correct.py");
+  nlohmann::json o3 = expect_correct_through_cache("inline_cpp_o3_wall.py");
+  const std::string key = precompiled_header_key(o2);
+  ASSERT_FALSE(key.empty()) << o2.value("build_log", "");
+  EXPECT_EQ(precompiled_header_key(o3), key) << o3.value("build_log", "");
+  const std::string log = o3.value("build_log", "");
+  EXPECT_EQ(log.find("built in"), std::string::npos) << "the -O3 build made a header of its own:\n" << log;
+  EXPECT_EQ(log.find("not used because"), std::string::npos) << log;
+  EXPECT_EQ(log.find("differing settings"), std::string::npos) << log;
 }
 
 bool have_nvcc() { return std::filesystem::exists("/usr/local/cuda/bin/nvcc") || std::getenv("CUDA_HOME"); }

@@ -1,0 +1,131 @@
+#include "build/precompiled_header.hpp"
+
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <optional>
+#include <set>
+
+#include "build/subprocess.hpp"
+#include "common/sha256.hpp"
+
+namespace kforge::build {
+namespace {
+
+// Parsing torch's headers on a small machine takes minutes.
+constexpr std::chrono::seconds kHeaderTimeout{900};
+
+bool is_optimization_level(const std::string& f) { return f == "-O" || f == "-O1" || f == "-O2" || f == "-O3"; }
+
+// Flags of one token that GCC lets differ between a precompiled header and its use (above).
+bool pch_neutral(const std::string& f) {
+  if (f == "-w" || f == "-funroll-loops") return true;
+  // -Wp, passes preprocessor options (a macro), -Wa, and -Wl, are the assembler's and the linker's.
+  return f.starts_with("-W") && !f.starts_with("-Wp,") && !f.starts_with("-Wa,") && !f.starts_with("-Wl,");
+}
+
+// Options whose next token is their argument: never dropped or merged as flags of their own.
+bool takes_argument(const std::string& f) {
+  return f == "-isystem" || f == "-include" || f == "-I" || f == "-D" || f == "-U" || f == "-x" || f == "-Xlinker" ||
+         f == "-Xpreprocessor" || f == "-iquote" || f == "-idirafter";
+}
+
+// torch/extension.h as the include path finds it.
+std::optional<std::filesystem::path> torch_extension_header(const std::vector<std::string>& cflags) {
+  for (size_t i = 0; i < cflags.size(); ++i) {
+    std::string dir;
+    if (cflags[i] == "-isystem" && i + 1 < cflags.size()) dir = cflags[i + 1];
+    else if (cflags[i].starts_with("-I")) dir = cflags[i].substr(2);
+    else if (cflags[i].starts_with("-isystem") && cflags[i].size() > 8) dir = cflags[i].substr(8);
+    if (!dir.empty() && std::filesystem::exists(std::filesystem::path(dir) / "torch" / "extension.h"))
+      return std::filesystem::path(dir) / "torch" / "extension.h";
+  }
+  return std::nullopt;
+}
+
+// Holds an exclusive lock on a file for its lifetime: one process builds a shared header while
+// the others wait for it instead of building it too.
+class FileLock {
+ public:
+  explicit FileLock(const std::filesystem::path& path) : fd_(::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644)) {
+    if (fd_ >= 0) ::flock(fd_, LOCK_EX);
+  }
+  ~FileLock() {
+    if (fd_ >= 0) ::close(fd_);  // closing releases the lock
+  }
+  FileLock(const FileLock&) = delete;
+  FileLock& operator=(const FileLock&) = delete;
+
+ private:
+  int fd_;
+};
+
+}  // namespace
+
+std::vector<std::string> precompiled_header_flags(const std::vector<std::string>& cflags) {
+  std::string level;  // the last optimisation level given holds; -O1..-O3 all take -O3's header
+  std::vector<std::string> out;
+  std::set<std::string> seen;
+  for (size_t i = 0; i < cflags.size(); ++i) {
+    const std::string& f = cflags[i];
+    if (takes_argument(f) && i + 1 < cflags.size()) {
+      out.insert(out.end(), {f, cflags[++i]});
+      continue;
+    }
+    if (f.starts_with("-O")) level = f;
+    if (f.starts_with("-DTORCH_EXTENSION_NAME=") || f.starts_with("-O") || pch_neutral(f)) continue;
+    if (seen.insert(f).second) out.push_back(f);
+  }
+  if (is_optimization_level(level)) out.push_back("-O3");
+  else if (!level.empty() && level != "-O0") out.push_back(level);  // -Os, -Ofast, -Og: headers of their own
+  return out;
+}
+
+std::filesystem::path torch_pch_dir(BuildService& service, const std::vector<std::string>& cflags,
+                                    const std::string& torch_version, bool whole, std::string& note) {
+  auto header = torch_extension_header(cflags);
+  if (!header) {
+    note = "no torch/extension.h on the include path; no precompiled header";
+    return {};
+  }
+  std::vector<std::string> flags = precompiled_header_flags(cflags);
+  nlohmann::json identity = {{"layout", 3},  // 2: the header copied beside its .gch; 3: canonical flags
+                             {"compiler", service.toolchain_identity(Format::cpp)},
+                             {"torch", torch_version},
+                             {"whole", whole},
+                             {"header", header->string()},
+                             {"flags", flags}};
+  auto root = service.settings().cache_dir / "pch";
+  std::string key = sha256_hex(identity.dump()).substr(0, 32);
+  auto dir = root / key;
+  auto gch = dir / "torch" / "extension.h.gch";
+  note = "precompiled torch header " + key;
+  std::error_code ec;
+  std::filesystem::create_directories(root, ec);
+  if (std::filesystem::exists(gch, ec)) return dir;
+  FileLock lock(root / (key + ".lock"));
+  if (std::filesystem::exists(gch, ec)) return dir;  // built while this process waited
+  auto tmp = root / (key + ".tmp" + std::to_string(::getpid()));
+  std::filesystem::create_directories(tmp / "torch", ec);
+  std::vector<std::string> argv{gxx_path()};
+  argv.insert(argv.end(), flags.begin(), flags.end());
+  argv.insert(argv.end(), {"-x", "c++-header", header->string(), "-o", (tmp / "torch" / "extension.h.gch").string()});
+  auto r = run_process(argv, kHeaderTimeout, 64 << 10);
+  // GCC takes the folder of a .gch for the header's own folder: a second `#include
+  // <torch/extension.h>` in the same unit (main.cpp after the split host part) opens it there.
+  std::filesystem::copy_file(*header, tmp / "torch" / "extension.h", ec);
+  if (r.exit_code != 0 || ec) {
+    note = "the precompiled torch header failed to build (" + std::to_string(r.exit_code) + "): " +
+           r.output.substr(0, 400);
+    std::filesystem::remove_all(tmp, ec);
+    return {};
+  }
+  std::filesystem::rename(tmp, dir, ec);
+  if (ec) std::filesystem::remove_all(tmp, ec);
+  note += ", built in " + std::to_string(static_cast<int>(r.seconds)) + " s";
+  return std::filesystem::exists(gch, ec) ? dir : std::filesystem::path{};
+}
+
+}  // namespace kforge::build

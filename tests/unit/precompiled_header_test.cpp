@@ -1,0 +1,69 @@
+// Which load_inline candidates share one precompiled torch header (build/precompiled_header.hpp):
+// those whose host flags differ only where GCC accepts a header made with other flags.
+#include "build/precompiled_header.hpp"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+namespace kforge::build {
+namespace {
+
+using Flags = std::vector<std::string>;
+
+// torch's own host flags for an extension, as python/kforge_inline.py computes them.
+Flags torch_flags(const std::string& module, const Flags& extra) {
+  Flags f{"-DTORCH_EXTENSION_NAME=" + module, "-DTORCH_API_INCLUDE_EXTENSION_H", "-isystem", "/torch/include",
+          "-isystem", "/torch/include/torch/csrc/api/include", "-fPIC", "-std=c++17"};
+  f.insert(f.end(), extra.begin(), extra.end());
+  return f;
+}
+
+TEST(PrecompiledHeaderFlags, OptimisationLevelsOneToThreeShareOneHeader) {
+  const Flags o3 = precompiled_header_flags(torch_flags("a", {"-O3"}));
+  EXPECT_EQ(precompiled_header_flags(torch_flags("b", {"-O2"})), o3);
+  EXPECT_EQ(precompiled_header_flags(torch_flags("c", {"-O1"})), o3);
+  EXPECT_EQ(precompiled_header_flags(torch_flags("d", {"-O3", "-O3"})), o3);
+  EXPECT_EQ(precompiled_header_flags(torch_flags("e", {"-O0", "-O2"})), o3) << "the last level holds";
+  EXPECT_EQ(o3.back(), "-O3") << "the header is made at the level it serves";
+}
+
+TEST(PrecompiledHeaderFlags, WarningsAndLoopUnrollingDoNotSplitTheHeader) {
+  const Flags o3 = precompiled_header_flags(torch_flags("a", {"-O3"}));
+  EXPECT_EQ(precompiled_header_flags(torch_flags("b", {"-O3", "-Wall", "-Wno-unused-variable", "-w"})), o3);
+  EXPECT_EQ(precompiled_header_flags(torch_flags("c", {"-O2", "-funroll-loops"})), o3);
+}
+
+TEST(PrecompiledHeaderFlags, FlagsThatChangeMacrosOrTheTargetKeepHeadersOfTheirOwn) {
+  const Flags o3 = precompiled_header_flags(torch_flags("a", {"-O3"}));
+  for (const Flags& extra : {Flags{"-O3", "-fopenmp"}, Flags{"-O3", "-ffast-math"}, Flags{"-O3", "-march=native"},
+                             Flags{"-O3", "-DNDEBUG"}, Flags{"-O3", "-g"}, Flags{"-O3", "-Wp,-DFOO"}, Flags{"-Os"},
+                             Flags{"-Ofast"}, Flags{}})
+    EXPECT_NE(precompiled_header_flags(torch_flags("b", extra)), o3) << ::testing::PrintToString(extra);
+  // No level and -O0 are the same compile.
+  EXPECT_EQ(precompiled_header_flags(torch_flags("c", {})), precompiled_header_flags(torch_flags("d", {"-O0"})));
+}
+
+TEST(PrecompiledHeaderFlags, TheModuleNameIsDroppedAndArgumentsStayWithTheirOptions) {
+  // "-include -Os" names a file (an odd one), not a level: the level is -O2's.
+  const Flags f = precompiled_header_flags(torch_flags("mod", {"-O2", "-include", "-Os", "-isystem", "/x"}));
+  for (const auto& flag : f) EXPECT_EQ(flag.find("TORCH_EXTENSION_NAME"), std::string::npos);
+  // Two -isystem options with different folders stay two, each with its folder.
+  const Flags expected{"-DTORCH_API_INCLUDE_EXTENSION_H",
+                       "-isystem",
+                       "/torch/include",
+                       "-isystem",
+                       "/torch/include/torch/csrc/api/include",
+                       "-fPIC",
+                       "-std=c++17",
+                       "-include",
+                       "-Os",
+                       "-isystem",
+                       "/x",
+                       "-O3"};
+  EXPECT_EQ(f, expected);
+}
+
+}  // namespace
+}  // namespace kforge::build
