@@ -4,6 +4,11 @@ Started by kforge_worker.py before it imports torch, with an environment strippe
 CUDA and the build need. It imports torch and kforge's module here, once, and never makes a CUDA
 context, so a fork is a clean copy that makes its own. Each request on the control socket carries
 one end of a new socket; the child serves its reference process's requests on it and nothing else.
+A request's byte says what to start (src/worker/zygote_client.cpp): b"c" a candidate; b"r" a rank
+of a multi-rank job, whose network namespace follows the socket; b"u" a rank whose user namespace
+and network namespace follow it. A rank joins them right after the fork, while it is one thread and
+before any other code runs in it, and its sandbox then allows sockets there only. The zygote
+answers "spawned <pid>", or "refused <why>" to a request it cannot read.
 The zygote reaps its children (and, as their subreaper, whatever they leave behind) and reports
 each exit as "exited <pid> <wait status>".
 """
@@ -84,6 +89,8 @@ import kforge_inline  # noqa: E402
 import kforge_train  # noqa: E402,F401  (training problems wrap candidates in its TrainStep after the sandbox)
 
 kforge_inline.install()
+# The network namespace ranks leave (their sandbox allows sockets only once they have left it).
+zygote_network = _kforge_worker.network_namespace_id()
 if torch.cuda.is_initialized():  # a fork of this process could not use CUDA: say so, loudly
     print("kforge zygote: CUDA was initialised before forking; candidate processes will fail", file=sys.stderr)
 
@@ -97,13 +104,21 @@ while True:
         if control not in ready:
             continue
     try:
-        message, fds, _, _ = socket.recv_fds(control, 1, 1)
+        message, fds, _, _ = socket.recv_fds(control, 1, 3)
     except OSError:
         leave(None, None)
     if not message:  # the reference process closed the socket
         leave(None, None)
     if not fds:
         continue
+    # The namespaces a rank joins: (user or -1, network), or None for a candidate.
+    expected = {b"c": 1, b"r": 2, b"u": 3}.get(message[:1])
+    if expected != len(fds):
+        for fd in fds:
+            os.close(fd)
+        control.sendall(f"refused a request of kind {message[:1]!r} with {len(fds)} descriptors\n".encode())
+        continue
+    rank_network = None if expected == 1 else (fds[1] if expected == 3 else -1, fds[-1])
     # SIGCHLD waits until the child is on the list: one that dies at once is still reported.
     signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGCHLD})
     pid = os.fork()
@@ -120,7 +135,15 @@ while True:
             libc.prctl(PR_SET_CHILD_SUBREAPER, 0, 0, 0, 0)
             libc.prctl(PR_SET_DUMPABLE, 1, 0, 0, 0)
             os.setpgid(0, 0)
-            status = _kforge_worker.serve_candidate(fds[0], [os.getppid(), reference_pid, kforge_pid])
+            apart_from = 0
+            if rank_network is not None:
+                _kforge_worker.join_private_network(*rank_network)
+                for fd in fds[1:]:
+                    os.close(fd)
+                apart_from = zygote_network
+            status = _kforge_worker.serve_candidate(fds[0], [os.getppid(), reference_pid, kforge_pid], apart_from)
+        except BaseException as e:  # noqa: BLE001 (its stderr is the worker's log; the exit is reported)
+            print(f"kforge zygote child {os.getpid()}: {type(e).__name__}: {e}", file=sys.stderr)
         finally:
             sys.stdout.flush()
             sys.stderr.flush()
@@ -131,5 +154,6 @@ while True:
         pass  # it has already set it, or died (and is reported below)
     children.add(pid)
     signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGCHLD})
-    os.close(fds[0])
+    for fd in fds:
+        os.close(fd)
     control.sendall(f"spawned {pid}\n".encode())

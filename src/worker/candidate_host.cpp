@@ -32,6 +32,7 @@
 #include "worker/launch_recorder.hpp"
 #include "worker/native_candidate.hpp"
 #include "worker/plan_choice.hpp"
+#include "worker/private_network.hpp"
 #include "worker/problem_module.hpp"
 #include "worker/python_bridge.hpp"
 #include "worker/sandbox.hpp"
@@ -132,8 +133,13 @@ struct InsideParts {
 
 class CandidateHost {
  public:
-  CandidateHost(int fd, bool cuda, std::vector<std::string> writable, std::vector<int> protected_pids)
-      : fd_(fd), cuda_(cuda), writable_(std::move(writable)), protected_pids_(std::move(protected_pids)) {}
+  CandidateHost(int fd, bool cuda, std::vector<std::string> writable, std::vector<int> protected_pids,
+                uint64_t private_apart_from)
+      : fd_(fd),
+        cuda_(cuda),
+        writable_(std::move(writable)),
+        protected_pids_(std::move(protected_pids)),
+        private_apart_from_(private_apart_from) {}
 
   // Before the sandbox: the CUDA context, the stream hold and the timer's flush buffer, so the
   // driver opens what it needs while it still may, and none of it is a thread the candidate started.
@@ -159,6 +165,7 @@ class CandidateHost {
     // What the CUDA start cost (kforge's own figure: no candidate code has run yet), for the phase trace.
     json ready = {{"type", "ready"}};
     if (cuda_) ready["prepare_ms"] = prepare_ms_;
+    if (private_apart_from_ != 0) ready["network_namespace"] = network_namespace_id();
     if (!protocol::write_frame(fd_, ready)) return 1;
     for (;;) {
       auto frame = protocol::read_frame(fd_);
@@ -313,12 +320,13 @@ class CandidateHost {
     for (const char* key : {"problem", "candidate", "library"})
       if (request.contains(key) && request[key].is_string() && !request[key].get<std::string>().empty())
         readable.push_back(request[key].get<std::string>());
-    SandboxStatus sandbox = enter_candidate_sandbox(writable_, readable, protected_pids_);
+    SandboxStatus sandbox = enter_candidate_sandbox(writable_, readable, protected_pids_, private_apart_from_);
     std::fprintf(stderr, "kforge candidate %d: sandbox: %s\n", static_cast<int>(::getpid()), sandbox.describe.c_str());
     sandboxed_ = true;
     // Without its seccomp filter a candidate could signal kforge's processes and trace them: no
     // candidate runs so. (Without Landlock it still runs, less confined, as the line above says.)
-    if (!sandbox.network_denied)
+    // A rank's filter allows sockets, in its job's private network only.
+    if (!sandbox.network_denied && !sandbox.network_private)
       throw Failure{Verdict::runtime_error, "the candidate's sandbox could not be entered: " + sandbox.describe, ""};
   }
 
@@ -504,6 +512,7 @@ class CandidateHost {
   bool cuda_;
   std::vector<std::string> writable_;
   std::vector<int> protected_pids_;
+  uint64_t private_apart_from_ = 0;  // a rank's: the zygote's network namespace (serve_candidate)
   bool sandboxed_ = false;
   std::shared_ptr<StreamHold> hold_;
   std::string why_not_held_;
@@ -519,7 +528,7 @@ class CandidateHost {
 
 }  // namespace
 
-int serve_candidate(int socket_fd, const std::vector<int>& protected_pids) {
+int serve_candidate(int socket_fd, const std::vector<int>& protected_pids, uint64_t private_apart_from) {
   // Dies with the zygote, and through it with the reference process and kforge.
   ::prctl(PR_SET_PDEATHSIG, SIGKILL);
   install_native_crash_report();
@@ -549,7 +558,7 @@ int serve_candidate(int socket_fd, const std::vector<int>& protected_pids) {
     py::module_::import("tempfile").attr("tempdir") = py::none();
   }
   const bool cuda = py::module_::import("torch").attr("cuda").attr("is_available")().cast<bool>();
-  CandidateHost host(socket_fd, cuda, std::move(writable), protected_pids);
+  CandidateHost host(socket_fd, cuda, std::move(writable), protected_pids, private_apart_from);
   try {
     host.prepare();
   } catch (const std::exception& e) {

@@ -13,6 +13,7 @@
 // itself, bounds every timing by its own clock, and trusts nothing else it says. The checks run
 // here (the integrity watch, the kernel census) report what an honest process sees; a candidate
 // that silences them has gained nothing the boundary does not already deny it.
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -28,7 +29,10 @@ inline std::string candidate_scratch(const std::string& worker_scratch, int pid)
 
 // Serves requests on `socket_fd` until it closes or says shutdown; returns the exit status.
 // `protected_pids`: the zygote, the reference process and kforge, which the sandbox forbids
-// this process to signal.
-int serve_candidate(int socket_fd, const std::vector<int>& protected_pids);
+// this process to signal. `private_apart_from`: for a rank of a multi-rank job, the network
+// namespace the zygote lives in, which this process left for its job's private network (worker/
+// private_network.hpp): its sandbox then allows sockets, there only, and its "ready" frame names
+// the namespace it is in (kforge's code, before any of the candidate's runs). 0 for a candidate.
+int serve_candidate(int socket_fd, const std::vector<int>& protected_pids, uint64_t private_apart_from = 0);
 
 }  // namespace kforge::worker

@@ -9,6 +9,7 @@
 #include "worker/job_loop.hpp"
 #include "worker/native_candidate.hpp"
 #include "worker/private_network.hpp"
+#include "worker/zygote_client.hpp"
 
 PYBIND11_MODULE(_kforge_worker, m) {
   m.doc() = "kforge's evaluation worker: job loop, inputs, comparison and timing in C++";
@@ -16,7 +17,9 @@ PYBIND11_MODULE(_kforge_worker, m) {
         "Answer kforge's jobs on in_fd/out_fd until shutdown, starting candidate processes through the zygote on "
         "zygote_fd; returns the exit status");
   m.def("serve_candidate", &kforge::worker::serve_candidate, pybind11::arg("socket_fd"), pybind11::arg("protected_pids"),
-        "Serve one candidate process's requests on socket_fd; returns the exit status");
+        pybind11::arg("private_apart_from") = 0,
+        "Serve one candidate process's requests on socket_fd (a rank's: private_apart_from, the network namespace "
+        "it left); returns the exit status");
   m.def("enter_prebuild_sandbox", &kforge::worker::enter_prebuild_sandbox, pybind11::arg("files"),
         "Confine this process as a candidate's (reads, writes, signals, network) before a load_inline prebuild "
         "imports the candidate `files`; returns the sandbox's description");
@@ -31,6 +34,25 @@ PYBIND11_MODULE(_kforge_worker, m) {
   m.def("join_private_network", &w::join_private_network, pybind11::arg("user_namespace_fd"),
         pybind11::arg("network_namespace_fd"), "Join a held private network; call it single-threaded, right after a fork");
   m.def("network_namespace_id", &w::network_namespace_id, "This process's network namespace (its inode)");
+  // The reference process's side of the zygote, for tests of its spawn requests (the worker's
+  // own Zygote lives in C++, worker/job_loop.cpp).
+  pybind11::class_<w::Zygote>(m, "Zygote", "A handle on a zygote (python/kforge_zygote.py) over its control socket")
+      .def(pybind11::init<int>(), pybind11::arg("control_fd"))
+      .def(
+          "spawn",
+          [](w::Zygote& zygote, int user_namespace_fd, int network_namespace_fd) {
+            w::Zygote::RankNetwork rank{user_namespace_fd, network_namespace_fd};
+            auto spawned = zygote.spawn(network_namespace_fd >= 0 ? &rank : nullptr);
+            return std::make_pair(spawned.socket, static_cast<int>(spawned.pid));
+          },
+          pybind11::arg("user_namespace_fd") = -1, pybind11::arg("network_namespace_fd") = -1,
+          "A candidate process, or a rank's in the given namespaces: (socket fd, pid)")
+      .def(
+          "exit_of",
+          [](w::Zygote& zygote, int pid, double wait_s) {
+            return zygote.exit_of(pid, std::chrono::milliseconds(static_cast<int64_t>(wait_s * 1000)));
+          },
+          pybind11::arg("pid"), pybind11::arg("wait_s"), "How the process ended, as the zygote reaped it");
   m.def("enter_rank_sandbox", &w::enter_rank_sandbox, pybind11::arg("writable"), pybind11::arg("private_apart_from"),
         "Confine this rank as a candidate whose sockets reach only its private network; returns the description");
   kforge::worker::NativeCandidate::register_type(m);

@@ -5,11 +5,13 @@
 #include <sched.h>
 #include <sys/ioctl.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <signal.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <string>
@@ -85,6 +87,14 @@ PrivateNetworkHolder::PrivateNetworkHolder(NetworkOwner owner) {
     // end of `hold` closes, whichever way the parent ends).
     ::close(ready[0]);
     ::close(hold[1]);
+    // It lives as long as the job, so every other descriptor it inherited (a zygote's control
+    // socket, a candidate's socket, kforge's pipes) would stay open as long: their peers would wait
+    // for an end-of-file that never comes (a zygote would outlive its reference process).
+    const unsigned low = static_cast<unsigned>(std::min(ready[1], hold[0]));
+    const unsigned high = static_cast<unsigned>(std::max(ready[1], hold[0]));
+    if (low > 3) ::syscall(SYS_close_range, 3u, low - 1, 0u);
+    if (high > low + 1) ::syscall(SYS_close_range, low + 1, high - 1, 0u);
+    ::syscall(SYS_close_range, high + 1, ~0u, 0u);
     std::string answer = "ok";
     try {
       enter_private_network(owner);

@@ -34,8 +34,15 @@ class Zygote {
     int socket = -1;  // the reference process's end of the candidate's socket
     pid_t pid = -1;
   };
-  // A new candidate process; throws std::runtime_error when the zygote is gone.
-  Spawned spawn();
+  // A rank of a multi-rank job (issue 24): the held private network (worker/private_network.hpp's
+  // PrivateNetworkHolder) its process joins right after the fork, before any other code runs in it.
+  struct RankNetwork {
+    int user_namespace_fd = -1;  // -1 where the holder made none
+    int network_namespace_fd = -1;
+  };
+  // A new candidate process, or with `rank` a rank's, in that network; throws std::runtime_error
+  // when the zygote is gone or refuses.
+  Spawned spawn(const RankNetwork* rank = nullptr);
   // How `pid` ended ("killed by signal 11 (Segmentation fault)", "exited with status 3"), as the
   // zygote reaped it, waiting at most `wait`; empty if it has not said.
   std::string exit_of(pid_t pid, std::chrono::milliseconds wait);
