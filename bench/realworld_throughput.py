@@ -55,6 +55,41 @@ def sample_gpu(samples: list, stop: threading.Event) -> None:
     proc.terminate()
 
 
+def build_summary(cache: pathlib.Path) -> list:
+    """Where the run's build time went, from the cache's load_inline entries (meta.json and the
+    build log each keeps): builds by strategy, the precompiled torch headers made, and each step's
+    median time, so the GPU's waits on the builds can be told apart."""
+    objects = cache / "kforge" / "build" / "objects"
+    strategies = collections.Counter()
+    seconds = []
+    steps = collections.defaultdict(list)
+    headers = {}
+    for entry in sorted(objects.glob("*/meta.json")):
+        meta = json.loads(entry.read_text())
+        if meta.get("format") != "load_inline":
+            continue
+        strategies[(meta.get("extra") or {}).get("strategy", "failed" if not meta.get("ok") else "?")] += 1
+        seconds.append(meta.get("seconds") or 0.0)
+        log = entry.parent / "build.log"
+        for line in (log.read_text(errors="replace").splitlines() if log.exists() else []):
+            header = re.match(r"== precompiled torch header ([0-9a-f]+), built in (\d+) s", line)
+            if header:
+                headers[header.group(1)] = int(header.group(2))
+            step = re.match(r"== (.+) \(([0-9.]+) s, exit", line)
+            if step:
+                steps[step.group(1)].append(float(step.group(2)))
+    if not seconds:
+        return [f"{'builds':<38} none found in the cache"]
+    lines = [f"{'load_inline builds':<38} {len(seconds)} ("
+             + ", ".join(f"{k} {n}" for k, n in sorted(strategies.items())) + f"), median {statistics.median(seconds):.1f} s, "
+             f"sum {sum(seconds):.0f} s",
+             f"{'precompiled torch headers built':<38} {len(headers)}"
+             + (f", {min(headers.values())}-{max(headers.values())} s each" if headers else "")]
+    for name, times in sorted(steps.items(), key=lambda kv: -sum(kv[1])):
+        lines.append(f"  {name:<36} {len(times):3d} x, median {statistics.median(times):6.1f} s, sum {sum(times):6.0f} s")
+    return lines
+
+
 def main() -> int:
     out = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else "build/bench").resolve()
     out.mkdir(parents=True, exist_ok=True)
@@ -113,6 +148,8 @@ def main() -> int:
         print(f"{'GPU busy after the first result':<38} {100 * busy:.0f}% of {len(after)} samples, mean utilization "
               f"{mean_util:.0f}%   (target >= 70%)")
         print(f"{'verdicts':<38} " + ", ".join(f"{v} {n}" for v, n in sorted(verdicts.items())))
+        for line in build_summary(work / "cache"):
+            print(line)
         return 0 if rc == 0 else 1
     finally:
         shutil.rmtree(work, ignore_errors=True)
