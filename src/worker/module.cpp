@@ -6,6 +6,7 @@
 
 #include "worker/candidate_host.hpp"
 #include "worker/candidate_reads.hpp"
+#include "worker/failure.hpp"
 #include "worker/job_loop.hpp"
 #include "worker/native_candidate.hpp"
 #include "worker/private_network.hpp"
@@ -47,6 +48,21 @@ PYBIND11_MODULE(_kforge_worker, m) {
           },
           pybind11::arg("user_namespace_fd") = -1, pybind11::arg("network_namespace_fd") = -1,
           "A candidate process, or a rank's in the given namespaces: (socket fd, pid)")
+      .def(
+          "start_rank",
+          [](w::Zygote& zygote, int user_namespace_fd, int network_namespace_fd, uint64_t expected_network) {
+            w::Zygote::RankNetwork rank{user_namespace_fd, network_namespace_fd};
+            w::CandidateProcess process(zygote, zygote.spawn(&rank));  // killed when it goes, below
+            process.expect_network(expected_network);
+            try {
+              process.wait_ready(std::chrono::seconds(60));
+            } catch (const w::Failure& failure) {
+              throw std::runtime_error(failure.message);  // a Failure is no exception pybind11 knows
+            }
+            return static_cast<int>(process.pid());
+          },
+          pybind11::arg("user_namespace_fd"), pybind11::arg("network_namespace_fd"), pybind11::arg("expected_network"),
+          "Start a rank as the reference process does and check its network; raises where it is not the expected")
       .def(
           "exit_of",
           [](w::Zygote& zygote, int pid, double wait_s) {

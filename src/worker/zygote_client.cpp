@@ -237,6 +237,15 @@ void CandidateProcess::wait_ready(std::chrono::seconds wait) {
   auto frame = protocol::read_frame(socket_, Clock::now() + wait);
   if (frame.status == protocol::ReadStatus::ok && frame.message.value("type", "") == "ready") {
     stop();
+    if (expected_network_ != 0) {
+      const auto& in = frame.message.value("network_namespace", nlohmann::json());
+      if (!in.is_number_unsigned() || in.get<uint64_t>() != expected_network_)
+        throw Failure{Verdict::runtime_error,
+                      "the rank's process is not in its job's private network (it is in " +
+                          (in.is_number_unsigned() ? std::to_string(in.get<uint64_t>()) : std::string("an unnamed one")) +
+                          ", the job's is " + std::to_string(expected_network_) + ")",
+                      ""};
+    }
     ready_ = true;
     // The fresh process's own account of its start (it has run no candidate code).
     if (const auto& ms = frame.message.value("prepare_ms", nlohmann::json()); PhaseTrace::wanted() && ms.is_number())

@@ -68,8 +68,12 @@ class CandidateProcess {
 
   // Waits for the process's first frame ("ready": its CUDA context made, its sandbox entered),
   // then stops it; at once when it was ready before. Throws a Failure (runtime_error) when it dies
-  // first or `wait` passes.
+  // first or `wait` passes, or when a rank's process is not in the network expect_network named.
   void wait_ready(std::chrono::seconds wait);
+  // A rank's process (Zygote::spawn with a RankNetwork) must come up in its job's private network:
+  // wait_ready then requires its ready frame, written by kforge's code before any of the
+  // candidate's could run, to name this namespace (the holder's, as fstat of its fd gives it).
+  void expect_network(uint64_t network_namespace) { expected_network_ = network_namespace; }
 
   // Resumes the process, sends `request`, waits for its answer, stops the process again and
   // waits until every one of its threads is stopped. `outer_ms`: the reference process's own
@@ -94,6 +98,7 @@ class CandidateProcess {
   pid_t pid_;
   std::string scratch_;  // its scratch folder, removed with it
   bool ready_ = false;   // its "ready" frame was read
+  uint64_t expected_network_ = 0;  // a rank's: the network namespace it must be in (0: a candidate)
 };
 
 }  // namespace kforge::worker

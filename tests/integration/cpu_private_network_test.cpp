@@ -42,7 +42,8 @@ TEST(CpuPrivateNetwork, SandboxedRanksAllReduceOverGlooInTheirOwnNetworkOnly) {
 // The worker's zygote starts a rank in a held private network: the real zygote, asked through the
 // worker's own client, brings a rank's process up in the held network (its ready frame and /proc
 // say so) and a candidate's in its own, refuses a request whose descriptors do not match its kind,
-// and leaves when its socket closes (tests/support/zygote_rank_spawn.py).
+// and leaves when its socket closes; the reference side's check refuses a rank whose ready frame
+// names another network than its job's (tests/support/zygote_rank_spawn.py).
 TEST(CpuPrivateNetwork, TheZygoteStartsARankInTheHeldNetwork) {
   auto python = run_command({source_path("tools/find-python.sh")});
   ASSERT_EQ(python.exit_code, 0) << python.err;
@@ -55,6 +56,7 @@ TEST(CpuPrivateNetwork, TheZygoteStartsARankInTheHeldNetwork) {
   EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
   for (const char* line : {"ok: a rank's request without its namespace: refused", "ok: the candidate lives in the zygote's",
                            "ok: /proc agrees: the rank lives in the held network namespace",
+                           "ok: a rank in another job's network is refused",
                            "ok: the zygote left when its control socket closed"})
     EXPECT_NE(r.out.find(line), std::string::npos) << line << "\n" << r.out << r.err;
   EXPECT_EQ(r.out.find("FAILED"), std::string::npos) << r.out << r.err;

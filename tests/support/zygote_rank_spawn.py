@@ -85,6 +85,18 @@ def main():
           f"rank {rank_pid} ready in the held network {held}: {rank_ready}")
     check(network_of(rank_pid) == held, "/proc agrees: the rank lives in the held network namespace")
 
+    # As the reference process starts a rank: its ready frame must name the job's network.
+    started = client.start_rank(holder.user_namespace_fd, holder.network_namespace_fd, held)
+    check(started > 0, f"rank {started} started and checked in the held network")
+    other = worker.PrivateNetworkHolder()
+    elsewhere = os.fstat(other.network_namespace_fd).st_ino
+    try:
+        client.start_rank(holder.user_namespace_fd, holder.network_namespace_fd, elsewhere)
+        check(False, "a rank in another job's network was accepted")
+    except RuntimeError as e:
+        check("not in its job's private network" in str(e), f"a rank in another job's network is refused: {e}")
+    del other
+
     for fd, child in ((sock, pid), (rank_sock, rank_pid)):
         write_frame(fd, {"type": "shutdown"})
         ended = client.exit_of(child, 20.0)
