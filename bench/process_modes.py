@@ -7,6 +7,8 @@ Python processes per problem, each timing two instances of the plain model in tu
 CUDA events around each call, synchronised, after a warm-up) and printing their medians, so a
 spread between processes shows whether torch itself runs the problem at different speeds in
 different processes, and a spread between the two instances whether it is the memory they got.
+Each process also times one tiny CPU op (torch's dispatch alone) and names its CPU, so a slow
+process can be told to be slow on the host in general.
 
 With --why, each process also says where its time went, to find what differs between a fast
 process and a slow one: the forward's kernels (torch.profiler: name, calls, GPU time), the first
@@ -29,7 +31,7 @@ import subprocess
 import sys
 
 CHILD = r"""
-import importlib.util, json, statistics, sys, torch
+import importlib.util, json, statistics, sys, time, torch
 spec = importlib.util.spec_from_file_location("problem", sys.argv[1])
 problem = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(problem)
@@ -51,6 +53,18 @@ with torch.no_grad():
             if i >= 5:
                 times[which].append(start.elapsed_time(stop))
 result = {"medians_ms": [statistics.median(t) for t in times]}
+# The process's host speed on its own: one tiny CPU op (torch's dispatch, no GPU), microseconds per
+# call, and the CPU the process runs on; a slow forward with a slow host op points at the process's
+# host speed in general, not at the launches' path alone.
+tiny = torch.ones(4)
+host = []
+for _ in range(7):
+    t0 = time.perf_counter()
+    for _ in range(2000):
+        torch.add(tiny, 1)
+    host.append((time.perf_counter() - t0) / 2000 * 1e6)
+result["host_op_us"] = statistics.median(host)
+result["cpu"] = int(open("/proc/self/stat").read().rsplit(")", 1)[1].split()[36])
 
 
 def median_of(model, args):
@@ -145,6 +159,8 @@ def main():
             shown = " ".join(f"{a:.2f}/{b:.2f}" for a, b in medians)
             every = [m for pair in medians for m in pair]
             print(f"{name:<40} {shown:<72} {max(every) / min(every):>8.3f}", flush=True)
+            hosts = " ".join(f"{r['host_op_us']:.2f}@cpu{r['cpu']}" for r in results)
+            print(f"{'  the same processes: host op us @ CPU':<40} {hosts}", flush=True)
             if args.why and len(results) == args.processes:
                 explain(name, results)
 
