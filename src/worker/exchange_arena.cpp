@@ -344,7 +344,7 @@ at::Tensor ExchangeArena::view(const TensorSlot& slot) const {
 
 namespace {
 
-// One byte of payload with room for one descriptor beside it: what send_fd and receive_fd exchange.
+// One byte of payload with room for one descriptor beside it: what receive_fd takes in.
 struct FdMessage {
   char byte = 'f';
   iovec io{&byte, 1};
@@ -362,18 +362,27 @@ struct FdMessage {
 
 }  // namespace
 
-bool send_fd(int socket, int fd) {
-  FdMessage m;
-  cmsghdr* c = CMSG_FIRSTHDR(&m.msg);
+bool send_fds(int socket, const std::vector<int>& fds, char byte) {
+  if (fds.empty() || fds.size() > 3) return false;
+  alignas(cmsghdr) char control[CMSG_SPACE(3 * sizeof(int))] = {};
+  iovec io{&byte, 1};
+  msghdr msg{};
+  msg.msg_iov = &io;
+  msg.msg_iovlen = 1;
+  msg.msg_control = control;
+  msg.msg_controllen = CMSG_SPACE(fds.size() * sizeof(int));
+  cmsghdr* c = CMSG_FIRSTHDR(&msg);
   c->cmsg_level = SOL_SOCKET;
   c->cmsg_type = SCM_RIGHTS;
-  c->cmsg_len = CMSG_LEN(sizeof(int));
-  std::memcpy(CMSG_DATA(c), &fd, sizeof(int));
+  c->cmsg_len = CMSG_LEN(fds.size() * sizeof(int));
+  std::memcpy(CMSG_DATA(c), fds.data(), fds.size() * sizeof(int));
   ssize_t n;
-  do n = ::sendmsg(socket, &m.msg, MSG_NOSIGNAL);
+  do n = ::sendmsg(socket, &msg, MSG_NOSIGNAL);
   while (n < 0 && errno == EINTR);
   return n == 1;
 }
+
+bool send_fd(int socket, int fd) { return send_fds(socket, {fd}, 'f'); }
 
 int receive_fd(int socket) {
   FdMessage m;

@@ -81,5 +81,8 @@ class ExchangeArena {
 // Sends or receives one file descriptor with a one-byte message over a Unix socket.
 bool send_fd(int socket, int fd);
 int receive_fd(int socket);  // -1 on failure
+// Sends up to three descriptors beside the one byte `byte` (SCM_RIGHTS): what send_fd sends, with
+// 'f', for one; a zygote's spawn request (zygote_client.cpp) says with its byte what follows.
+bool send_fds(int socket, const std::vector<int>& fds, char byte);
 
 }  // namespace kforge::worker

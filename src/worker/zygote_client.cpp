@@ -16,7 +16,6 @@
 #include <cstring>
 #include <stdexcept>
 #include <thread>
-#include <vector>
 
 #include "protocol/frame.hpp"
 #include "worker/candidate_host.hpp"
@@ -81,27 +80,6 @@ void remove_tree(const std::string& root) {
       16, FTW_DEPTH | FTW_PHYS);
 }
 
-// One byte, `kind`, with `fds` beside it (SCM_RIGHTS): a spawn request on the zygote's socket.
-bool send_spawn_request(int control, char kind, const std::vector<int>& fds) {
-  alignas(cmsghdr) char space[CMSG_SPACE(3 * sizeof(int))] = {};
-  if (fds.empty() || fds.size() > 3) return false;
-  iovec io{&kind, 1};
-  msghdr msg{};
-  msg.msg_iov = &io;
-  msg.msg_iovlen = 1;
-  msg.msg_control = space;
-  msg.msg_controllen = CMSG_SPACE(fds.size() * sizeof(int));
-  cmsghdr* c = CMSG_FIRSTHDR(&msg);
-  c->cmsg_level = SOL_SOCKET;
-  c->cmsg_type = SCM_RIGHTS;
-  c->cmsg_len = CMSG_LEN(fds.size() * sizeof(int));
-  std::memcpy(CMSG_DATA(c), fds.data(), fds.size() * sizeof(int));
-  ssize_t n;
-  do n = ::sendmsg(control, &msg, MSG_NOSIGNAL);
-  while (n < 0 && errno == EINTR);
-  return n == 1;
-}
-
 }  // namespace
 
 std::optional<std::string> Zygote::read_line(Clock::time_point deadline, bool until_exit) {
@@ -141,10 +119,10 @@ Zygote::Spawned Zygote::spawn(const RankNetwork* rank) {
   // python/kforge_zygote.py reads the kind from the byte: 'c' a candidate (the socket), 'r' a rank
   // (the socket, its network namespace), 'u' a rank in a user namespace too (the socket, the user
   // namespace, the network namespace).
-  bool sent = !rank ? send_spawn_request(fd_, 'c', {pair[1]})
+  bool sent = !rank ? send_fds(fd_, {pair[1]}, 'c')
               : rank->user_namespace_fd < 0
-                  ? send_spawn_request(fd_, 'r', {pair[1], rank->network_namespace_fd})
-                  : send_spawn_request(fd_, 'u', {pair[1], rank->user_namespace_fd, rank->network_namespace_fd});
+                  ? send_fds(fd_, {pair[1], rank->network_namespace_fd}, 'r')
+                  : send_fds(fd_, {pair[1], rank->user_namespace_fd, rank->network_namespace_fd}, 'u');
   ::close(pair[1]);  // the zygote holds its own copy now, and the child inherits it
   if (!sent) {
     ::close(pair[0]);
