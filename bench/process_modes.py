@@ -21,7 +21,10 @@ With --no-aslr, each process starts with address-space randomisation off (setarc
 process lays out its libraries, heap and stacks alike: a spread that survives it is not the
 layout's.
 
-Usage: python3 bench/process_modes.py PROBLEM.py... [--processes 6] [--calls 40] [--why] [--no-aslr]
+A problem given as PROBLEM.py:NAME=VALUE,... runs with those module constants instead of its own
+(as kforge's extra sizes set them), e.g. a problem at the size it had before it was resized.
+
+Usage: python3 bench/process_modes.py PROBLEM.py[:NAME=VALUE,...]... [--processes 6] [--calls 40] [--why] [--no-aslr]
 """
 import argparse
 import json
@@ -35,24 +38,42 @@ import importlib.util, json, statistics, sys, time, torch
 spec = importlib.util.spec_from_file_location("problem", sys.argv[1])
 problem = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(problem)
+for name, value in json.loads(sys.argv[4]).items():  # the sizes asked for, over the file's own
+    setattr(problem, name, value)
 torch.manual_seed(0)
+calls = int(sys.argv[2])
+
+
+def call_ms(model, args):  # one forward, synchronised, timed by CUDA events [ms]
+    start, stop = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+    torch.cuda.synchronize()
+    start.record()
+    model(*args)
+    stop.record()
+    torch.cuda.synchronize()
+    return start.elapsed_time(stop)
+
+
+def median_of(models, args):  # each model's median over `calls` forwards after 5, called in turn
+    times = [[] for _ in models]
+    with torch.no_grad():
+        for i in range(5 + calls):
+            for which, model in enumerate(models):
+                ms = call_ms(model, args)
+                if i >= 5:
+                    times[which].append(ms)
+    return [statistics.median(t) for t in times]
+
+
+def fresh(tensors):
+    return [t.clone() if isinstance(t, torch.Tensor) else t for t in tensors]
+
+
 # Two instances, made one after the other and timed call by call in turn: a spread between them
 # inside one process points at where their memory lies, a spread between processes at the process.
 models = [problem.Model(*problem.get_init_inputs()).cuda().eval() for _ in range(2)]
 inputs = [t.cuda() if isinstance(t, torch.Tensor) else t for t in problem.get_inputs()]
-times = [[], []]
-with torch.no_grad():
-    for i in range(5 + int(sys.argv[2])):
-        for which, model in enumerate(models):
-            start, stop = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-            torch.cuda.synchronize()
-            start.record()
-            model(*inputs)
-            stop.record()
-            torch.cuda.synchronize()
-            if i >= 5:
-                times[which].append(start.elapsed_time(stop))
-result = {"medians_ms": [statistics.median(t) for t in times]}
+result = {"medians_ms": median_of(models, inputs)}
 # The process's host speed on its own: one tiny CPU op (torch's dispatch, no GPU), microseconds per
 # call, and the CPU the process runs on; a slow forward with a slow host op points at the process's
 # host speed in general, not at the launches' path alone.
@@ -67,21 +88,6 @@ result["host_op_us"] = statistics.median(host)
 result["cpu"] = int(open("/proc/self/stat").read().rsplit(")", 1)[1].split()[36])
 
 
-def median_of(model, args):
-    samples = []
-    with torch.no_grad():
-        for i in range(5 + int(sys.argv[2])):
-            start, stop = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-            torch.cuda.synchronize()
-            start.record()
-            model(*args)
-            stop.record()
-            torch.cuda.synchronize()
-            if i >= 5:
-                samples.append(start.elapsed_time(stop))
-    return statistics.median(samples)
-
-
 if sys.argv[3] == "why":
     from torch.profiler import profile, ProfilerActivity
     with torch.no_grad(), profile(activities=[ProfilerActivity.CUDA]) as prof:
@@ -90,21 +96,19 @@ if sys.argv[3] == "why":
         torch.cuda.synchronize()
     kernels = {}
     for event in prof.key_averages():
-        if event.device_type.name == "CUDA" or getattr(event, "self_device_time_total", 0) > 0:
-            us = getattr(event, "self_device_time_total", None) or getattr(event, "self_cuda_time_total", 0)
-            if us > 0:
-                kernels[event.key] = [event.count / 3, us / 3 / 1000.0]
+        us = getattr(event, "self_device_time_total", None) or getattr(event, "self_cuda_time_total", 0)
+        if us > 0:
+            kernels[event.key] = [event.count / 3, us / 3 / 1000.0]
     result["kernels"] = kernels  # name -> [calls per forward, ms per forward]
     result["cudnn"] = torch.backends.cudnn.version()
-    moved = [t.clone() if isinstance(t, torch.Tensor) else t for t in inputs]
-    result["moved_inputs_ms"] = median_of(models[0], moved)
+    result["moved_inputs_ms"] = median_of([models[0]], fresh(inputs))[0]
     # Emptied first, so the library workspaces (cuDNN's, cuBLAS's) the process reuses are allocated
     # again, elsewhere: the instances share those, and they agree with each other in every process.
     torch.cuda.empty_cache()
     hold = torch.empty(1024 ** 3 + 12345 * 512, dtype=torch.uint8, device="cuda")
     third = problem.Model(*problem.get_init_inputs()).cuda().eval()
-    result["after_hold_ms"] = median_of(third, [t.clone() if isinstance(t, torch.Tensor) else t for t in inputs])
-    result["first_again_ms"] = median_of(models[0], inputs)
+    result["after_hold_ms"] = median_of([third], fresh(inputs))[0]
+    result["first_again_ms"] = median_of([models[0]], inputs)[0]
 print(json.dumps(result))
 """
 
@@ -144,11 +148,13 @@ def main():
     prefix = ["setarch", platform.machine(), "-R"] if args.no_aslr else []
     print(f"forward time per fresh process (median of {args.calls} calls, CUDA events, synchronised{layout})")
     print(f"{'problem':<40} {'per process: instance 1 / instance 2, ms':<72} {'max/min':>8}")
-    for path in args.problems:
+    for given in args.problems:
+        path, _, overrides = given.partition(":")
+        sizes = {name: int(value) for name, value in (o.split("=", 1) for o in overrides.split(",") if o)}
         medians, results = [], []
         for _ in range(args.processes):
-            out = subprocess.run(prefix + [sys.executable, "-c", CHILD, path, str(args.calls), "why" if args.why else "plain"],
-                                 capture_output=True, text=True)
+            out = subprocess.run(prefix + [sys.executable, "-c", CHILD, path, str(args.calls), "why" if args.why else "plain",
+                                           json.dumps(sizes)], capture_output=True, text=True)
             if out.returncode != 0:
                 print(f"{path}: a process failed: {out.stderr.strip()[-300:]}")
                 break
@@ -156,6 +162,8 @@ def main():
             medians.append(results[-1]["medians_ms"])
         if medians:
             name = "/".join(path.split("/")[-2:])[:40]
+            if sizes:  # level3/30 at BATCH=64,...: the row may run past its column
+                name = f"{name.split('_')[0]} at {overrides}"
             shown = " ".join(f"{a:.2f}/{b:.2f}" for a, b in medians)
             every = [m for pair in medians for m in pair]
             print(f"{name:<40} {shown:<72} {max(every) / min(every):>8.3f}", flush=True)

@@ -203,10 +203,10 @@ profile_traced() {
 export -f profile_once agent_profile_once profile_traced
 want profile && { : >"$logs/profile.txt"; step profile bash -c 'profile_once confined; profile_once unconfined --unconfined; agent_profile_once; profile_traced'; }
 # Whether torch runs a problem at one speed in every process (MODES_PROBLEMS, files; by default
-# level 3's LSTM at its old, host-bound size, then level 3's recurrent problems as resized in session
-# 24 and two more: docs/benchmarks.md, sessions 23 and 24).
+# level3/30's LSTM at its old, host-bound size (batch 64), then level 3's recurrent problems as
+# resized in session 24 and two more: docs/benchmarks.md, sessions 23 and 24).
 want modes && step bench-modes bash -c "$(tools/find-python.sh) bench/process_modes.py \
-  ${MODES_PROBLEMS:-tests/problems/host_bound/level3/1_LSTM_Batch64.py problems/level3/3[0-5]_*.py problems/level3/44_*.py problems/level3/45_*.py} \
+  ${MODES_PROBLEMS:-problems/level3/30_LSTM_Stacked_Last_Step.py:BATCH=64,SEQ_LEN=128,HIDDEN_SIZE=768 problems/level3/3[0-5]_*.py problems/level3/44_*.py problems/level3/45_*.py} \
   --processes ${MODES_PROCESSES:-3} ${MODES_ARGS:-} | tee $logs/process-modes.txt"
 for f in "${XDG_CACHE_HOME:-$HOME/.cache}"/kforge/logs/worker-*.log; do
   [[ -f "$f" ]] && { echo "== $f (last 60 lines)"; tail -60 "$f"; }
