@@ -42,10 +42,10 @@ void use_fresh_cache(const TempDir& dir) {
   ::setenv("XDG_CACHE_HOME", dir.file("cache").c_str(), 1);
 }
 
-// Evaluates `candidate` (of tests/candidates/) on the CPU with a fresh build cache: it must be
-// correct, built once and well through kforge's cache. Returns that cache entry.
-nlohmann::json expect_correct_through_cache(const std::string& candidate) {
-  TempDir dir;
+// Evaluates `candidate` (of tests/candidates/) on the tiny problem on the CPU with a fresh build
+// cache under `dir`; returns its one result line (an empty object, the failure recorded, where
+// kforge failed or gave another count of lines).
+nlohmann::json eval_in_fresh_cache(const TempDir& dir, const std::string& candidate) {
   use_fresh_cache(dir);
   auto r = run_kforge({"--db", dir.file("k.db"), "eval", "--device", "cpu", "--json", "--max-time", "0.2", "--problem",
                        source_path("tests/problems/level1/1_Tiny_Add_ReLU.py"), source_path("tests/candidates/" + candidate)});
@@ -53,8 +53,16 @@ nlohmann::json expect_correct_through_cache(const std::string& candidate) {
   EXPECT_EQ(r.exit_code, 0) << r.err;
   auto lines = r.json_lines();
   EXPECT_EQ(lines.size(), 1u) << r.out;
-  if (lines.size() == 1) {
-    EXPECT_EQ(lines[0]["verdict"], "correct") << lines[0]["message"];
+  return r.exit_code == 0 && lines.size() == 1 ? lines[0] : nlohmann::json::object();
+}
+
+// Evaluates `candidate` (of tests/candidates/) on the CPU with a fresh build cache: it must be
+// correct, built once and well through kforge's cache. Returns that cache entry.
+nlohmann::json expect_correct_through_cache(const std::string& candidate) {
+  TempDir dir;
+  nlohmann::json line = eval_in_fresh_cache(dir, candidate);
+  if (!line.empty()) {
+    EXPECT_EQ(line["verdict"], "correct") << line["message"];
   }
   auto entries = inline_entries(dir.file("cache"));
   EXPECT_EQ(entries.size(), 1u) << "the build went through kforge's cache, not torch's";
@@ -106,15 +114,9 @@ TEST(CpuInlineBuild, OptimisationLevelsShareOnePrecompiledHeader) {
 // machine, 3.5-6.3 s for OpenMP extensions on the H200.
 TEST(CpuInlineBuild, ThreadsFaultingTogetherAreReportedOnce) {
   TempDir dir;
-  use_fresh_cache(dir);
-  auto r = run_kforge({"--db", dir.file("k.db"), "eval", "--device", "cpu", "--json", "--max-time", "0.2", "--problem",
-                       source_path("tests/problems/level1/1_Tiny_Add_ReLU.py"),
-                       source_path("tests/candidates/inline_cpp_threads_segfault.py")});
-  ::unsetenv("XDG_CACHE_HOME");
-  ASSERT_EQ(r.exit_code, 0) << r.err;
-  auto lines = r.json_lines();
-  ASSERT_EQ(lines.size(), 1u) << r.out;
-  EXPECT_EQ(lines[0]["verdict"], "crashed") << lines[0]["message"];
+  nlohmann::json line = eval_in_fresh_cache(dir, "inline_cpp_threads_segfault.py");
+  ASSERT_FALSE(line.empty());
+  EXPECT_EQ(line["verdict"], "crashed") << line["message"];
   // The worker's log holds the candidate process's output (the first and last 32 KiB of it).
   std::string log;
   for (const auto& e : std::filesystem::directory_iterator(dir.file("cache") + "/kforge/logs"))
@@ -182,16 +184,10 @@ TEST(CpuInlineBuild, DispatchedTemplateKernelsSplitAndLink) {
 // line (and the line within its source string), not at a line of torch's generated main.cpp.
 TEST(CpuInlineBuild, CppCompileErrorPointsIntoThePyFile) {
   TempDir dir;
-  use_fresh_cache(dir);
-  auto r = run_kforge({"--db", dir.file("k.db"), "eval", "--device", "cpu", "--json", "--problem",
-                       source_path("tests/problems/level1/1_Tiny_Add_ReLU.py"),
-                       source_path("tests/candidates/inline_cpp_compile_error.py")});
-  ::unsetenv("XDG_CACHE_HOME");
-  ASSERT_EQ(r.exit_code, 0) << r.err;
-  auto lines = r.json_lines();
-  ASSERT_EQ(lines.size(), 1u) << r.out;
-  EXPECT_EQ(lines[0]["verdict"], "compile_error") << lines[0]["message"];
-  std::string message = lines[0]["message"];
+  nlohmann::json line = eval_in_fresh_cache(dir, "inline_cpp_compile_error.py");
+  ASSERT_FALSE(line.empty());
+  EXPECT_EQ(line["verdict"], "compile_error") << line["message"];
+  std::string message = line["message"];
   EXPECT_NE(message.find("inline_cpp_compile_error.py:18 [cpp_sources line 11]: error:"), std::string::npos) << message;
   EXPECT_NE(message.find("value"), std::string::npos) << message;
   EXPECT_EQ(message.find("main.cpp"), std::string::npos) << message;
