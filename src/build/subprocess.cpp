@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -29,6 +30,7 @@ ProcessResult run_process(const std::vector<std::string>& argv, std::chrono::sec
     for (const auto& e : *env) envp.push_back(const_cast<char*>(e.c_str()));
     envp.push_back(nullptr);
   }
+  const pid_t parent = ::getpid();
   pid_t pid = ::fork();
   if (pid < 0) {
     ::close(pipe_fds[0]);
@@ -38,6 +40,12 @@ ProcessResult run_process(const std::vector<std::string>& argv, std::chrono::sec
   }
   if (pid == 0) {
     ::setpgid(0, 0);  // its own group: a timeout kills the compiler's children too (cc1plus, ptxas)
+    // Dies with the kforge thread that waits for it (kforge ended by SIGTERM, Ctrl-C or kill -9):
+    // an orphaned problem tool (a max-autotune baseline) kept an H200 busy for minutes and every
+    // candidate judged beside it was rejected for work left running. The thread that forks is the
+    // one that waits, so it cannot end first while kforge lives.
+    ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (::getppid() != parent) ::_exit(125);  // kforge was gone before the line above
     ::dup2(pipe_fds[1], 1);
     ::dup2(pipe_fds[1], 2);
     int devnull = ::open("/dev/null", O_RDONLY);

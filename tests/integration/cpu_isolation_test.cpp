@@ -247,6 +247,16 @@ bool alive(int pid) {
   return paren != std::string::npos && paren + 2 < stat.size() && stat[paren + 2] != 'Z' && stat[paren + 2] != 'X';
 }
 
+// kforge started in the background with `args` (its pid; 0 where it could not be started).
+pid_t spawn_kforge(std::vector<std::string> args) {
+  args.insert(args.begin(), KFORGE_BINARY);
+  std::vector<char*> argv;
+  for (auto& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  pid_t pid = 0;
+  return ::posix_spawn(&pid, argv[0], nullptr, nullptr, argv.data(), environ) == 0 ? pid : 0;
+}
+
 // kforge killed outright (SIGKILL) in the middle of a job: its worker, the zygote and the
 // candidate's process die with it, and the next kforge removes the scratch folders it left.
 TEST(CpuIsolation, AKilledKforgeLeavesNothingBehind) {
@@ -265,13 +275,9 @@ class ModelNew(nn.Module):
         time.sleep(600)
         return torch.relu(a + b)
 )");
-  std::vector<std::string> args{KFORGE_BINARY, "--db", dir.file("k.db"), "eval", "--device", "cpu", "--timeout", "300",
-                                "--problem", source_path(kProblem), candidate};
-  std::vector<char*> argv;
-  for (auto& a : args) argv.push_back(a.data());
-  argv.push_back(nullptr);
-  pid_t kforge = 0;
-  ASSERT_EQ(::posix_spawn(&kforge, argv[0], nullptr, nullptr, argv.data(), environ), 0);
+  pid_t kforge = spawn_kforge({"--db", dir.file("k.db"), "eval", "--device", "cpu", "--timeout", "300", "--problem",
+                               source_path(kProblem), candidate});
+  ASSERT_GT(kforge, 0);
   // The candidate's process writes its pid and its zygote's into its scratch folder.
   std::vector<int> pids;
   for (int i = 0; i < 600 && pids.empty(); ++i) {
@@ -301,6 +307,32 @@ class ModelNew(nn.Module):
   EXPECT_EQ(r.exit_code, 0) << r.err;
   for (const auto& entry : std::filesystem::directory_iterator(tmp.path()))
     ADD_FAILURE() << "left behind: " << entry.path();
+}
+
+// kforge ended by SIGTERM (a `timeout` in a script, a batch system's job end) while a problem tool
+// runs (here `problems info` importing a problem that waits): the tool dies with it. An orphaned
+// max-autotune baseline once kept the H200 busy, and every candidate judged beside it was rejected.
+TEST(CpuIsolation, AProblemToolDiesWithKforge) {
+  TempDir dir;
+  std::string problem = dir.write("level1/1_Waits.py", "import os, time\n"
+                                                       "with open(os.path.join(os.path.dirname(__file__), 'pid'), 'w') as f:\n"
+                                                       "    f.write(str(os.getpid()))\n"
+                                                       "time.sleep(600)\n");
+  pid_t kforge = spawn_kforge({"--db", dir.file("k.db"), "problems", "info", "--json", problem});
+  ASSERT_GT(kforge, 0);
+  int tool = 0;
+  for (int i = 0; i < 600 && tool == 0; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    std::ifstream in(dir.file("level1/pid"));
+    in >> tool;
+  }
+  ::kill(kforge, SIGTERM);
+  int status = 0;
+  ::waitpid(kforge, &status, 0);
+  ASSERT_GT(tool, 0) << "the problem tool never imported the problem";
+  for (int i = 0; i < 100 && alive(tool); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  EXPECT_FALSE(alive(tool)) << "the problem tool outlived kforge";
+  if (alive(tool)) ::kill(tool, SIGKILL);
 }
 
 }  // namespace
