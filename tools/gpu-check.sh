@@ -5,7 +5,7 @@
 # copied to $OUT when it is set (the device tool brings back what fits); a summary table is printed last.
 #   On the device machine: carry .deps/ (tools/fetch-deps.sh; and .prebuilt/ with GPU_CHECK_BUILD=lean,
 #   below) and run tools/gpu-check.sh [tests|bench|all|STEPS]
-#   STEPS is a comma list of: solutions unit gpu cpu demo wall ident ipcspeed coreswap timingtrace traceset level6trace modes agent profile ncu buildtimes splitcov boundary realworld lint baseline sol level6 level6lint level6ident level6sol level6trust level6base exact level7
+#   STEPS is a comma list of: solutions unit gpu cpu demo wall ident ipcspeed coreswap timingtrace traceset level6trace modes agent profile ncu buildtimes splitcov boundary realworld lint baseline sol remeasure level6 level6lint level6ident level6sol level6trust level6base exact level7
 #   (level6: the training level's GPU lint, identity sweep and solutions, or one of them: level6lint,
 #   level6ident, level6sol; level6trust: the trust corpora's training cases; level6trace: timing
 #   traces of a few identities; level6base: its eager and compiled baselines, after the others)
@@ -83,7 +83,7 @@ want baseline && step baseline-export build/release/kforge --db "$baseline_db" b
   --modes eager,compile,max-autotune --export "$logs/baselines"
 # The store records the paths it loaded problems from, absolute on this machine: a store that is
 # committed (baselines/H200/baselines.db) keeps them relative to the repository.
-{ want baseline || want sol || want level6base; } && [[ -f "$baseline_db" ]] &&
+{ want baseline || want sol || want level6base || want remeasure; } && [[ -f "$baseline_db" ]] &&
   step store-paths python3 tools/store_relative_paths.py "$baseline_db"
 want buildtimes && step bench-build bench/build_times.sh "$logs"
 # level6lint, level6ident, level6sol: one part of level6 each (LEVEL6_LINT: which problems to lint;
@@ -158,6 +158,22 @@ want level6base && step level6-baseline-export build/release/kforge --db "$basel
 # peaks), for baselines/H200/sol.txt; LEVEL6_SOL_SECONDS caps it (default 120).
 want level6base && step level6-sol-figures timeout "${LEVEL6_SOL_SECONDS:-120}" bash -c \
   "build/release/kforge --db '$baseline_db' problems info --sol --device cuda level6/1-43 | tee '$logs/sol-level6.txt'"
+# A few problems changed since their last measurement (REMEASURE: ids as `kforge problems` takes
+# them, e.g. "level3/10 level3/12"): their GPU lint, SOL, eager and then compiled baselines into
+# BASELINE_DB (REMEASURE_SECONDS caps each baseline mode, default 120), for baselines/H200/.
+remeasure() {
+  build/release/kforge problems lint --device cuda $REMEASURE | tee "$logs/lint-remeasure.txt"
+  build/release/kforge --db "$baseline_db" problems info --sol --device cuda $REMEASURE | tee "$logs/sol-remeasure.txt"
+  local mode
+  for mode in eager compile; do
+    timeout "${REMEASURE_SECONDS:-120}" build/release/kforge --db "$baseline_db" baseline --device cuda --modes "$mode" $REMEASURE
+  done
+  # A kforge built before 1007668 left its baseline tool running when the timeout ended it (a
+  # prebuilt one may be older): none may go on using the GPU under the steps after this one.
+  pkill -f kforge_baseline.py || true
+}
+export -f remeasure; export REMEASURE
+want remeasure && step remeasure bash -c remeasure
 want boundary && step bench-boundary bench/boundary_cost.sh "$logs"
 want splitcov && step bench-splitcov bench/split_coverage.sh "$logs"
 # tests/realworld as one folder in a fresh cache (issue 19's throughput); its store and HTML report stay in $logs.
@@ -226,7 +242,7 @@ cat "${XDG_CACHE_HOME:-$HOME/.cache}"/kforge/logs/worker-*.log 2>/dev/null |
   echo "== benchmarks =="
   cat "$logs/bench-wall.txt" "$logs/bench-identity.txt" "$logs/bench-ncu.txt" "$logs/build-times.txt" \
     "$logs/boundary-cost.txt" "$logs/split-coverage.txt" "$logs/core-swap.txt" "$logs/timing-trace.txt" "$logs/timing-trace-set.txt" "$logs/agent-throughput.txt" \
-    "$logs/process-modes.txt" "$logs/ipc-speed.txt" "$logs/realworld-table.txt" "$logs/profile.txt" \
+    "$logs/lint-remeasure.txt" "$logs/sol-remeasure.txt" "$logs/process-modes.txt" "$logs/ipc-speed.txt" "$logs/realworld-table.txt" "$logs/profile.txt" \
     "$logs/level6/bench-identity.txt" "$logs/level6-trace.txt" "$logs/level6-sol.txt" "$logs/sol-level6.txt" "$logs/exact-candidates.txt" "$logs/level7-lint.log" 2>/dev/null
   echo "== worker start and census costs (most frequent lines) =="
   head -12 "$logs/worker-costs.txt"
@@ -237,7 +253,7 @@ cat "${XDG_CACHE_HOME:-$HOME/.cache}"/kforge/logs/worker-*.log 2>/dev/null |
 if [[ -n "${OUT:-}" ]]; then
   cp "$logs/summary.txt" "$OUT/"
   tar czf "$OUT/logs.tar.gz" --exclude='*.db' --exclude='*.db-*' -C "$logs" .
-  [[ -f "$baseline_db" ]] && { want baseline || want sol || want level6base; } && cp "$baseline_db" "$OUT/baseline.db"
+  [[ -f "$baseline_db" ]] && { want baseline || want sol || want level6base || want remeasure; } && cp "$baseline_db" "$OUT/baseline.db"
   # The real run's store and page, for docs/reports.md (the archive leaves stores out).
   want realworld && cp "$logs/realworld-h200.db" "$logs/realworld-h200.html" "$OUT/" 2>/dev/null
 fi
