@@ -166,7 +166,7 @@ remeasure() {
   build/release/kforge --db "$baseline_db" problems info --sol --device cuda $REMEASURE | tee "$logs/sol-remeasure.txt"
   local mode
   for mode in eager compile; do
-    timeout "${REMEASURE_SECONDS:-120}" build/release/kforge --db "$baseline_db" baseline --device cuda --modes "$mode" $REMEASURE
+    timeout "${REMEASURE_SECONDS:-120}" build/release/kforge --db "$baseline_db" baseline --device cuda --modes "$mode" -- $REMEASURE
   done
   # A kforge built before 1007668 left its baseline tool running when the timeout ended it (a
   # prebuilt one may be older): none may go on using the GPU under the steps after this one.

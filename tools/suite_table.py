@@ -44,7 +44,11 @@ def main():
     ap.add_argument("--dir", default="baselines/H200")
     args = ap.parse_args()
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    lint = parse_rows(os.path.join(args.dir, "lint.txt"), r"(\S+) \(([\d.]+) ms, peak ([\d.]+) GiB\)")
+    lint_path = os.path.join(args.dir, "lint.txt")
+    lint = parse_rows(lint_path, r"(\S+) \(([\d.]+) ms, peak ([\d.]+) GiB\)")
+    # A flagged row: its figures, then the first rule that fired ("4.56 ms, peak 7.0 GiB; host-bound: ...").
+    flagged = parse_rows(lint_path, r"([\d.]+) ms, peak ([\d.]+) GiB; ([\w-]+):")
+    lint.update({pid: (rule, ms, peak) for pid, (ms, peak, rule) in flagged.items()})
     sol = parse_rows(os.path.join(args.dir, "sol.txt"), r"(\w+)\s+.*?\s([\d.]+[cm])\s+\S")
     db = sqlite3.connect(os.path.join(args.dir, "baselines.db"))
     # Without a TF32 rate in the rates the SOL run used, an fp32 problem's convolutions were

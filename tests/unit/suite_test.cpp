@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <initializer_list>
 #include <map>
 #include <sstream>
 
@@ -129,15 +131,21 @@ TEST(Suite, DocsSizingTableIsTheCommittedH200Figures) {
     std::stringstream split(row.substr(1));
     for (std::string cell; std::getline(split, cell, '|');) cells.push_back(cell);
     ASSERT_GE(cells.size(), 9u) << row;
-    // Level 3's recurrent problems were resized in session 24 (host-bound at batches of 32-64:
-    // docs/benchmarks.md) after their last measurement: not yet linted or timed on the H200.
-    if (row.rfind("| level3/30_", 0) == 0 || row.rfind("| level3/31_", 0) == 0 || row.rfind("| level3/32_", 0) == 0 ||
-        row.rfind("| level3/33_", 0) == 0 || row.rfind("| level3/34_", 0) == 0 || row.rfind("| level3/35_", 0) == 0)
-      continue;
     // Level 7 (multi-rank, issue 24) needs two GPUs to measure; none has been lent yet.
     if (row.rfind("| level7/", 0) == 0) continue;
-    EXPECT_NE(cells[5], " - ") << "no H200 eager baseline at this problem's current text: " << row;
-    EXPECT_EQ(cells[2], " ok ") << "not lint-clean on the H200: " << row;
+    const auto starts = [&](std::initializer_list<const char*> ids) {
+      return std::any_of(ids.begin(), ids.end(), [&](const char* id) { return row.rfind(std::string("| ") + id, 0) == 0; });
+    };
+    // Resized in session 25 (host-bound on the H200) and linted again there (clean, identities
+    // within 0.3% of 1.00), but their eager baselines are not measured yet (docs/benchmarks.md).
+    if (!starts({"level3/10_", "level3/12_", "level3/21_", "level3/23_", "level3/29_", "level3/45_", "level3/47_"}))
+      EXPECT_NE(cells[5], " - ") << "no H200 eager baseline at this problem's current text: " << row;
+    // Their references wait for the GPU inside the call (a data-dependent size read on the host),
+    // which the `host-bound` rule flags since session 24: open in docs/suite.md.
+    if (starts({"level5/4_", "level5/10_", "level5/16_"}))
+      EXPECT_EQ(cells[2], " host-bound ") << row;
+    else
+      EXPECT_EQ(cells[2], " ok ") << "not lint-clean on the H200: " << row;
   }
   EXPECT_EQ(problems, shipped);
 }
