@@ -356,8 +356,16 @@ std::vector<EvaluationRecord> execute_plan(std::vector<PlannedEval>& plan, const
       EvaluationRecord r = make_record(e, key, stored_settings, info, device_label, outcome, wall);
       const bool worker_died = outcome.failure == JobFailure::crashed;
       if (worker_died) r.message = "the reference process died twice, not the candidate's: " + r.message + " (not stored)";
+      // Another process's work on the GPU (worker/remote_candidate.cpp, drain_gpu): every job on
+      // this GPU meets it until it ends; each says so, none stores a verdict.
+      const bool not_the_candidates = outcome.failure == JobFailure::none && outcome.result.not_the_candidates;
+      if (not_the_candidates) {
+        r.message += " (not the candidate's doing: not stored)";
+        std::fprintf(stderr, "kforge: %s: %s\n", e.candidate_name.c_str(), r.message.c_str());
+      }
+      const bool store_it = !worker_died && !not_the_candidates;
       std::lock_guard lock(mutex);
-      finish(i, std::move(r), !worker_died, !worker_died);
+      finish(i, std::move(r), store_it, store_it);
     }
   };
 

@@ -97,7 +97,8 @@ void to_json(nlohmann::json& j, const JobResult& v) {
        {"cand_ms", v.cand_ms},            {"ref_host_ms", v.ref_host_ms},
        {"cand_host_ms", v.cand_host_ms},  {"load_s", v.load_s},
        {"correctness_s", v.correctness_s}, {"timing_s", v.timing_s},
-       {"worker_must_restart", v.worker_must_restart}, {"min_bytes", v.min_bytes},
+       {"worker_must_restart", v.worker_must_restart}, {"not_the_candidates", v.not_the_candidates},
+       {"min_bytes", v.min_bytes},
        {"flops", v.flops}};
   put_optional(j, "max_abs_error", v.max_abs_error);
   put_optional(j, "max_rel_error", v.max_rel_error);
@@ -120,6 +121,7 @@ void from_json(const nlohmann::json& j, JobResult& v) {
   v.correctness_s = j.value("correctness_s", 0.0);
   v.timing_s = j.value("timing_s", 0.0);
   v.worker_must_restart = j.value("worker_must_restart", false);
+  v.not_the_candidates = j.value("not_the_candidates", false);
   v.min_bytes = j.value("min_bytes", int64_t{0});
   v.flops = j.value("flops", int64_t{0});
 }

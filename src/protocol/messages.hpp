@@ -80,6 +80,7 @@ struct JobResult {
   int64_t min_bytes = 0;  // one call's inputs plus outputs at the benchmark size: the least any kernel moves
   int64_t flops = 0;      // CUDA only: the reference's FLOPs at the benchmark size (0: not counted)
   bool worker_must_restart = false;  // a sticky CUDA error poisoned the worker's context
+  bool not_the_candidates = false;   // ended by something no candidate could cause: not stored as its verdict
 };
 
 void to_json(nlohmann::json& j, const WorkerInfo& v);

@@ -151,6 +151,7 @@ class Evaluation {
       res_.verdict = f.verdict;
       res_.message = f.message;
       res_.rule = f.rule;
+      res_.not_the_candidates = f.not_the_candidates;
     } catch (py::error_already_set& e) {  // raised outside a guarded call: the problem's or kforge's
       res_.verdict = Verdict::runtime_error;
       res_.message = describe(e).summary;

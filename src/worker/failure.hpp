@@ -17,6 +17,9 @@ struct Failure {
   Verdict verdict;
   std::string message;
   std::string rule;  // for rejected: the rule that fired
+  // The job met something no candidate could have caused (another process's work on the GPU):
+  // its verdict says nothing of the candidate and is not stored as its result.
+  bool not_the_candidates = false;
 };
 
 // Runs `fn` and turns whatever it throws into a Failure with `verdict`, prefixed by `what`.

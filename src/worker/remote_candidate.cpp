@@ -40,6 +40,10 @@ constexpr double kBusyProbeMs = 0.03;
 // [ms] Work left running this long after a call is not a kernel finishing late but one left to
 // run beside the reference.
 constexpr double kDrainLimitMs = 100;
+// How long a killed candidate's GPU work may take to end with its context (the driver tears it
+// down when the process dies), and how many idle probes in a row say it has.
+constexpr auto kContextTeardown = std::chrono::milliseconds(3000);
+constexpr int kIdleProbesAfterTeardown = 3;
 // [ms] The least a timed call is taken to last: a ratio of times needs both above zero.
 constexpr double kLeastMs = 1e-6;
 // The longest message a candidate's process may have stored: its text is the candidate's.
@@ -223,11 +227,30 @@ double RemoteCandidate::drain_gpu(const std::string& what) {
     if (busy > kDrainLimitMs) {
       char text[160];
       std::snprintf(text, sizeof text, "%s: the GPU was still busy %.0f ms after the candidate's call returned", what.c_str(), busy);
+      if (busy_after_candidate_ends())
+        throw Failure{Verdict::runtime_error,
+                      std::string(text) + ", and still once its process had ended: another process is using this GPU "
+                                          "(kforge's timings need it alone; nvidia-smi lists what runs there)",
+                      "", true};
       throw Failure{Verdict::rejected,
                     std::string(text) + ": work left running beside the reference would be timed as the reference's",
                     std::string(rules::kUndrainedWork)};
     }
   }
+}
+
+bool RemoteCandidate::busy_after_candidate_ends() {
+  // Whose work is it? A process's GPU work ends with its context, which the driver tears down
+  // when the process dies: work still running after that is another process's (a job left
+  // behind by an earlier kforge, a second user). Seen on the H200: an orphaned baseline tool's
+  // got every candidate after it rejected. The candidate's verdict ends here either way.
+  process_->end(std::chrono::milliseconds(2000));
+  const auto deadline = Clock::now() + kContextTeardown;
+  for (int idle = 0; Clock::now() < deadline;) {
+    idle = probe_ms() <= idle_probe_ms_ + kBusyProbeMs ? idle + 1 : 0;
+    if (idle == kIdleProbesAfterTeardown) return false;
+  }
+  return true;
 }
 
 // The candidate process's own account of a call's parts (trace only: it could forge them), the

@@ -80,6 +80,9 @@ class RemoteCandidate {
   // to `views`), and the first free offset after them.
   nlohmann::json place_inputs(const py::list& inputs, py::list& views, int64_t* end);
   double drain_gpu(const std::string& what);  // [ms] beyond an idle probe that the GPU stayed busy
+  // Ends the candidate's process and tells whether the GPU stays busy all the same (another
+  // process's work); drain_gpu asks when the GPU stayed busy too long after a call.
+  bool busy_after_candidate_ends();
   double probe_ms();
   void trace_inside(const nlohmann::json& reply);
 

@@ -157,13 +157,19 @@ CandidateProcess::CandidateProcess(Zygote& zygote, Zygote::Spawned spawned)
     scratch_ = candidate_scratch(scratch, pid_);
 }
 
-CandidateProcess::~CandidateProcess() {
+bool CandidateProcess::end(std::chrono::milliseconds wait) {
+  if (ended_) return true;
   // The group: the process and everything it started (none of which can leave it). SIGKILL
   // reaches stopped processes too.
   ::kill(-pid_, SIGKILL);
   ::kill(pid_, SIGKILL);  // in case it died before its setpgid
+  ended_ = !zygote_.exit_of(pid_, wait).empty();
+  return ended_;
+}
+
+CandidateProcess::~CandidateProcess() {
+  end(std::chrono::milliseconds(0));  // also forgets its exit report if it came
   ::close(socket_);
-  zygote_.exit_of(pid_, std::chrono::milliseconds(0));  // forget its exit report if it came
   if (scratch_.empty()) return;
   copy_output_to_log();
   remove_tree(scratch_);

@@ -86,6 +86,9 @@ class CandidateProcess {
                          nlohmann::json* timed = nullptr);
   void resume();
   void stop();
+  // Kills the process group now and waits up to `wait` for the zygote's report of the exit;
+  // whether it came. The destructor then has nothing left to kill.
+  bool end(std::chrono::milliseconds wait);
 
  private:
   // What the process printed (its log in its scratch folder): `max_bytes` from `from`, or the
@@ -98,6 +101,7 @@ class CandidateProcess {
   pid_t pid_;
   std::string scratch_;  // its scratch folder, removed with it
   bool ready_ = false;   // its "ready" frame was read
+  bool ended_ = false;   // end() saw it exit: its pid may be another process's now
   uint64_t expected_network_ = 0;  // a rank's: the network namespace it must be in (0: a candidate)
 };
 

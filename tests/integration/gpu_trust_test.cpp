@@ -1,14 +1,23 @@
 // The whole trust corpora on a CUDA device (label gpu; skipped without one): every hack of
 // tests/adversarial/ is caught, every honest candidate of tests/legit/ passes.
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <map>
 #include <string>
+#include <thread>
 
 #include "pool/devices.hpp"
+#include "pool/worker_paths.hpp"
 #include "support/command.hpp"
 #include "support/temp_dir.hpp"
 #include "support/trust_corpus.hpp"
+
+extern char** environ;
 
 namespace kforge::testing {
 namespace {
@@ -24,6 +33,46 @@ TEST(GpuTrust, EveryHackIsCaught) {
 TEST(GpuTrust, EveryHonestCandidatePasses) {
   REQUIRE_GPU();
   expect_trust_corpus("tests/legit", "cuda:0", 25, /*honest=*/true);
+}
+
+// Another process keeps the GPU busy (here a torch loop of long spin kernels; on the H200 it was
+// an orphaned baseline tool): the drain check finds the GPU busy after the candidate's call, ends
+// the candidate's process, finds it busy still, and says so, with no verdict stored. Before, each
+// honest candidate beside such work was stored as `rejected`.
+TEST(GpuTrust, AnotherProcessesGpuWorkIsNotTheCandidates) {
+  REQUIRE_GPU();
+  TempDir dir;
+  std::string python = worker_python().string();
+  std::string busy = "import torch, time\n"
+                     "end = time.time() + 120\n"
+                     "while time.time() < end:\n"
+                     "    torch.cuda._sleep(200_000_000)\n"
+                     "    torch.cuda.synchronize()\n";
+  std::vector<std::string> args{python, "-c", busy};
+  std::vector<char*> argv;
+  for (auto& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  pid_t foreign = 0;
+  ASSERT_EQ(::posix_spawn(&foreign, argv[0], nullptr, nullptr, argv.data(), environ), 0);
+  std::this_thread::sleep_for(std::chrono::seconds(8));  // its import and first kernels
+  auto r = run_kforge({"--db", dir.file("k.db"), "eval", "--device", "cuda:0", "--json", "--max-time", "1", "--problem",
+                       source_path("tests/problems/hack_target/level1/1_Add_ReLU.py"),
+                       source_path("tests/candidates/identity.py")});
+  ::kill(foreign, SIGKILL);
+  ::waitpid(foreign, nullptr, 0);
+  auto lines = r.json_lines();
+  ASSERT_EQ(lines.size(), 1u) << r.out << r.err;
+  const std::string message = lines[0].value("message", "");
+  EXPECT_EQ(lines[0].value("verdict", ""), "runtime_error") << lines[0].dump();
+  EXPECT_NE(message.find("another process is using this GPU"), std::string::npos) << message;
+  EXPECT_NE(message.find("not stored"), std::string::npos) << message;
+  // Nothing stored: the same candidate on the idle GPU is evaluated afresh, and is correct.
+  auto again = run_kforge({"--db", dir.file("k.db"), "eval", "--device", "cuda:0", "--json", "--max-time", "1",
+                           "--problem", source_path("tests/problems/hack_target/level1/1_Add_ReLU.py"),
+                           source_path("tests/candidates/identity.py")});
+  auto after = again.json_lines();
+  ASSERT_EQ(after.size(), 1u) << again.out << again.err;
+  EXPECT_EQ(after[0].value("verdict", ""), "correct") << after[0].dump();
 }
 
 // tests/realworld/ whole (its CUDA and Triton candidates, and those that run anywhere): what

@@ -83,6 +83,9 @@ TEST(Frame, RoundTripsAResult) {
   EXPECT_EQ(back.max_abs_error, 0.5);
   EXPECT_FALSE(back.max_rel_error.has_value());
   EXPECT_EQ(back.cand_ms, res.cand_ms);
+  EXPECT_FALSE(back.not_the_candidates);
+  res.not_the_candidates = true;  // another process's GPU work ended the job: the executor stores nothing
+  EXPECT_TRUE(nlohmann::json(res).get<JobResult>().not_the_candidates);
 }
 
 TEST(Frame, ReportsClosedPeer) {
