@@ -70,8 +70,8 @@ def main():
         precision, sol_ms = sol.get(pid, ("-", "-"))
         sol_cell = f"{sol_ms[:-1]} {sol_ms[-1]}" if sol_ms != "-" else "-"
         if sol_cell != "-" and precision == "fp32" and not sol_has_tf32:
-            conv = db.execute("SELECT conv_flops FROM problem_metadata WHERE problem_hash = ? "
-                              "AND conv_flops > 0 LIMIT 1", (digest,)).fetchone()
+            conv = db.execute("SELECT tf32_flops FROM problem_metadata WHERE problem_hash = ? "
+                              "AND tf32_flops > 0 LIMIT 1", (digest,)).fetchone()
             if conv:
                 sol_cell += " (fp32 rate)"
         print(f"| {pid} | {precision} | {verdict} | {lint_ms} | {peak} | " + " | ".join(cells) + f" | {sol_cell} |")

@@ -78,7 +78,7 @@ std::optional<stats::SpeedOfLight> problem_speed_of_light(const ProblemMetadata&
   auto tf32 = peaks.matmul_flops_per_s.find("tf32");
   const bool conv_on_tf32 = m.precision == "fp32" && tf32 != peaks.matmul_flops_per_s.end();
   return stats::speed_of_light(*m.flops, *m.input_bytes + *m.param_bytes + *m.output_bytes, rate->second,
-                               peaks.copy_bytes_per_s, conv_on_tf32 ? m.conv_flops.value_or(0) : 0,
+                               peaks.copy_bytes_per_s, conv_on_tf32 ? m.tf32_flops.value_or(0) : 0,
                                conv_on_tf32 ? tf32->second : 0);
 }
 
@@ -112,7 +112,7 @@ int run_problems_info(const ProblemsInfoOptions& o, const GlobalOptions& global)
       m.torch_version = torch;
       m.precision = chosen[i].default_precision();
       m.flops = optional_int(j, "flops");
-      m.conv_flops = optional_int(j, "conv_flops");
+      m.tf32_flops = optional_int(j, "tf32_flops");
       m.input_bytes = optional_int(j, "input_bytes");
       m.param_count = optional_int(j, "param_count");
       m.param_bytes = optional_int(j, "param_bytes");
@@ -148,7 +148,7 @@ int run_problems_info(const ProblemsInfoOptions& o, const GlobalOptions& global)
                           {"precision", m.precision},
                           {"torch", m.torch_version},
                           {"flops", m.flops ? nlohmann::json(*m.flops) : nlohmann::json(nullptr)},
-                          {"conv_flops", m.conv_flops ? nlohmann::json(*m.conv_flops) : nlohmann::json(nullptr)},
+                          {"tf32_flops", m.tf32_flops ? nlohmann::json(*m.tf32_flops) : nlohmann::json(nullptr)},
                           {"input_bytes", m.input_bytes ? nlohmann::json(*m.input_bytes) : nlohmann::json(nullptr)},
                           {"param_count", m.param_count ? nlohmann::json(*m.param_count) : nlohmann::json(nullptr)},
                           {"param_bytes", m.param_bytes ? nlohmann::json(*m.param_bytes) : nlohmann::json(nullptr)},

@@ -326,7 +326,17 @@ UPDATE problem_metadata SET conv_flops = NULL WHERE conv_flops > 0;
 UPDATE meta SET value = '14' WHERE key = 'schema_version';
 )sql");
   }
-  // Later migrations go here: `if (version < 15) { ...; UPDATE meta ... }`.
+  if (version < 15) {
+    // cuDNN runs fp32 recurrent layers (nn.LSTM, nn.GRU, nn.RNN) on TF32 tensor cores by
+    // PyTorch's default too, as it does convolutions: the share timed at the TF32 rate is theirs
+    // together now, renamed for it. Every row is derived again (the recurrent part was not kept).
+    db.exec(R"sql(
+ALTER TABLE problem_metadata RENAME COLUMN conv_flops TO tf32_flops;
+UPDATE problem_metadata SET tf32_flops = NULL;
+UPDATE meta SET value = '15' WHERE key = 'schema_version';
+)sql");
+  }
+  // Later migrations go here: `if (version < 16) { ...; UPDATE meta ... }`.
   tx.commit();
 }
 

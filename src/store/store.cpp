@@ -59,11 +59,11 @@ std::optional<std::string> Store::build_log(const std::string& build_key) {
 void Store::put_problem_metadata(const ProblemMetadata& m) {
   db_.prepare(
          "INSERT OR REPLACE INTO problem_metadata(problem_hash, torch_version, precision, flops, input_bytes, "
-         "param_count, param_bytes, output_bytes, outputs, error, computed_at, conv_flops) "
+         "param_count, param_bytes, output_bytes, outputs, error, computed_at, tf32_flops) "
          "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)")
       .bind(1, m.problem_hash).bind(2, m.torch_version).bind(3, m.precision).bind(4, m.flops).bind(5, m.input_bytes)
       .bind(6, m.param_count).bind(7, m.param_bytes).bind(8, m.output_bytes).bind(9, m.outputs_json).bind(10, m.error)
-      .bind(11, now_utc()).bind(12, m.conv_flops)
+      .bind(11, now_utc()).bind(12, m.tf32_flops)
       .run();
 }
 
@@ -71,7 +71,7 @@ std::optional<ProblemMetadata> Store::find_problem_metadata(const std::string& p
                                                             const std::string& torch_version,
                                                             const std::string& precision) {
   auto s = db_.prepare(
-      "SELECT flops, input_bytes, param_count, param_bytes, output_bytes, outputs, error, conv_flops "
+      "SELECT flops, input_bytes, param_count, param_bytes, output_bytes, outputs, error, tf32_flops "
       "FROM problem_metadata WHERE problem_hash = ?1 AND torch_version = ?2 AND precision = ?3");
   s.bind(1, problem_hash).bind(2, torch_version).bind(3, precision);
   if (!s.step()) return std::nullopt;
@@ -86,8 +86,8 @@ std::optional<ProblemMetadata> Store::find_problem_metadata(const std::string& p
   m.output_bytes = s.optional_int_at(4);
   m.outputs_json = s.text_at(5);
   if (!s.is_null(6)) m.error = s.text_at(6);
-  m.conv_flops = s.optional_int_at(7);
-  if (!m.error && m.flops && !m.conv_flops) return std::nullopt;  // derived before schema 6: derive again
+  m.tf32_flops = s.optional_int_at(7);
+  if (!m.error && m.flops && !m.tf32_flops) return std::nullopt;  // derived before schema 15: derive again
   return m;
 }
 

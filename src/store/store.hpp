@@ -20,7 +20,9 @@ namespace kforge {
 struct ProblemMetadata {
   std::string problem_hash, torch_version, precision;
   std::optional<int64_t> flops, input_bytes, param_count, param_bytes, output_bytes;
-  std::optional<int64_t> conv_flops;  // the part of `flops` in convolutions
+  // The part of `flops` cuDNN runs (convolutions, recurrent layers): PyTorch's default lets it use
+  // TF32 for fp32 there (torch.backends.cudnn.allow_tf32), unlike matmuls.
+  std::optional<int64_t> tf32_flops;
   std::string outputs_json = "[]";  // [{shape, dtype}]
   std::optional<std::string> error;
 };
@@ -222,7 +224,7 @@ class Store {
 };
 
 // The schema this build writes, and the migrations that bring an older file to it.
-inline constexpr int kSchemaVersion = 14;
+inline constexpr int kSchemaVersion = 15;
 void migrate(sqlite::Database& db);
 
 }  // namespace kforge

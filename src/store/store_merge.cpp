@@ -22,7 +22,7 @@ INSERT INTO main.problem_metadata SELECT * FROM src.problem_metadata WHERE true
   ON CONFLICT(problem_hash, torch_version, precision) DO UPDATE SET
     flops = excluded.flops, input_bytes = excluded.input_bytes, param_count = excluded.param_count,
     param_bytes = excluded.param_bytes, output_bytes = excluded.output_bytes, outputs = excluded.outputs,
-    error = excluded.error, computed_at = excluded.computed_at, conv_flops = excluded.conv_flops
+    error = excluded.error, computed_at = excluded.computed_at, tf32_flops = excluded.tf32_flops
   WHERE excluded.computed_at > problem_metadata.computed_at;
 INSERT INTO main.baselines SELECT * FROM src.baselines WHERE true
   ON CONFLICT(problem_hash, mode, device_name, torch_version) DO UPDATE SET

@@ -225,7 +225,7 @@ TEST_F(CpuHtmlReport, AGpuRunShowsTheShareOfTheSpeedOfLight) {
     m.torch_version = "2.11.0";
     m.precision = "fp32";
     m.flops = 0;
-    m.conv_flops = 0;
+    m.tf32_flops = 0;
     m.input_bytes = 200'000'000;
     m.param_bytes = 0;
     m.output_bytes = 200'000'000;

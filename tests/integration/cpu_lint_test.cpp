@@ -106,6 +106,22 @@ namespace {
 
 // kforge problems info derives a problem's figures on the meta device, stores them, and reads
 // them back from the store the second time.
+// cuDNN's recurrent layers take TF32 in fp32 by PyTorch's default, as convolutions do: nn.LSTM's
+// FLOPs are in the share the SOL times at the TF32 rate (all but the classifier after it), an RNN
+// written in nn.Linear steps has none there (a matmul's default is fp32).
+TEST(ProblemsInfo, RecurrentLayersAreInTheTf32Share) {
+  TempDir dir;
+  auto r = run_kforge({"--db", dir.file("k.db"), "problems", "info", "--json", "level3/30", "level3/29"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto lines = r.json_lines();
+  ASSERT_EQ(lines.size(), 2u) << r.out;
+  const double lstm_flops = lines[0].at("flops").get<double>(), lstm_tf32 = lines[0].at("tf32_flops").get<double>();
+  EXPECT_GT(lstm_tf32, 0.999 * lstm_flops) << lines[0].dump();
+  EXPECT_LT(lstm_tf32, lstm_flops) << lines[0].dump();
+  EXPECT_GT(lines[1].at("flops").get<int64_t>(), 0) << lines[1].dump();
+  EXPECT_EQ(lines[1].at("tf32_flops").get<int64_t>(), 0) << lines[1].dump();
+}
+
 TEST(ProblemsInfo, DerivesStoresAndReuses) {
   TempDir dir;
   auto first =
@@ -115,9 +131,9 @@ TEST(ProblemsInfo, DerivesStoresAndReuses) {
   ASSERT_EQ(lines.size(), 3u) << first.out;
   // The convolutions' share of the FLOPs (the SOL times it at the TF32 rate): all of a
   // convolution's, none of a matmul's.
-  EXPECT_EQ(lines[0].at("conv_flops").get<int64_t>(), 0);
-  EXPECT_GT(lines[2].at("conv_flops").get<int64_t>(), 0) << lines[2].dump();
-  EXPECT_EQ(lines[2].at("conv_flops"), lines[2].at("flops")) << lines[2].dump();
+  EXPECT_EQ(lines[0].at("tf32_flops").get<int64_t>(), 0);
+  EXPECT_GT(lines[2].at("tf32_flops").get<int64_t>(), 0) << lines[2].dump();
+  EXPECT_EQ(lines[2].at("tf32_flops"), lines[2].at("flops")) << lines[2].dump();
   const auto& matmul = lines[0];  // 4096 x 4096 fp32 matmul
   EXPECT_EQ(matmul.at("id"), "level1/1_Square_Matmul");
   EXPECT_EQ(matmul.at("flops").get<int64_t>(), int64_t{2} * 4096 * 4096 * 4096);

@@ -281,7 +281,7 @@ TEST(CpuTraining, InfoCountsADepthwiseConvolutionsBackwardOnce) {
   // [16, 5120, 2048] through a depthwise kernel of 4, padded by 3 on both sides: 2051 outputs a channel.
   const int64_t forward = 2LL * 16 * 5120 * 2051 * 4;
   EXPECT_EQ(lines[0].value("flops", int64_t{0}), 3 * forward) << lines[0].dump();
-  EXPECT_EQ(lines[0].value("conv_flops", int64_t{0}), 3 * forward) << lines[0].dump();
+  EXPECT_EQ(lines[0].value("tf32_flops", int64_t{0}), 3 * forward) << lines[0].dump();
 }
 
 }  // namespace

@@ -304,7 +304,7 @@ TEST(Store, ProblemMetadataRoundTripsPerTorchAndPrecision) {
   m.torch_version = "2.11.0";
   m.precision = "fp32";
   m.flops = int64_t{1} << 40;  // past 32 bits
-  m.conv_flops = int64_t{1} << 39;
+  m.tf32_flops = int64_t{1} << 39;
   m.input_bytes = 1024;
   m.param_count = 0;
   m.param_bytes = 0;
@@ -321,7 +321,7 @@ TEST(Store, ProblemMetadataRoundTripsPerTorchAndPrecision) {
   auto got = store.find_problem_metadata(m.problem_hash, "2.11.0", "fp32");
   ASSERT_TRUE(got);
   EXPECT_EQ(got->flops, int64_t{1} << 40);
-  EXPECT_EQ(got->conv_flops, int64_t{1} << 39);
+  EXPECT_EQ(got->tf32_flops, int64_t{1} << 39);
   EXPECT_EQ(got->output_bytes, 512);
   EXPECT_EQ(got->outputs_json, m.outputs_json);
   EXPECT_FALSE(got->error);
@@ -343,11 +343,37 @@ TEST(Store, ProblemMetadataWithoutTheConvolutionShareIsDerivedAgain) {
   m.precision = "fp32";
   m.flops = 1000;
   m.input_bytes = m.param_count = m.param_bytes = m.output_bytes = 0;
-  store.put_problem_metadata(m);  // conv_flops unset: as a schema-5 row reads
+  store.put_problem_metadata(m);  // tf32_flops unset: as a schema-5 row reads
   EXPECT_FALSE(store.find_problem_metadata(m.problem_hash, "2.11.0", "fp32"));
-  m.conv_flops = 0;
+  m.tf32_flops = 0;
   store.put_problem_metadata(m);
   EXPECT_TRUE(store.find_problem_metadata(m.problem_hash, "2.11.0", "fp32"));
+}
+
+// A schema-14 store's convolution share becomes tf32_flops, emptied so that each row is derived
+// again with its recurrent layers counted (schema 15).
+TEST(Store, ASchema14ConvolutionShareIsDerivedAgain) {
+  TempDir dir;
+  {
+    Store store(dir.file("k.db"));
+    store.put_problem(sample_problem());
+    ProblemMetadata m;
+    m.problem_hash = sample_problem().hash;
+    m.torch_version = "2.11.0";
+    m.precision = "fp32";
+    m.flops = 1000;
+    m.tf32_flops = 400;
+    m.input_bytes = m.param_count = m.param_bytes = m.output_bytes = 0;
+    store.put_problem_metadata(m);
+  }
+  {  // back to schema 14 as it stood: the column's old name, the old version
+    sqlite::Database db(dir.file("k.db"));
+    db.exec("ALTER TABLE problem_metadata RENAME COLUMN tf32_flops TO conv_flops");
+    db.exec("UPDATE meta SET value = '14' WHERE key = 'schema_version'");
+  }
+  Store store(dir.file("k.db"));
+  EXPECT_EQ(store.schema_version(), kSchemaVersion);
+  EXPECT_FALSE(store.find_problem_metadata(sample_problem().hash, "2.11.0", "fp32"));
 }
 
 // The device's peak rates, per device name and torch version; a new measurement replaces the old.
