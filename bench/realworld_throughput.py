@@ -64,6 +64,7 @@ def build_summary(cache: pathlib.Path) -> list:
     seconds = []
     steps = collections.defaultdict(list)
     headers = {}
+    without_header = 0  # host units that compiled without one: another build was making it
     for entry in sorted(objects.glob("*/meta.json")):
         meta = json.loads(entry.read_text())
         if meta.get("format") != "load_inline":
@@ -75,6 +76,8 @@ def build_summary(cache: pathlib.Path) -> list:
             header = re.match(r"== precompiled torch header ([0-9a-f]+), built in (\d+) s", line)
             if header:
                 headers[header.group(1)] = int(header.group(2))
+            if re.match(r"== precompiled torch header [0-9a-f]+ being built by another build", line):
+                without_header += 1
             step = re.match(r"== (.+) \(([0-9.]+) s, exit", line)
             if step:
                 steps[step.group(1)].append(float(step.group(2)))
@@ -84,7 +87,8 @@ def build_summary(cache: pathlib.Path) -> list:
              + ", ".join(f"{k} {n}" for k, n in sorted(strategies.items())) + f"), median {statistics.median(seconds):.1f} s, "
              f"sum {sum(seconds):.0f} s",
              f"{'precompiled torch headers built':<38} {len(headers)}"
-             + (f", {min(headers.values())}-{max(headers.values())} s each" if headers else "")]
+             + (f", {min(headers.values())}-{max(headers.values())} s each" if headers else "")
+             + f"; {without_header} builds compiled without theirs while it was made"]
     for name, times in sorted(steps.items(), key=lambda kv: -sum(kv[1])):
         lines.append(f"  {name:<36} {len(times):3d} x, median {statistics.median(times):6.1f} s, sum {sum(times):6.0f} s")
     return lines

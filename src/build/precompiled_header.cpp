@@ -45,21 +45,24 @@ std::optional<std::filesystem::path> torch_extension_header(const std::vector<st
   return std::nullopt;
 }
 
-// Holds an exclusive lock on a file for its lifetime: one process builds a shared header while
-// the others wait for it instead of building it too.
+// An exclusive lock on a file, held for this object's life when it could be taken at once: one
+// process builds a shared header and no other builds it too.
 class FileLock {
  public:
   explicit FileLock(const std::filesystem::path& path) : fd_(::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644)) {
-    if (fd_ >= 0) ::flock(fd_, LOCK_EX);
+    held_ = fd_ >= 0 && ::flock(fd_, LOCK_EX | LOCK_NB) == 0;
   }
   ~FileLock() {
     if (fd_ >= 0) ::close(fd_);  // closing releases the lock
   }
   FileLock(const FileLock&) = delete;
   FileLock& operator=(const FileLock&) = delete;
+  // False where another process holds it (or the lock file cannot be opened).
+  bool held() const { return held_; }
 
  private:
   int fd_;
+  bool held_ = false;
 };
 
 }  // namespace
@@ -106,7 +109,14 @@ std::filesystem::path torch_pch_dir(BuildService& service, const std::vector<std
   std::filesystem::create_directories(root, ec);
   if (std::filesystem::exists(gch, ec)) return dir;
   FileLock lock(root / (key + ".lock"));
-  if (std::filesystem::exists(gch, ec)) return dir;  // built while this process waited
+  if (std::filesystem::exists(gch, ec)) return dir;  // built and released just now
+  if (!lock.held()) {
+    // Another build makes it (30-35 s on the H200's loaded cores): this unit compiles without it
+    // rather than wait. Waiting held a build slot idle, and with the first builds of every flag
+    // set waiting together, half the cores did nothing for half a minute (issue 19).
+    note += " being built by another build; this unit compiles without it";
+    return {};
+  }
   auto tmp = root / (key + ".tmp" + std::to_string(::getpid()));
   std::filesystem::create_directories(tmp / "torch", ec);
   std::vector<std::string> argv{gxx_path()};

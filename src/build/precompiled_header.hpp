@@ -22,8 +22,8 @@ std::vector<std::string> precompiled_header_flags(const std::vector<std::string>
 
 // The folder to put first on the include path so that `#include <torch/extension.h>` finds a
 // precompiled `torch/extension.h.gch` for these flags; built on first use. Empty when none can be
-// made (the build then goes on without it, only slower). `note` says which header it is, and
-// whether this call built it.
+// made (the build then goes on without it, only slower), and when another build is making it now
+// (this one does not wait for it). `note` says which header it is, and whether this call built it.
 std::filesystem::path torch_pch_dir(BuildService& service, const std::vector<std::string>& cflags,
                                     const std::string& torch_version, bool whole, std::string& note);
 

@@ -2,10 +2,18 @@
 // those whose host flags differ only where GCC accepts a header made with other flags.
 #include "build/precompiled_header.hpp"
 
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <string>
 #include <vector>
+
+#include "build/build_service.hpp"
+#include "support/temp_dir.hpp"
 
 namespace kforge::build {
 namespace {
@@ -63,6 +71,35 @@ TEST(PrecompiledHeaderFlags, TheModuleNameIsDroppedAndArgumentsStayWithTheirOpti
                        "/x",
                        "-O3"};
   EXPECT_EQ(f, expected);
+}
+
+// A header another build is making now is not waited for: the unit compiles without it (waiting
+// held a build slot idle for the header's half-minute; issue 19). Real g++ on a one-line
+// torch/extension.h, so the header builds in milliseconds; the other build is this test, holding
+// the header's lock.
+TEST(PrecompiledHeader, ABuildDoesNotWaitForAHeaderBeingBuilt) {
+  testing::TempDir dir;
+  dir.write("include/torch/extension.h", "#pragma once\nint torch_stand_in();\n");
+  BuildSettings settings;
+  settings.cache_dir = dir.path() / "cache";
+  BuildService service(settings);
+  const Flags flags = torch_flags("m", {"-I" + dir.file("include")});
+  std::string note;
+  auto built = torch_pch_dir(service, flags, "2.11.0", false, note);
+  ASSERT_FALSE(built.empty()) << note;
+  EXPECT_NE(note.find("built in"), std::string::npos) << note;
+  const std::string key = built.filename().string();
+
+  std::filesystem::remove_all(built);  // as before it was first built, with its lock held elsewhere
+  int lock = ::open((settings.cache_dir / "pch" / (key + ".lock")).c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  ASSERT_GE(lock, 0);
+  ASSERT_EQ(::flock(lock, LOCK_EX), 0);
+  note.clear();
+  EXPECT_TRUE(torch_pch_dir(service, flags, "2.11.0", false, note).empty());
+  EXPECT_NE(note.find(key + " being built by another build; this unit compiles without it"), std::string::npos) << note;
+  ::close(lock);  // the other build is done: the next unit builds it
+  note.clear();
+  EXPECT_EQ(torch_pch_dir(service, flags, "2.11.0", false, note), built) << note;
 }
 
 }  // namespace

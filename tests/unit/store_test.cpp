@@ -332,17 +332,23 @@ TEST(Store, ProblemMetadataRoundTripsPerTorchAndPrecision) {
   EXPECT_FALSE(store.find_problem_metadata(m.problem_hash, "2.12.0", "fp32"));  // another torch: derive again
 }
 
-// A row derived before the convolutions' share was recorded (schema 5) is derived again.
-TEST(Store, ProblemMetadataWithoutTheConvolutionShareIsDerivedAgain) {
-  TempDir dir;
-  Store store(dir.file("k.db"));
-  store.put_problem(sample_problem());
+// The sample problem's fp32 figures under torch 2.11.0, without the TF32 share.
+ProblemMetadata sample_metadata() {
   ProblemMetadata m;
   m.problem_hash = sample_problem().hash;
   m.torch_version = "2.11.0";
   m.precision = "fp32";
   m.flops = 1000;
   m.input_bytes = m.param_count = m.param_bytes = m.output_bytes = 0;
+  return m;
+}
+
+// A row derived before the convolutions' share was recorded (schema 5) is derived again.
+TEST(Store, ProblemMetadataWithoutTheConvolutionShareIsDerivedAgain) {
+  TempDir dir;
+  Store store(dir.file("k.db"));
+  store.put_problem(sample_problem());
+  ProblemMetadata m = sample_metadata();
   store.put_problem_metadata(m);  // tf32_flops unset: as a schema-5 row reads
   EXPECT_FALSE(store.find_problem_metadata(m.problem_hash, "2.11.0", "fp32"));
   m.tf32_flops = 0;
@@ -357,13 +363,8 @@ TEST(Store, ASchema14ConvolutionShareIsDerivedAgain) {
   {
     Store store(dir.file("k.db"));
     store.put_problem(sample_problem());
-    ProblemMetadata m;
-    m.problem_hash = sample_problem().hash;
-    m.torch_version = "2.11.0";
-    m.precision = "fp32";
-    m.flops = 1000;
+    ProblemMetadata m = sample_metadata();
     m.tf32_flops = 400;
-    m.input_bytes = m.param_count = m.param_bytes = m.output_bytes = 0;
     store.put_problem_metadata(m);
   }
   {  // back to schema 14 as it stood: the column's old name, the old version
