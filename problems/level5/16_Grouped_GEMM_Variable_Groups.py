@@ -8,6 +8,7 @@ Precision: bf16 (weights, activations, output; fp32 accumulation).
 """
 import torch
 import torch.nn as nn
+import torch.nn.functional as F
 
 # bf16: MoE expert GEMMs run on bf16 (or fp8) weights; the uneven groups are what a grouped
 # kernel must schedule well (one launch, tiles spread over experts, no per-expert sync).
@@ -31,12 +32,15 @@ class Model(nn.Module):
         self.weight = nn.Parameter(torch.randn(experts, out_features, in_features).mul_(in_features ** -0.5))
 
     def forward(self, x: torch.Tensor, group_sizes: torch.Tensor) -> torch.Tensor:
-        ends = torch.cumsum(group_sizes, dim=0).tolist()
-        outs, start = [], 0
-        for e, end in enumerate(ends):
-            outs.append(x[start:end] @ self.weight[e].t())
-            start = end
-        return torch.cat(outs)
+        # The groups' ends stay on the device, where torch's grouped GEMM reads them: one launch,
+        # and the host never waits for the GPU. (A loop over experts needs the sizes on the host,
+        # whose .tolist() made every call wait: lint rule `host-bound`, docs/benchmarks.md,
+        # session 25.)
+        ends = torch.cumsum(group_sizes, dim=0)
+        if x.dtype == torch.float64:  # kforge's fp64 check only (untimed): grouped_mm has no fp64
+            starts = ends - group_sizes
+            return torch.cat([x[s:e] @ w.t() for s, e, w in zip(starts.tolist(), ends.tolist(), self.weight)])
+        return F.grouped_mm(x, self.weight.transpose(-2, -1), offs=ends.to(torch.int32))
 
 
 def get_inputs():
