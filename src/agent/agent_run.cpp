@@ -20,6 +20,7 @@
 #include "common/sha256.hpp"
 #include "generate/code_extraction.hpp"
 #include "llm/provider.hpp"
+#include "planner/builds_ahead.hpp"
 #include "planner/inline_prebuild.hpp"
 #include "planner/native_builds.hpp"
 
@@ -126,14 +127,12 @@ PlannedEval plan_node(const ProblemSearch& search, const AgentNode& n, const std
 std::vector<EvaluationRecord> evaluate(std::vector<PlannedEval>& plan, const EvalSettings& settings,
                                       const AgentOptions& o, Store& store, int64_t run_id, const std::string& arch) {
   // Each candidate and its problem were stored with its node (the node's foreign keys need them).
-  Prepare prepare;
-  prepare.waits = [](const PlannedEval& e) { return builds_natively(e); };
-  prepare.run = [&](const std::function<void(size_t)>& ready, std::mutex& store_mutex) {
-    if (std::any_of(plan.begin(), plan.end(), builds_natively))
-      build_native_candidates(plan, arch, &store, 0, ready, &store_mutex);
-  };
   ExecutorConfig workers = o.workers;
   if (plan.size() < workers.worker_devices.size()) workers.worker_devices.resize(plan.size());  // leases: no more than jobs
+  // A round's builds run ahead of its evaluations on the build cores, load_inline ones too on a
+  // GPU: built inside a leased worker, each held that GPU from every search for its whole build.
+  const Prepare prepare = builds_ahead(plan, arch, workers.cuda, workers.worker_devices.size(), store,
+                                       {.announce = false, .inline_even_when_few = true});
   return execute_plan(plan, settings, workers, store, run_id, prepare, {}, {});
 }
 

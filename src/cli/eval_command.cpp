@@ -25,6 +25,7 @@
 #include "common/files.hpp"
 #include "planner/shards.hpp"
 #include "suite/candidate.hpp"
+#include "planner/builds_ahead.hpp"
 #include "planner/executor.hpp"
 #include "planner/inline_prebuild.hpp"
 #include "planner/native_builds.hpp"
@@ -136,40 +137,6 @@ std::vector<PlannedEval> plan_for_dir(const EvalOptions& o, const SuiteLoad& sui
   return plan;
 }
 
-bool builds_load_inline(const PlannedEval& e) {
-  return e.format == build::Format::kernelbench && e.load_failure.empty() && builds_with_load_inline(e.candidate.source);
-}
-
-// load_inline candidates of a GPU run are built ahead of their jobs, in parallel (see
-// planner/inline_prebuild.hpp), in plan order; each job runs once its own build is done, while the
-// GPU evaluates those already built. A build that fails here fails again in the worker, which
-// judges it. With no more of them than workers, each worker builds its own as fast, and a
-// prebuild would only add a Python start (seconds) before the first job.
-bool prebuilds_load_inline(const std::vector<PlannedEval>& plan, bool cuda, size_t workers) {
-  return cuda && static_cast<size_t>(std::count_if(plan.begin(), plan.end(), builds_load_inline)) > workers;
-}
-
-// The build processes: every core but two per worker, which time (worker/cpu_pin.hpp).
-int build_jobs(size_t workers) {
-  const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  return std::max(1, cores - 2 * static_cast<int>(workers));
-}
-
-void prebuild_kernelbench_extensions(const std::vector<PlannedEval>& plan, const std::string& arch, size_t workers,
-                                     const std::function<void(size_t)>& ready) {
-  std::vector<std::string> files;
-  std::vector<size_t> index;
-  for (size_t i = 0; i < plan.size(); ++i)
-    if (builds_load_inline(plan[i])) {
-      files.push_back(plan[i].candidate.path.string());
-      index.push_back(i);
-    }
-  std::cerr << "kforge: building " << files.size() << " load_inline extension(s), " << build_jobs(workers)
-            << " at a time; each candidate is evaluated once its own is built\n";
-  prebuild_load_inline(files, arch, build_jobs(workers), std::chrono::seconds(600),
-                       [&](size_t k) { ready(index[k]); });
-}
-
 // The workers of a `kforge serve`: one lease per worker it has. Their bounds are the server's.
 ExecutorConfig served_workers(const EvalOptions& o) {
   if (o.settings.host_memory_gib > 0 || o.settings.cpu_cores > 0)
@@ -271,23 +238,7 @@ int run_eval(const EvalOptions& o, const GlobalOptions& global) {
 
   // Builds run while the workers start (importing torch and creating a CUDA context takes seconds)
   // and while they evaluate: a job waits for its own build only.
-  const bool prebuild = prebuilds_load_inline(plan, workers.cuda, workers.worker_devices.size());
-  Prepare prepare;
-  prepare.waits = [&](const PlannedEval& e) { return builds_natively(e) || (prebuild && builds_load_inline(e)); };
-  prepare.run = [&](const std::function<void(size_t)>& ready, std::mutex& store_mutex) {
-    const size_t natives = static_cast<size_t>(std::count_if(plan.begin(), plan.end(), builds_natively));
-    if (natives) {
-      build_native_candidates(plan, arch, &store, 0, ready, &store_mutex);
-      size_t cached = 0, failed = 0;
-      for (const auto& e : plan) {
-        cached += e.build_cached;
-        failed += e.build_failure.has_value();
-      }
-      std::cerr << "kforge: native builds: " << natives - cached << " compiled now, " << cached << " from the cache; "
-                << failed << " failed\n";
-    }
-    if (prebuild) prebuild_kernelbench_extensions(plan, arch, workers.worker_devices.size(), ready);
-  };
+  const Prepare prepare = builds_ahead(plan, arch, workers.cuda, workers.worker_devices.size(), store);
 
   Progress progress;
   auto on_started = [&](const PlannedEval& e, size_t index, size_t total) {
