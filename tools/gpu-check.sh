@@ -168,9 +168,6 @@ remeasure() {
   for mode in eager compile; do
     timeout "${REMEASURE_SECONDS:-120}" build/release/kforge --db "$baseline_db" baseline --device cuda --modes "$mode" -- $REMEASURE
   done
-  # A kforge built before 1007668 left its baseline tool running when the timeout ended it (a
-  # prebuilt one may be older): none may go on using the GPU under the steps after this one.
-  pkill -f kforge_baseline.py || true
 }
 export -f remeasure; export REMEASURE
 want remeasure && step remeasure bash -c remeasure

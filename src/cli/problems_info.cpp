@@ -76,10 +76,10 @@ std::optional<stats::SpeedOfLight> problem_speed_of_light(const ProblemMetadata&
   auto rate = peaks.matmul_flops_per_s.find(m.precision);
   if (rate == peaks.matmul_flops_per_s.end()) return std::nullopt;
   auto tf32 = peaks.matmul_flops_per_s.find("tf32");
-  const bool conv_on_tf32 = m.precision == "fp32" && tf32 != peaks.matmul_flops_per_s.end();
+  const bool cudnn_on_tf32 = m.precision == "fp32" && tf32 != peaks.matmul_flops_per_s.end();
   return stats::speed_of_light(*m.flops, *m.input_bytes + *m.param_bytes + *m.output_bytes, rate->second,
-                               peaks.copy_bytes_per_s, conv_on_tf32 ? m.tf32_flops.value_or(0) : 0,
-                               conv_on_tf32 ? tf32->second : 0);
+                               peaks.copy_bytes_per_s, cudnn_on_tf32 ? m.tf32_flops.value_or(0) : 0,
+                               cudnn_on_tf32 ? tf32->second : 0);
 }
 
 int run_problems_info(const ProblemsInfoOptions& o, const GlobalOptions& global) {

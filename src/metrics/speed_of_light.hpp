@@ -50,7 +50,8 @@ struct SpeedOfLight {
   bool compute_bound = false;  // the FLOPs term is the longer one
 };
 // `fast_flops` of the `flops` may run at `fast_flops_per_s` instead (an fp32 problem's
-// convolutions, which cuDNN may run on TF32 tensor cores by PyTorch's default); 0: none.
+// convolutions and recurrent layers, which cuDNN may run on TF32 tensor cores by PyTorch's
+// default); 0: none.
 std::optional<SpeedOfLight> speed_of_light(int64_t flops, int64_t bytes, double flops_per_s, double copy_bytes_per_s,
                                            int64_t fast_flops = 0, double fast_flops_per_s = 0);
 
