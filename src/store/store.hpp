@@ -224,7 +224,7 @@ class Store {
 };
 
 // The schema this build writes, and the migrations that bring an older file to it.
-inline constexpr int kSchemaVersion = 15;
+inline constexpr int kSchemaVersion = 16;
 void migrate(sqlite::Database& db);
 
 }  // namespace kforge

@@ -122,6 +122,18 @@ TEST(ProblemsInfo, RecurrentLayersAreInTheTf32Share) {
   EXPECT_EQ(lines[1].at("tf32_flops").get<int64_t>(), 0) << lines[1].dump();
 }
 
+// torch's FLOP counter has no formula for grouped_mm (it counted level5/16 as no work at all, so
+// its SOL was taken for memory-bound); kforge_flops.py's counts every row against its group's
+// matrix: 16384 rows x 7168 x 4096.
+TEST(ProblemsInfo, GroupedGemmsAreCounted) {
+  TempDir dir;
+  auto r = run_kforge({"--db", dir.file("k.db"), "problems", "info", "--json", "level5/16"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto lines = r.json_lines();
+  ASSERT_EQ(lines.size(), 1u) << r.out;
+  EXPECT_EQ(lines[0].at("flops").get<int64_t>(), int64_t{2} * 16384 * 7168 * 4096) << lines[0].dump();
+}
+
 TEST(ProblemsInfo, DerivesStoresAndReuses) {
   TempDir dir;
   auto first =

@@ -377,6 +377,34 @@ TEST(Store, ASchema14ConvolutionShareIsDerivedAgain) {
   EXPECT_FALSE(store.find_problem_metadata(sample_problem().hash, "2.11.0", "fp32"));
 }
 
+// Schema 16: a problem that calls a grouped GEMM was derived without its FLOPs (torch's counter
+// has no formula for it), so its metadata goes; another problem's stays.
+TEST(Store, ASchema15GroupedGemmRowIsDerivedAgain) {
+  TempDir dir;
+  Problem grouped = sample_problem();
+  grouped.hash = "grouped-hash";
+  grouped.name = "Grouped_GEMM";
+  grouped.source = "import torch.nn.functional as F\nclass Model: ... F.grouped_mm(x, w, offs=ends) ...";
+  {
+    Store store(dir.file("k.db"));
+    for (const Problem& p : {sample_problem(), grouped}) {
+      store.put_problem(p);
+      ProblemMetadata m = sample_metadata();
+      m.problem_hash = p.hash;
+      m.tf32_flops = 400;
+      store.put_problem_metadata(m);
+    }
+  }
+  {
+    sqlite::Database db(dir.file("k.db"));
+    db.exec("UPDATE meta SET value = '15' WHERE key = 'schema_version'");
+  }
+  Store store(dir.file("k.db"));
+  EXPECT_EQ(store.schema_version(), kSchemaVersion);
+  EXPECT_FALSE(store.find_problem_metadata("grouped-hash", "2.11.0", "fp32"));
+  EXPECT_TRUE(store.find_problem_metadata(sample_problem().hash, "2.11.0", "fp32"));
+}
+
 // The device's peak rates, per device name and torch version; a new measurement replaces the old.
 TEST(Store, DevicePeaksRoundTripPerDeviceAndTorch) {
   TempDir dir;
