@@ -40,6 +40,11 @@ constexpr double kBusyProbeMs = 0.03;
 // [ms] Work left running this long after a call is not a kernel finishing late but one left to
 // run beside the reference.
 constexpr double kDrainLimitMs = 100;
+// [ms] An empty kernel's round trip that says another process has work on the GPU before any
+// candidate code has run. Idle, the H200 answers in 0.014 ms (0.03-0.06 with the switch back
+// from the candidate's process's context); beside another context's kernel every probe waits
+// for its time slice, 2.38 ms there (bench/gpu_drain_probe.py, docs/benchmarks.md session 26).
+constexpr double kSharedGpuProbeMs = 0.3;
 // How long a killed candidate's GPU work may take to end with its context (the driver tears it
 // down when the process dies), and how many idle probes in a row say it has.
 constexpr auto kContextTeardown = std::chrono::milliseconds(3000);
@@ -156,6 +161,18 @@ void RemoteCandidate::calibrate(const py::list& inputs, const std::function<int6
   }
   request_overhead_ms_ = stats::median(overhead);
   idle_probe_ms_ = probes.empty() ? 0 : stats::median(probes);
+  // No candidate code has run in this process yet, so a GPU this slow to answer is another
+  // process's: every figure taken beside it would carry its time slices, and the drain check,
+  // measured against this idle time, could no longer see a candidate's work left running.
+  if (idle_probe_ms_ > kSharedGpuProbeMs) {
+    char text[200];
+    std::snprintf(text, sizeof text,
+                  "the GPU took %.2f ms to run an empty kernel before the candidate was loaded (idle, under %.2f): "
+                  "another process is using this GPU ",
+                  idle_probe_ms_, kSharedGpuProbeMs);
+    throw Failure{Verdict::runtime_error,
+                  std::string(text) + "(kforge's timings need it alone; nvidia-smi lists what runs there)", "", true};
+  }
 }
 
 json RemoteCandidate::place_inputs(const py::list& inputs, py::list& views, int64_t* end) {

@@ -35,10 +35,12 @@ TEST(GpuTrust, EveryHonestCandidatePasses) {
   expect_trust_corpus("tests/legit", "cuda:0", 25, /*honest=*/true);
 }
 
-// Another process keeps the GPU busy (here a torch loop of long spin kernels; on the H200 it was
-// an orphaned baseline tool): the drain check finds the GPU busy after the candidate's call, ends
-// the candidate's process, finds it busy still, and says so, with no verdict stored. Before, each
-// honest candidate beside such work was stored as `rejected`.
+// Another process keeps the GPU busy (here a torch loop of long spin kernels, ten queued at a
+// time; on the H200 it was an orphaned baseline tool): the calibration, before any candidate code
+// runs, finds the GPU slow to answer an empty kernel (each probe waits for the other context's
+// time slice) and says so, with no verdict stored. Before, each honest candidate beside such work
+// was stored as `rejected`, and with this load (ccec1c9) `correct` with the other process's time
+// slices charged to it.
 TEST(GpuTrust, AnotherProcessesGpuWorkIsNotTheCandidates) {
   REQUIRE_GPU();
   TempDir dir;
@@ -46,7 +48,8 @@ TEST(GpuTrust, AnotherProcessesGpuWorkIsNotTheCandidates) {
   std::string busy = "import torch, time\n"
                      "end = time.time() + 120\n"
                      "while time.time() < end:\n"
-                     "    torch.cuda._sleep(200_000_000)\n"
+                     "    for _ in range(10):\n"
+                     "        torch.cuda._sleep(200_000_000)\n"
                      "    torch.cuda.synchronize()\n";
   std::vector<std::string> args{python, "-c", busy};
   std::vector<char*> argv;
