@@ -148,22 +148,30 @@ void RemoteCandidate::calibrate(const py::list& inputs, const std::function<int6
                    finite_or(sample, "inside_ms", 0), finite_or(sample, "host_ms", 0));
     if (cuda_) probes.push_back(probe_ms());
   };
-  const auto started = Clock::now();
-  for (int pair = 0; pair < kCalibrationPairs; ++pair) {
-    if (pair >= kFewestCalibrationPairs && Clock::now() - started > kCalibrationBudget) break;
-    if (pair % 2 == 0) {
-      output_bytes = reference_call();
-      request_empty_call(pair);
-    } else {
-      request_empty_call(pair);
-      output_bytes = reference_call();
+  const auto measure = [&] {
+    overhead.clear();
+    probes.clear();
+    const auto started = Clock::now();
+    for (int pair = 0; pair < kCalibrationPairs; ++pair) {
+      if (pair >= kFewestCalibrationPairs && Clock::now() - started > kCalibrationBudget) break;
+      if (pair % 2 == 0) {
+        output_bytes = reference_call();
+        request_empty_call(pair);
+      } else {
+        request_empty_call(pair);
+        output_bytes = reference_call();
+      }
     }
-  }
-  request_overhead_ms_ = stats::median(overhead);
-  idle_probe_ms_ = probes.empty() ? 0 : stats::median(probes);
+    request_overhead_ms_ = stats::median(overhead);
+    idle_probe_ms_ = probes.empty() ? 0 : stats::median(probes);
+  };
+  measure();
   // No candidate code has run in this process yet, so a GPU this slow to answer is another
   // process's: every figure taken beside it would carry its time slices, and the drain check,
-  // measured against this idle time, could no longer see a candidate's work left running.
+  // measured against this idle time, could no longer see a candidate's work left running. Work
+  // that is ending (an earlier job's candidate process, its context being torn down) is waited
+  // for as the drain check waits for a killed candidate's, then everything is measured again.
+  if (idle_probe_ms_ > kSharedGpuProbeMs && gpu_goes_idle(kSharedGpuProbeMs)) measure();
   if (idle_probe_ms_ > kSharedGpuProbeMs) {
     char text[200];
     std::snprintf(text, sizeof text,
@@ -173,6 +181,15 @@ void RemoteCandidate::calibrate(const py::list& inputs, const std::function<int6
     throw Failure{Verdict::runtime_error,
                   std::string(text) + "(kforge's timings need it alone; nvidia-smi lists what runs there)", "", true};
   }
+}
+
+bool RemoteCandidate::gpu_goes_idle(double idle_ms) {
+  const auto deadline = Clock::now() + kContextTeardown;
+  for (int idle = 0; Clock::now() < deadline;) {
+    idle = probe_ms() <= idle_ms ? idle + 1 : 0;
+    if (idle == kIdleProbesAfterTeardown) return true;
+  }
+  return false;
 }
 
 json RemoteCandidate::place_inputs(const py::list& inputs, py::list& views, int64_t* end) {
@@ -262,12 +279,7 @@ bool RemoteCandidate::busy_after_candidate_ends() {
   // behind by an earlier kforge, a second user). Seen on the H200: an orphaned baseline tool's
   // got every candidate after it rejected. The candidate's verdict ends here either way.
   process_->end(std::chrono::milliseconds(2000));
-  const auto deadline = Clock::now() + kContextTeardown;
-  for (int idle = 0; Clock::now() < deadline;) {
-    idle = probe_ms() <= idle_probe_ms_ + kBusyProbeMs ? idle + 1 : 0;
-    if (idle == kIdleProbesAfterTeardown) return false;
-  }
-  return true;
+  return !gpu_goes_idle(idle_probe_ms_ + kBusyProbeMs);
 }
 
 // The candidate process's own account of a call's parts (trace only: it could forge them), the

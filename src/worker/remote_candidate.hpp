@@ -83,6 +83,9 @@ class RemoteCandidate {
   // Ends the candidate's process and tells whether the GPU stays busy all the same (another
   // process's work); drain_gpu asks when the GPU stayed busy too long after a call.
   bool busy_after_candidate_ends();
+  // Whether the GPU answers probes within `idle_ms` a few times in a row within a context's
+  // teardown time (work that is ending), or stays busy (work that is not).
+  bool gpu_goes_idle(double idle_ms);
   double probe_ms();
   void trace_inside(const nlohmann::json& reply);
 
