@@ -2,7 +2,6 @@
 
 #include <fcntl.h>
 #include <signal.h>
-#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -12,6 +11,7 @@
 #include <vector>
 
 #include "common/errors.hpp"
+#include "common/parent_death.hpp"
 #include "serve/serve_messages.hpp"
 
 namespace kforge::agent {
@@ -33,8 +33,7 @@ WarmWorkers::WarmWorkers(const std::string& device, const std::filesystem::path&
   }
   if (pid_ == 0) {
     // Dies with the agent, killed or not: its workers with it (they watch the server).
-    ::prctl(PR_SET_PDEATHSIG, SIGTERM);
-    if (::getppid() != parent) ::_exit(1);
+    die_with_parent(parent, SIGTERM, 1);
     ::dup2(log_fd, 1);
     ::dup2(log_fd, 2);
     ::setpgid(0, 0);  // a Ctrl-C at the terminal is the agent's to handle; it stops the server itself

@@ -3,12 +3,13 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
-#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
+
+#include "common/parent_death.hpp"
 
 namespace kforge::build {
 
@@ -44,8 +45,7 @@ ProcessResult run_process(const std::vector<std::string>& argv, std::chrono::sec
     // an orphaned problem tool (a max-autotune baseline) kept an H200 busy for minutes and every
     // candidate judged beside it was rejected for work left running. The thread that forks is the
     // one that waits, so it cannot end first while kforge lives.
-    ::prctl(PR_SET_PDEATHSIG, SIGKILL);
-    if (::getppid() != parent) ::_exit(125);  // kforge was gone before the line above
+    die_with_parent(parent, SIGKILL, 125);
     ::dup2(pipe_fds[1], 1);
     ::dup2(pipe_fds[1], 2);
     int devnull = ::open("/dev/null", O_RDONLY);

@@ -2,7 +2,6 @@
 
 #include <fcntl.h>
 #include <signal.h>
-#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -16,6 +15,7 @@
 #include "build/build_service.hpp"
 #include "common/errors.hpp"
 #include "common/owned_fd.hpp"
+#include "common/parent_death.hpp"
 #include "pool/resource_watch.hpp"
 #include "protocol/frame.hpp"
 
@@ -163,6 +163,7 @@ void WorkerProcess::start() {
   envp.push_back(nullptr);
   std::vector<char*> argv{python.data(), script.data(), nullptr};
 
+  const pid_t parent = ::getpid();
   pid_t pid = ::fork();
   if (pid < 0) throw Error(std::string("cannot fork a worker: ") + std::strerror(errno));
   if (pid == 0) {
@@ -170,7 +171,7 @@ void WorkerProcess::start() {
     ::setpgid(0, 0);
     // Dies with the kforge thread that started it (Ctrl-C, kill -9 of kforge): no orphan keeps a
     // GPU busy. Each worker is started and stopped by one executor thread.
-    ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+    die_with_parent(parent, SIGKILL, 127);
     ::dup2(down_read.get(), kWorkerIn);
     ::dup2(up_write.get(), kWorkerOut);
     int devnull = ::open("/dev/null", O_RDONLY);
