@@ -4,7 +4,8 @@ evaluated by one `kforge eval` on the GPU in a fresh cache (every build cold, in
 
 Prints the first result's time, the whole run's wall time, the sum of the evaluations' own wall
 times, the share of nvidia-smi samples (every 200 ms) with the GPU busy after the first result,
-and the verdicts. Targets: first result within 15 s, GPU busy at least 70% after it, the whole
+the verdicts, where the build time went, and a timeline in 10 s bins (builds running and
+finished, results, GPU busy); each build's span goes to OUT_DIR/realworld-builds.txt. Targets: first result within 15 s, GPU busy at least 70% after it, the whole
 folder at most 1.5x the sum of its evaluation times plus one build. The store is named run
 `realworld-h200`, kept with its HTML report for docs/reports.md.
 
@@ -94,6 +95,37 @@ def build_summary(cache: pathlib.Path) -> list:
     return lines
 
 
+def build_spans(cache: pathlib.Path, epoch_start: float) -> list:
+    """(start, end, name) of each load_inline build, seconds from the run's start: meta.json's
+    finished_at less the build's own seconds (an entry without it, from an older kforge, is left out)."""
+    spans = []
+    for entry in sorted((cache / "kforge" / "build" / "objects").glob("*/meta.json")):
+        meta = json.loads(entry.read_text())
+        if meta.get("format") != "load_inline" or "finished_at" not in meta:
+            continue
+        end = meta["finished_at"] - epoch_start
+        spans.append((end - (meta.get("seconds") or 0.0), end, meta.get("name", entry.parent.name)))
+    return spans
+
+
+def timeline(spans: list, arrivals: list, samples: list, start: float, wall: float, step: float = 10.0) -> list:
+    """Per `step` seconds of the run: builds running (the mean over the bin) and finished, results
+    printed, and the GPU's busy share. Where the GPU waits while builds run, and where builds have
+    all finished while results still come at the GPU's pace, is what a scheduling change moves."""
+    lines = [f"{'timeline (s)':<14} {'builds running':>15} {'built':>6} {'results':>8} {'GPU busy':>9}"]
+    t = 0.0
+    while t < wall:
+        hi = min(t + step, wall)
+        running = sum(max(0.0, min(e, hi) - max(b, t)) for b, e, _ in spans) / (hi - t)
+        built = sum(1 for _, e, _ in spans if t <= e < hi)
+        results = sum(1 for a in arrivals if t <= a < hi)
+        bin_samples = [u for ts, u in samples if t <= ts - start < hi]
+        busy = f"{100 * sum(1 for u in bin_samples if u > 0) / len(bin_samples):.0f}%" if bin_samples else "-"
+        lines.append(f"{t:5.0f}-{hi:<7.0f} {running:15.1f} {built:6d} {results:8d} {busy:>9}")
+        t = hi
+    return lines
+
+
 def main() -> int:
     out = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else "build/bench").resolve()
     out.mkdir(parents=True, exist_ok=True)
@@ -109,6 +141,7 @@ def main() -> int:
         sampler = threading.Thread(target=sample_gpu, args=(samples, stop), daemon=True)
         sampler.start()
         start = time.monotonic()
+        epoch_start = time.time()
         arrivals = []  # seconds from the start to each progress line "kforge: [k/N] ..." (one per finished candidate)
         results = []
         proc = subprocess.Popen([str(KFORGE), "--db", str(db), "eval", str(folder), "--device", os.environ.get("BENCH_DEVICE", "cuda"), "--json",
@@ -153,6 +186,12 @@ def main() -> int:
               f"{mean_util:.0f}%   (target >= 70%)")
         print(f"{'verdicts':<38} " + ", ".join(f"{v} {n}" for v, n in sorted(verdicts.items())))
         for line in build_summary(work / "cache"):
+            print(line)
+        spans = build_spans(work / "cache", epoch_start)
+        with open(out / "realworld-builds.txt", "w") as f:  # each build's span, for a closer look
+            for b, e, name in sorted(spans):
+                f.write(f"{b:7.1f} {e:7.1f}  {name}\n")
+        for line in timeline(spans, arrivals, samples, start, wall):
             print(line)
         return 0 if rc == 0 else 1
     finally:

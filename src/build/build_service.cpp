@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <chrono>
 #include <cstring>
 #include <cstdlib>
 #include <fstream>
@@ -298,7 +299,11 @@ BuildOutcome BuildService::cached_build(const std::string& key, const std::strin
   if (!result.timed_out && !refusal) {
     nlohmann::json meta = {{"ok", out.ok},         {"format", format},
                            {"diagnostics", out.diagnostics}, {"kernels", out.kernels},
-                           {"seconds", out.seconds}, {"name", display_name}, {"extra", result.extra}};
+                           {"seconds", out.seconds}, {"name", display_name}, {"extra", result.extra},
+                           // [s since the epoch] when it was built, for a run's build timeline
+                           // (bench/realworld_throughput.py); meta.json's mtime moves on every hit
+                           {"finished_at", std::chrono::duration<double>(
+                                               std::chrono::system_clock::now().time_since_epoch()).count()}};
     try {
       write_file_atomically(tmp / "build.log", out.log);
       write_file_atomically(tmp / "meta.json", meta.dump(2));  // written last: marks the entry complete

@@ -6,10 +6,12 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 
+#include <chrono>
 #include <csignal>
-
 #include <fstream>
 #include <thread>
+
+#include <nlohmann/json.hpp>
 
 #include "build/diagnostics.hpp"
 #include "support/temp_dir.hpp"
@@ -62,6 +64,11 @@ TEST(BuildService, BuildsOnceThenServesFromTheCache) {
   ASSERT_TRUE(first.ok) << first.diagnostics << first.log;
   EXPECT_FALSE(first.cached);
   EXPECT_TRUE(std::filesystem::exists(first.library));
+  // When it was built, for a run's build timeline (meta.json's mtime moves on every hit).
+  const auto meta = nlohmann::json::parse(std::ifstream(first.library.parent_path() / "meta.json"));
+  const double now = std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
+  EXPECT_GT(meta.value("finished_at", 0.0), now - 60) << meta.dump();
+  EXPECT_LE(meta.value("finished_at", 0.0), now) << meta.dump();
   auto second = service.build(request);
   EXPECT_TRUE(second.ok);
   EXPECT_TRUE(second.cached);
