@@ -65,6 +65,16 @@ class FileLock {
   bool held_ = false;
 };
 
+// The CUDA toolkit's include folder (it holds cuda_runtime_api.h). torch's flags for a CUDA
+// extension add it after torch's own folders; torch/extension.h includes nothing from it (a CPU
+// extension's flags lack it and the header compiles), so every header the header reaches is found
+// where it was without it, and GCC does not compare include paths when it takes a precompiled
+// header. One header then serves a CPU extension and a CUDA extension's host part alike.
+bool is_cuda_toolkit_include(const std::string& dir) {
+  std::error_code ec;
+  return !dir.empty() && std::filesystem::exists(std::filesystem::path(dir) / "cuda_runtime_api.h", ec);
+}
+
 }  // namespace
 
 std::vector<std::string> precompiled_header_flags(const std::vector<std::string>& cflags) {
@@ -74,9 +84,13 @@ std::vector<std::string> precompiled_header_flags(const std::vector<std::string>
   for (size_t i = 0; i < cflags.size(); ++i) {
     const std::string& f = cflags[i];
     if (takes_argument(f) && i + 1 < cflags.size()) {
-      out.insert(out.end(), {f, cflags[++i]});
+      const std::string& argument = cflags[++i];
+      if ((f == "-isystem" || f == "-I") && is_cuda_toolkit_include(argument)) continue;
+      out.insert(out.end(), {f, argument});
       continue;
     }
+    if (f.starts_with("-I") && is_cuda_toolkit_include(f.substr(2))) continue;
+    if (f.starts_with("-isystem") && is_cuda_toolkit_include(f.substr(8))) continue;
     if (f.starts_with("-O")) level = f;
     if (f.starts_with("-DTORCH_EXTENSION_NAME=") || f.starts_with("-O") || pch_neutral(f)) continue;
     if (seen.insert(f).second) out.push_back(f);

@@ -17,7 +17,10 @@ namespace kforge::build {
 // and repeated flags. Kept: everything that defines a macro or changes the target (-fopenmp:
 // _OPENMP; -ffast-math, -march=native: -mieee-fp, -mabm; -DNDEBUG; -g's debug info), and the module
 // name is dropped (torch's headers never read it). GCC checks every use again, so a flag missed
-// here costs a slower compile (the header parsed in full), never a wrong one.
+// here costs a slower compile (the header parsed in full), never a wrong one. Include folders GCC
+// does not check; the one dropped is the CUDA toolkit's, which a CUDA extension's flags add after
+// torch's folders and from which torch/extension.h reaches nothing (a CPU extension's header is
+// made without it), so a CPU extension and a CUDA extension's host part share one header.
 std::vector<std::string> precompiled_header_flags(const std::vector<std::string>& cflags);
 
 // The folder to put first on the include path so that `#include <torch/extension.h>` finds a

@@ -53,6 +53,21 @@ TEST(PrecompiledHeaderFlags, FlagsThatChangeMacrosOrTheTargetKeepHeadersOfTheirO
   EXPECT_EQ(precompiled_header_flags(torch_flags("c", {})), precompiled_header_flags(torch_flags("d", {"-O0"})));
 }
 
+// torch adds the CUDA toolkit's include folder to a CUDA extension's flags, after its own; the
+// header reaches nothing there, so a CPU extension's header serves the CUDA one's host part. Another
+// folder (one without cuda_runtime_api.h) keeps a header of its own.
+TEST(PrecompiledHeaderFlags, TheCudaToolkitsIncludeFolderDoesNotSplitTheHeader) {
+  testing::TempDir dir;
+  dir.write("cuda/include/cuda_runtime_api.h", "");
+  dir.write("other/include/mine.h", "");
+  const std::string cuda = dir.file("cuda/include"), other = dir.file("other/include");
+  const Flags cpu = precompiled_header_flags(torch_flags("a", {"-O3"}));
+  EXPECT_EQ(precompiled_header_flags(torch_flags("b", {"-isystem", cuda, "-O3"})), cpu);
+  EXPECT_EQ(precompiled_header_flags(torch_flags("c", {"-I" + cuda, "-O3"})), cpu);
+  EXPECT_EQ(precompiled_header_flags(torch_flags("d", {"-I", cuda, "-O3"})), cpu);
+  EXPECT_NE(precompiled_header_flags(torch_flags("e", {"-isystem", other, "-O3"})), cpu);
+}
+
 TEST(PrecompiledHeaderFlags, TheModuleNameIsDroppedAndArgumentsStayWithTheirOptions) {
   // "-include -Os" names a file (an odd one), not a level: the level is -O2's.
   const Flags f = precompiled_header_flags(torch_flags("mod", {"-O2", "-include", "-Os", "-isystem", "/x"}));
