@@ -4,7 +4,9 @@
 #include <cstdlib>
 #include <filesystem>
 
+#include "common/files.hpp"
 #include "common/parallel.hpp"
+#include "planner/build_order.hpp"
 #include "pool/worker_paths.hpp"
 #include "pool/worker_process.hpp"
 
@@ -55,7 +57,14 @@ std::vector<build::ProcessResult> prebuild_load_inline(const std::vector<std::st
   const std::filesystem::path scratch = make_scratch();
   std::vector<std::string> env = sandboxed_environment(scratch);
   env.push_back("CUDA_VISIBLE_DEVICES=");  // a build needs no GPU
-  parallel_for(files.size(), jobs, [&](size_t i) {
+  std::vector<std::string> sources;
+  for (const auto& f : files) {
+    std::error_code ec;
+    sources.push_back(std::filesystem::is_regular_file(f, ec) ? read_file(f) : std::string());
+  }
+  const std::vector<size_t> order = header_makers_first(sources);
+  parallel_for(files.size(), jobs, [&](size_t k) {
+    const size_t i = order[k];
     results[i] = build::run_process({python, "-c", kImportScript, files[i], module_dir}, timeout, 1 << 20,
                                     scratch.string(), {}, &env);
     if (on_done) on_done(i);

@@ -25,7 +25,8 @@ std::string torch_arch_list_for(const std::string& arch);
 // any thread starts: setenv races with a fork that copies the environment.
 void export_torch_arch_list(const std::string& arch);
 
-// Imports each file in its own process, `jobs` at a time (0: one per core), in order, with
+// Imports each file in its own process, `jobs` at a time (0: one per core), the first of each
+// guessed header flag set first (planner/build_order.hpp), then in the given order, with
 // TORCH_CUDA_ARCH_LIST set and no GPU visible (a build needs none). Results in input order;
 // `on_done(i)` as soon as file i's process ended (from a build thread).
 std::vector<build::ProcessResult> prebuild_load_inline(const std::vector<std::string>& files, const std::string& arch,

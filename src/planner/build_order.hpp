@@ -1,0 +1,22 @@
+#pragma once
+// The order in which load_inline candidates are built ahead of their jobs. Every build's host unit
+// includes torch/extension.h through a precompiled header made once per flag set (about 40 s on
+// the H200), and a build that starts while its set's header is being made compiles without it
+// (about as long). A set whose first candidate comes late in the folder made its header late, and
+// its builds were the run's last (issue 19: the GPU idle at the end of tests/realworld).
+#include <string>
+#include <vector>
+
+namespace kforge {
+
+// The host flag set a candidate's load_inline call will most likely use, read from its text (the
+// first `extra_cflags=[...]` literal, canonicalised as the precompiled header's key is), or the
+// expression itself where it is not a literal. A guess for ordering only: the build computes the
+// real flags when the module runs.
+std::string guessed_header_flags(const std::string& source);
+
+// A permutation of `sources`' indices: the first candidate of each guessed flag set, then the
+// others, each group in the given order, so that every set's header is started at once.
+std::vector<size_t> header_makers_first(const std::vector<std::string>& sources);
+
+}  // namespace kforge
