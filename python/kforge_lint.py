@@ -371,25 +371,28 @@ def host_bound_finding(model, inputs):
     waits for the GPU while it is queued, is timed by its host, and host speed differs from process
     to process (up to 39% on the H200 for the same launches: docs/benchmarks.md, session 12; level 3's
     cuDNN RNNs up to 70% with the same kernels in every process, session 24), so neither an
-    identity nor a kernel's speedup can be measured on it."""
+    identity nor a kernel's speedup can be measured on it. Returns the findings and the share
+    (host time queueing over GPU time; None where the call waited for the GPU), which the lint
+    prints for every problem: a clean one near the limit is worth a closer look."""
     cycles = spin_cycles_per_ms()
     pairs = [queued_and_gpu_ms(model, inputs, cycles) for _ in range(3)]
     if any(p is None for p in pairs):
         return [("host-bound", "the call waits for the GPU while it is being queued (a host synchronisation: .item(), "
                                "a copy from pageable memory, nonzero; or more launches than the GPU's launch queue "
                                "holds, about a thousand): kforge's held timing cannot hold it, so the host's time is "
-                               "in every timed call")]
+                               "in every timed call")], None
     queued = sorted(q for q, _ in pairs)[1]
     gpu = sorted(g for _, g in pairs)[1]
+    share = queued / max(gpu, 1e-6)
     if queued <= HOST_SHARE_LIMIT * gpu:
-        return []
+        return [], share
     return [("host-bound", f"queueing a call takes {queued:.2f} ms of host time against {gpu:.2f} ms of GPU work "
-                           f"(over {HOST_SHARE_LIMIT:g} of it): its timed calls would measure the host, not its kernels")]
+                           f"(over {HOST_SHARE_LIMIT:g} of it): its timed calls would measure the host, not its kernels")], share
 
 
 def gpu_figures(runner, level):
-    """Eager time (median of 10 calls after 3) and peak memory at the problem's GPU sizes, and
-    whether the host or the GPU sets the time (host_bound_finding)."""
+    """Eager time (median of 10 calls after 3) and peak memory at the problem's GPU sizes, the
+    findings, and the host's share of the call's time (host_bound_finding)."""
     torch.cuda.empty_cache()
     torch.cuda.reset_peak_memory_stats()
     model = runner.model(42)
@@ -405,7 +408,7 @@ def gpu_figures(runner, level):
             stop.record()
             stop.synchronize()
             times.append(start.elapsed_time(stop))
-        host_bound = host_bound_finding(model, inputs)
+        host_bound, host_share = host_bound_finding(model, inputs)
     ms = sorted(times)[len(times) // 2]
     peak = torch.cuda.max_memory_allocated() / 2**30
     found = []
@@ -417,12 +420,12 @@ def gpu_figures(runner, level):
     found += host_bound
     del model, inputs
     torch.cuda.empty_cache()
-    return ms, peak, found
+    return ms, peak, found, host_share
 
 
 def run_rules(level, path, device, rank=None):
-    """The rules that build and run the problem: (findings, eager ms, peak GiB), the figures None
-    on the CPU. `rank`: this process's place in a multi-rank problem's group (kforge_ranks.py)."""
+    """The rules that build and run the problem: (findings, eager ms, peak GiB, host share), the
+    figures None on the CPU. `rank`: this process's place in a multi-rank problem's group (kforge_ranks.py)."""
     cpu = device == "cpu"
     module = load(path, cpu)
     findings = []
@@ -439,19 +442,19 @@ def run_rules(level, path, device, rank=None):
         findings += extra_size_findings(Runner(load(path, False, "kforge_problem_meta"), "meta",
                                                DTYPES[precision]), "extra_sizes")
     if cpu:
-        return findings, None, None
-    ms, peak, more = gpu_figures(Runner(load(path, False), device, DTYPES[precision], rank), level)
-    return findings + more, ms, peak
+        return findings, None, None, None
+    ms, peak, more, share = gpu_figures(Runner(load(path, False), device, DTYPES[precision], rank), level)
+    return findings + more, ms, peak, share
 
 
 def rank_rules(rank, level, path, device):
     """run_rules on one rank of a multi-rank problem; its findings say which rank found them."""
-    findings, ms, peak = run_rules(level, path, device, rank)
-    return [(rule, f"rank {rank.rank}: {message}") for rule, message in findings], ms, peak
+    findings, ms, peak, share = run_rules(level, path, device, rank)
+    return [(rule, f"rank {rank.rank}: {message}") for rule, message in findings], ms, peak, share
 
 
 def lint(level, path, device, static_only):
-    result = {"problem": path, "findings": [], "eager_ms": None, "peak_gib": None}
+    result = {"problem": path, "findings": [], "eager_ms": None, "peak_gib": None, "host_share": None}
     try:
         source = open(path, encoding="utf-8").read()
         findings = static_findings(source)
@@ -464,16 +467,18 @@ def lint(level, path, device, static_only):
                 result["note"] = (f"needs {ranks} GPUs, this machine has {torch.cuda.device_count()}: "
                                   "linted on the CPU, not sized")
             if ranks == 1:
-                more, result["eager_ms"], result["peak_gib"] = run_rules(level, path, device)
+                more, result["eager_ms"], result["peak_gib"], result["host_share"] = run_rules(level, path, device)
                 findings += more
             else:
                 # Every rank runs the rules (their collectives meet); the slowest rank's time is the
                 # problem's, and a finding on any rank is the problem's.
-                for more, ms, peak in run_ranks(ranks, device, rank_rules, (level, os.path.abspath(path), device)):
+                for more, ms, peak, share in run_ranks(ranks, device, rank_rules, (level, os.path.abspath(path), device)):
                     findings += more
                     if ms is not None:
                         result["eager_ms"] = max(result["eager_ms"] or 0.0, ms)
                         result["peak_gib"] = max(result["peak_gib"] or 0.0, peak)
+                    if share is not None:
+                        result["host_share"] = max(result["host_share"] or 0.0, share)
     except Exception as e:  # noqa: BLE001 (a broken problem is a finding, and the others still run)
         if is_out_of_memory(e):
             findings = [("memory", f"does not fit in the {device}'s memory: {error_text(e)}")]

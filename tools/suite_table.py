@@ -45,9 +45,10 @@ def main():
     args = ap.parse_args()
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     lint_path = os.path.join(args.dir, "lint.txt")
-    lint = parse_rows(lint_path, r"(\S+) \(([\d.]+) ms, peak ([\d.]+) GiB\)")
+    # The host's share (", host 0.42") is printed since session 26; earlier rows lack it.
+    lint = parse_rows(lint_path, r"(\S+) \(([\d.]+) ms, peak ([\d.]+) GiB(?:, host [\d.]+)?\)")
     # A flagged row: its figures, then the first rule that fired ("4.56 ms, peak 7.0 GiB; host-bound: ...").
-    flagged = parse_rows(lint_path, r"([\d.]+) ms, peak ([\d.]+) GiB; ([\w-]+):")
+    flagged = parse_rows(lint_path, r"([\d.]+) ms, peak ([\d.]+) GiB(?:, host [\d.]+)?; ([\w-]+):")
     lint.update({pid: (rule, ms, peak) for pid, (ms, peak, rule) in flagged.items()})
     sol = parse_rows(os.path.join(args.dir, "sol.txt"), r"(\w+)\s+.*?\s([\d.]+[cm])\s+\S")
     db = sqlite3.connect(os.path.join(args.dir, "baselines.db"))

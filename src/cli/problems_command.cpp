@@ -85,8 +85,12 @@ int run_lint(const LintOptions& o) {
     std::string said;
     for (const auto& f : findings)
       said += (said.empty() ? "" : "; ") + f.value("rule", std::string()) + ": " + f.value("message", std::string());
+    // The host's share: its time queueing a call over the call's GPU time (rule host-bound past 0.9).
     if (j.contains("eager_ms") && j["eager_ms"].is_number())
       said = fmt::format("{:.2f} ms, peak {:.1f} GiB", j["eager_ms"].get<double>(), j["peak_gib"].get<double>()) +
+             (j.contains("host_share") && j["host_share"].is_number()
+                  ? fmt::format(", host {:.2f}", j["host_share"].get<double>())
+                  : std::string()) +
              (said.empty() ? "" : "; " + said);
     // How it was linted, where not as asked (a multi-rank problem on too few GPUs).
     if (j.contains("note") && j["note"].is_string()) said += (said.empty() ? "" : "; ") + j["note"].get<std::string>();

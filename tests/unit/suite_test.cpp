@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <initializer_list>
 #include <map>
 #include <sstream>
@@ -145,6 +146,29 @@ TEST(Suite, DocsSizingTableIsTheCommittedH200Figures) {
       EXPECT_EQ(cells[2], " ok ") << "not lint-clean on the H200: " << row;
   }
   EXPECT_EQ(problems, shipped);
+}
+
+// lint.txt rows gained the host's share in session 26 ("ok (15.61 ms, peak 1.4 GiB, host 0.42)",
+// and on flagged rows before the rule): tools/suite_table.py reads both forms into the same table.
+TEST(Suite, TheSizingTableReadsLintRowsWithTheHostsShare) {
+  TempDir dir;
+  for (const char* name : {"baselines.db", "sol.txt"})
+    std::filesystem::copy_file(testing::source_path(std::string("baselines/H200/") + name), dir.path() / name);
+  std::string lint = read_file(testing::source_path("baselines/H200/lint.txt"));
+  for (const std::string row : {"level3/10_ResNet50_Bottleneck ", "level5/10_Paged_KV_Gather "}) {
+    const size_t at = lint.find(row);
+    ASSERT_NE(at, std::string::npos) << row;
+    const size_t gib = lint.find(" GiB", at);
+    ASSERT_NE(gib, std::string::npos) << row;
+    lint.insert(gib + 4, ", host 0.42");
+  }
+  write_file_atomically(dir.path() / "lint.txt", lint);
+  auto committed = testing::run_command({"/usr/bin/env", "python3", testing::source_path("tools/suite_table.py"), "--dir",
+                                         testing::source_path("baselines/H200")});
+  auto with_share = testing::run_command(
+      {"/usr/bin/env", "python3", testing::source_path("tools/suite_table.py"), "--dir", dir.path().string()});
+  ASSERT_EQ(with_share.exit_code, 0) << with_share.err;
+  EXPECT_EQ(with_share.out, committed.out);
 }
 
 TEST(Suite, MissingFolderIsAnError) { EXPECT_THROW(load_suite("/nonexistent/kforge/suite"), Error); }
