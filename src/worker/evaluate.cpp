@@ -546,6 +546,8 @@ class Evaluation {
     setup.batch = timing_batch((setup.share_inputs ? 1 : 2) * input_bytes_, output_bytes_, cuda_);
     PinnedThread pinned(reference_cpu());
     TimingOutcome timed = time_pairs(ref_, cand, inputs_for, job_, timing_seed, device_, setup, timer());
+    // Another process that started after the calibration shared the GPU with the timed calls.
+    cand_->check_gpu_alone("after the timing, the candidate's process stopped and its work drained");
     // The candidate's reported times, or kforge's own clock around its calls where they fell short.
     stats::BoundChoice bound = stats::choose_bound(timed.cand_host_ms, timed.cand_bound_ms);
     if (bound.use_bound)

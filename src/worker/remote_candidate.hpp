@@ -42,7 +42,8 @@ class RemoteCandidate {
   // by kforge's clock, the requests interleaved with `reference_call` in the timing's order (it
   // should time the reference as the timing does: flushed, held), and how long the GPU takes to
   // answer a probe while nothing else runs. `reference_call` returns the bytes of the reference's
-  // outputs (a graph's timed call copies as many out of its static buffers).
+  // outputs (a graph's timed call copies as many out of its static buffers). A GPU slow to answer
+  // then is another process's: runtime_error, not the candidate's (Failure::not_the_candidates).
   struct CalibrationOptions {
     std::optional<int> cpu;  // the candidate times on this CPU (worker/cpu_pin.hpp)
     bool graph = false;      // timed as CUDA graph replays, whose inputs are copied in once more
@@ -67,6 +68,9 @@ class RemoteCandidate {
     std::function<at::Tensor(const at::Tensor&)> keep;
   };
   RemoteCall call(const py::list& inputs, const CallOptions& options);
+  // With the candidate stopped and drained (after the timing): a GPU still slow to answer a probe
+  // is another process's, and the job ends as calibrate()'s check ends it. `when` is for the message.
+  void check_gpu_alone(const std::string& when);
 
   pid_t pid() const { return process_->pid(); }
   double request_overhead_ms() const { return request_overhead_ms_; }  // calibrate()'s figure
@@ -86,6 +90,7 @@ class RemoteCandidate {
   // Whether the GPU answers probes within `idle_ms` a few times in a row within a context's
   // teardown time (work that is ending), or stays busy (work that is not).
   bool gpu_goes_idle(double idle_ms);
+  [[noreturn]] void throw_shared_gpu(const std::string& when, double probe_ms);
   double probe_ms();
   void trace_inside(const nlohmann::json& reply);
 
