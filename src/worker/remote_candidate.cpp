@@ -40,10 +40,12 @@ constexpr double kBusyProbeMs = 0.03;
 // [ms] Work left running this long after a call is not a kernel finishing late but one left to
 // run beside the reference.
 constexpr double kDrainLimitMs = 100;
-// [ms] An empty kernel's round trip that says another process has work on the GPU before any
-// candidate code has run. Idle, the H200 answers in 0.014 ms (0.03-0.06 with the switch back
-// from the candidate's process's context); beside another context's kernel every probe waits
-// for its time slice, 2.38 ms there (bench/gpu_drain_probe.py, docs/benchmarks.md session 26).
+// [ms] An empty kernel's round trip that says another process has work on the GPU, where no
+// work of kforge's or the candidate's can be running (before any candidate code has run; after
+// the timing, the candidate stopped and drained). Idle, the H200 answers in 0.014 ms (0.03-0.06
+// with the switch back from the candidate's process's context); beside another context's kernel
+// every probe waits for its time slice, 2.38 ms there (bench/gpu_drain_probe.py,
+// docs/benchmarks.md session 26).
 constexpr double kSharedGpuProbeMs = 0.3;
 // Probes of check_gpu_alone: a median of a few, each about 0.02 ms on an idle H200.
 constexpr int kAloneProbes = 8;
