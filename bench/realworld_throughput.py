@@ -193,6 +193,9 @@ def main() -> int:
                 f.write(f"{b:7.1f} {e:7.1f}  {name}\n")
         for line in timeline(spans, arrivals, samples, start, wall):
             print(line)
+        # The builds that ended last: what the run's last results waited for.
+        for b, e, name in sorted(spans, key=lambda span: -span[1])[:5]:
+            print(f"{'  late build':<14} {b:6.1f}-{e:<6.1f} s  {name}")
         return 0 if rc == 0 else 1
     finally:
         shutil.rmtree(work, ignore_errors=True)
