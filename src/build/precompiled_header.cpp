@@ -32,13 +32,18 @@ bool takes_argument(const std::string& f) {
          f == "-Xpreprocessor" || f == "-iquote" || f == "-idirafter";
 }
 
+// The folder of an include option written in one token ("-IDIR", "-isystemDIR"); empty for any
+// other flag (the two-token forms are takes_argument's).
+std::string attached_include_dir(const std::string& f) {
+  if (f.starts_with("-isystem")) return f.substr(8);
+  if (f.starts_with("-I")) return f.substr(2);
+  return "";
+}
+
 // torch/extension.h as the include path finds it.
 std::optional<std::filesystem::path> torch_extension_header(const std::vector<std::string>& cflags) {
   for (size_t i = 0; i < cflags.size(); ++i) {
-    std::string dir;
-    if (cflags[i] == "-isystem" && i + 1 < cflags.size()) dir = cflags[i + 1];
-    else if (cflags[i].starts_with("-I")) dir = cflags[i].substr(2);
-    else if (cflags[i].starts_with("-isystem") && cflags[i].size() > 8) dir = cflags[i].substr(8);
+    std::string dir = cflags[i] == "-isystem" && i + 1 < cflags.size() ? cflags[i + 1] : attached_include_dir(cflags[i]);
     if (!dir.empty() && std::filesystem::exists(std::filesystem::path(dir) / "torch" / "extension.h"))
       return std::filesystem::path(dir) / "torch" / "extension.h";
   }
@@ -89,8 +94,7 @@ std::vector<std::string> precompiled_header_flags(const std::vector<std::string>
       out.insert(out.end(), {f, argument});
       continue;
     }
-    if (f.starts_with("-I") && is_cuda_toolkit_include(f.substr(2))) continue;
-    if (f.starts_with("-isystem") && is_cuda_toolkit_include(f.substr(8))) continue;
+    if (is_cuda_toolkit_include(attached_include_dir(f))) continue;
     if (f.starts_with("-O")) level = f;
     if (f.starts_with("-DTORCH_EXTENSION_NAME=") || f.starts_with("-O") || pch_neutral(f)) continue;
     if (seen.insert(f).second) out.push_back(f);
