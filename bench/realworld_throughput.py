@@ -56,23 +56,27 @@ def sample_gpu(samples: list, stop: threading.Event) -> None:
     proc.terminate()
 
 
+def load_inline_entries(cache: pathlib.Path):
+    """(entry folder, meta.json) of each load_inline build in the run's cache."""
+    for entry in sorted((cache / "kforge" / "build" / "objects").glob("*/meta.json")):
+        meta = json.loads(entry.read_text())
+        if meta.get("format") == "load_inline":
+            yield entry.parent, meta
+
+
 def build_summary(cache: pathlib.Path) -> list:
     """Where the run's build time went, from the cache's load_inline entries (meta.json and the
     build log each keeps): builds by strategy, the precompiled torch headers made, and each step's
     median time, so the GPU's waits on the builds can be told apart."""
-    objects = cache / "kforge" / "build" / "objects"
     strategies = collections.Counter()
     seconds = []
     steps = collections.defaultdict(list)
     headers = {}
     without_header = 0  # host units that compiled without one: another build was making it
-    for entry in sorted(objects.glob("*/meta.json")):
-        meta = json.loads(entry.read_text())
-        if meta.get("format") != "load_inline":
-            continue
+    for folder, meta in load_inline_entries(cache):
         strategies[(meta.get("extra") or {}).get("strategy", "failed" if not meta.get("ok") else "?")] += 1
         seconds.append(meta.get("seconds") or 0.0)
-        log = entry.parent / "build.log"
+        log = folder / "build.log"
         for line in (log.read_text(errors="replace").splitlines() if log.exists() else []):
             header = re.match(r"== precompiled torch header ([0-9a-f]+), built in (\d+) s", line)
             if header:
@@ -99,12 +103,10 @@ def build_spans(cache: pathlib.Path, epoch_start: float) -> list:
     """(start, end, name) of each load_inline build, seconds from the run's start: meta.json's
     finished_at less the build's own seconds (an entry without it, from an older kforge, is left out)."""
     spans = []
-    for entry in sorted((cache / "kforge" / "build" / "objects").glob("*/meta.json")):
-        meta = json.loads(entry.read_text())
-        if meta.get("format") != "load_inline" or "finished_at" not in meta:
-            continue
-        end = meta["finished_at"] - epoch_start
-        spans.append((end - (meta.get("seconds") or 0.0), end, meta.get("name", entry.parent.name)))
+    for folder, meta in load_inline_entries(cache):
+        if "finished_at" in meta:
+            end = meta["finished_at"] - epoch_start
+            spans.append((end - (meta.get("seconds") or 0.0), end, meta.get("name", folder.name)))
     return spans
 
 
