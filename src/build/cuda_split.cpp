@@ -207,6 +207,7 @@ class Splitter {
         size_t eol = i;
         while (eol < end && !(m_[eol] == '\n' && (eol == 0 || s_[eol - 1] != '\\'))) ++eol;
         std::string line = s_.substr(i, eol - i) + "\n";
+        remember_object_macro(line);
         if (is_torch_include(line)) add(Place::host, line);
         else if (!std::regex_search(line, std::regex(R"(^\s*#\s*pragma\s+once)"))) add(Place::both, line);
         i = eol;
@@ -308,7 +309,7 @@ class Splitter {
       add(has_word(head_mask, "__host__") ? Place::both : Place::device, text);
       return;
     }
-    if (code.find("<<<") != std::string::npos) {
+    if (code.find("<<<") != std::string::npos || names_a_template_kernel(code)) {
       add(Place::host, rewrite_launches(text, code, has_word(head_mask, "template")));
       return;
     }
@@ -402,36 +403,99 @@ class Splitter {
     return out;
   }
 
-  // Rewrites each `name<<<config>>>(args)` of a host item (`text`, and `mask`, its code_mask) into
-  // a call of kforge_split::launch. `in_template`: the item is itself a template, whose own
-  // parameters a launch's template arguments could name.
-  std::string rewrite_launches(const std::string& text, const std::string& mask, bool in_template) {
-    std::string out = text;
-    std::vector<std::pair<size_t, size_t>> launch_spans;  // [kernel name, argument list) of each launch
-    // Right to left, so earlier offsets stay valid while later text changes length.
-    std::vector<size_t> launches;
-    for (size_t at = mask.find("<<<"); at != std::string::npos; at = mask.find("<<<", at + 3)) launches.push_back(at);
-    for (auto it = launches.rbegin(); it != launches.rend(); ++it) {
-      size_t open = *it;
-      size_t name_end = open;
-      while (name_end > 0 && std::isspace(static_cast<unsigned char>(mask[name_end - 1]))) --name_end;
-      std::string template_args;
-      bool explicit_arguments = false;
-      if (name_end > 0 && mask[name_end - 1] == '>') {
-        explicit_arguments = true;
-        size_t lt = name_end - 1;
-        for (int depth = 0;; --lt) {
-          if (mask[lt] == '>') ++depth;
-          if (mask[lt] == '<' && --depth == 0) break;
-          if (lt == 0) throw GiveUp{"a launch of a template kernel it cannot read"};
-        }
-        template_args = text.substr(lt + 1, name_end - 1 - lt - 1);
-        name_end = lt;
-        while (name_end > 0 && std::isspace(static_cast<unsigned char>(mask[name_end - 1]))) --name_end;
+  // `#define NAME BODY` (no parameters): remembered, so that a launch through NAME is read as a
+  // launch of what BODY names (`#define RELU relu_kernel<4>` then `RELU<<<g, b>>>(...)`).
+  void remember_object_macro(const std::string& line) {
+    static const std::regex define(R"(^\s*#\s*define\s+([A-Za-z_]\w*)(\s+(.*))?\n?$)");
+    std::smatch m;
+    if (std::regex_match(line, m, define)) object_macros_[m[1]] = trimmed(m[3]);
+  }
+
+  // What a name used as a kernel stands for: itself, or the kernel (and template arguments) an
+  // object-like macro of that name holds.
+  struct KernelName {
+    std::string name;            // possibly qualified: ops::fill
+    std::string template_args;  // the text between the brackets, when written
+    bool explicit_arguments = false;
+  };
+  KernelName through_macro(KernelName k) const {
+    auto macro = object_macros_.find(k.name);
+    if (k.explicit_arguments || macro == object_macros_.end()) return k;
+    static const std::regex named(R"(^([A-Za-z_][\w:]*)\s*(<(.*)>)?$)");
+    std::smatch m;
+    if (!std::regex_match(macro->second, m, named)) return k;
+    return {m[1], m[3], m[2].matched};
+  }
+
+  // Whether host code `mask` names a template kernel, directly or through an object-like macro.
+  bool names_a_template_kernel(const std::string& mask) const {
+    for (const auto& [name, kernel] : template_kernels_)
+      if (has_word(mask, name)) return true;
+    for (const auto& [macro, body] : object_macros_)
+      if (has_word(mask, macro) && template_kernels_.count(through_macro({macro, "", false}).name)) return true;
+    return false;
+  }
+
+  // The host part's expression for a kernel named in host code (`k`, `ops::k<float, 4>`): a plain
+  // kernel is its own name; a template kernel's instance is the address the device part hands
+  // out, and the instance is recorded so the device part defines it. `at`: where in the item.
+  std::string host_kernel_expression(const KernelName& k, const std::string& text, const std::string& mask, size_t at,
+                                     bool in_template) {
+    const size_t last_colon = k.name.rfind("::");
+    const std::string unqualified = last_colon == std::string::npos ? k.name : k.name.substr(last_colon + 2);
+    const std::string qualifier = last_colon == std::string::npos ? "" : k.name.substr(0, last_colon + 2);
+    auto known = template_kernels_.find(unqualified);
+    if (known == template_kernels_.end()) {
+      if (k.explicit_arguments) throw GiveUp{"a launch of a template kernel it did not see defined"};
+      return k.name;
+    }
+    if (!k.explicit_arguments) throw GiveUp{"a template kernel launched with its arguments deduced"};
+    if (in_template) throw GiveUp{"a template kernel launched from a template function"};
+    for (auto& concrete : concrete_arguments(k.template_args, text, mask, at)) known->second.instances.insert(concrete);
+    return "reinterpret_cast<decltype(&" + k.name + "<" + k.template_args + ">)>(" + qualifier + "kforge_split_address_" +
+           unqualified + "<" + k.template_args + ">())";
+  }
+
+  // The kernel name (and written template arguments) that ends at `end` of `mask`; `start` is set
+  // to where it begins. Empty name where there is none.
+  KernelName kernel_name_before(const std::string& text, const std::string& mask, size_t end, size_t& start) const {
+    KernelName k;
+    size_t name_end = end;
+    while (name_end > 0 && std::isspace(static_cast<unsigned char>(mask[name_end - 1]))) --name_end;
+    if (name_end > 0 && mask[name_end - 1] == '>') {
+      k.explicit_arguments = true;
+      size_t lt = name_end - 1;
+      for (int depth = 0;; --lt) {
+        if (mask[lt] == '>') ++depth;
+        if (mask[lt] == '<' && --depth == 0) break;
+        if (lt == 0) throw GiveUp{"a launch of a template kernel it cannot read"};
       }
-      size_t name_start = name_end;
-      while (name_start > 0 && (ident_char(mask[name_start - 1]) || mask[name_start - 1] == ':')) --name_start;
-      if (name_start == name_end) throw GiveUp{"a launch whose kernel it cannot name"};
+      k.template_args = text.substr(lt + 1, name_end - 1 - lt - 1);
+      name_end = lt;
+      while (name_end > 0 && std::isspace(static_cast<unsigned char>(mask[name_end - 1]))) --name_end;
+    }
+    start = name_end;
+    while (start > 0 && (ident_char(mask[start - 1]) || mask[start - 1] == ':')) --start;
+    k.name = text.substr(start, name_end - start);
+    return k;
+  }
+
+  // Rewrites each `name<<<config>>>(args)` of a host item (`text`, and `mask`, its code_mask) into
+  // a call of kforge_split::launch, and every other naming of a template kernel's instance
+  // (cudaFuncSetAttribute for more shared memory, an occupancy query) into the address the device
+  // part hands out: the instance's own host stub has internal linkage there, and a reference to
+  // it would link to nothing. `in_template`: the item is itself a template, whose own parameters
+  // a launch's template arguments could name.
+  std::string rewrite_launches(const std::string& text, const std::string& mask, bool in_template) {
+    struct Edit {
+      size_t start, end;
+      std::string by;
+    };
+    std::vector<Edit> edits;
+    for (size_t open = mask.find("<<<"); open != std::string::npos; open = mask.find("<<<", open + 3)) {
+      size_t name_start = 0;
+      KernelName written = kernel_name_before(text, mask, open, name_start);
+      if (written.name.empty()) throw GiveUp{"a launch whose kernel it cannot name"};
       int depth = 0;
       size_t close = std::string::npos;
       for (size_t i = open + 3; i + 2 < mask.size(); ++i) {
@@ -447,38 +511,53 @@ class Splitter {
       size_t args_open = close + 3;
       while (args_open < mask.size() && std::isspace(static_cast<unsigned char>(mask[args_open]))) ++args_open;
       if (args_open >= mask.size() || mask[args_open] != '(') throw GiveUp{"a launch without an argument list"};
-      std::string name = text.substr(name_start, name_end - name_start);
+      std::string kernel = host_kernel_expression(through_macro(written), text, mask, open, in_template);
       std::string config = text.substr(open + 3, close - open - 3);
-      const size_t last_colon = name.rfind("::");
-      const std::string unqualified = last_colon == std::string::npos ? name : name.substr(last_colon + 2);
-      const std::string qualifier = last_colon == std::string::npos ? "" : name.substr(0, last_colon + 2);
-      auto known = template_kernels_.find(unqualified);
-      std::string kernel = name;
-      if (known != template_kernels_.end()) {
-        if (!explicit_arguments) throw GiveUp{"a template kernel launched with its arguments deduced"};
-        if (in_template) throw GiveUp{"a template kernel launched from a template function"};
-        for (auto& concrete : concrete_arguments(template_args, text, mask, open)) known->second.instances.insert(concrete);
-        kernel = "reinterpret_cast<decltype(&" + name + "<" + template_args + ">)>(" + qualifier + "kforge_split_address_" +
-                 unqualified + "<" + template_args + ">())";
-      } else if (explicit_arguments) {
-        throw GiveUp{"a launch of a template kernel it did not see defined"};
-      }
-      out.replace(name_start, args_open - name_start, "::kforge_split::launch(" + kernel + ", " + config + ")");
-      launch_spans.emplace_back(name_start, args_open);
+      edits.push_back({name_start, args_open, "::kforge_split::launch(" + kernel + ", " + config + ")"});
+      open = close;
     }
-    // A template kernel's instances have host stubs of internal linkage in the device part: only
-    // launches reach them (through kforge_split_address_). Named anywhere else in the host part
-    // (cudaFuncSetAttribute for more shared memory, an occupancy query), the reference would link
-    // to nothing and the module fail to load ("undefined symbol"), so such a source is built whole.
-    for (const auto& [name, kernel] : template_kernels_)
-      for (size_t at = mask.find(name); at != std::string::npos; at = mask.find(name, at + 1)) {
-        const bool word = (at == 0 || !ident_char(mask[at - 1])) &&
-                          (at + name.size() >= mask.size() || !ident_char(mask[at + name.size()]));
-        const bool in_launch = std::any_of(launch_spans.begin(), launch_spans.end(),
-                                           [&](const auto& span) { return at >= span.first && at < span.second; });
-        if (word && !in_launch)
-          throw GiveUp{"template kernel " + name + " named outside a launch (an attribute or occupancy query on it)"};
+    // Template kernels (or macros naming their instances) named outside a launch.
+    auto in_edit = [&](size_t at) {
+      return std::any_of(edits.begin(), edits.end(), [&](const Edit& e) { return at >= e.start && at < e.end; });
+    };
+    std::vector<Edit> references;
+    for (size_t at = 0; at < mask.size(); ++at) {
+      if (!ident_char(mask[at]) || (at > 0 && (ident_char(mask[at - 1]) || mask[at - 1] == ':'))) continue;
+      size_t word_end = at;
+      while (word_end < mask.size() && (ident_char(mask[word_end]) || mask[word_end] == ':')) ++word_end;
+      std::string word = text.substr(at, word_end - at);
+      const size_t last_colon = word.rfind("::");
+      const std::string unqualified = last_colon == std::string::npos ? word : word.substr(last_colon + 2);
+      KernelName k = through_macro({word, "", false});
+      const bool template_kernel = template_kernels_.count(unqualified) ||
+                                   (k.name != word && template_kernels_.count(k.name.substr(k.name.rfind(':') + 1)));
+      if (!template_kernel || in_edit(at)) {
+        at = word_end - 1;
+        continue;
       }
+      size_t end = word_end;
+      if (k.name == word) {  // written directly: its template arguments follow
+        size_t lt = end;
+        while (lt < mask.size() && std::isspace(static_cast<unsigned char>(mask[lt]))) ++lt;
+        if (lt >= mask.size() || mask[lt] != '<')
+          throw GiveUp{"template kernel " + unqualified + " named outside a launch without its template arguments"};
+        size_t gt = lt;
+        for (int depth = 0; gt < mask.size(); ++gt) {
+          if (mask[gt] == '<') ++depth;
+          if (mask[gt] == '>' && --depth == 0) break;
+        }
+        if (gt >= mask.size()) throw GiveUp{"a template kernel's arguments it cannot read"};
+        k = {word, text.substr(lt + 1, gt - lt - 1), true};
+        end = gt + 1;
+      }
+      references.push_back({at, end, host_kernel_expression(k, text, mask, at, in_template)});
+      at = end - 1;
+    }
+    edits.insert(edits.end(), references.begin(), references.end());
+    // Right to left, so earlier offsets stay valid while later text changes length.
+    std::sort(edits.begin(), edits.end(), [](const Edit& a, const Edit& b) { return a.start > b.start; });
+    std::string out = text;
+    for (const auto& e : edits) out.replace(e.start, e.end - e.start, e.by);
     return out;
   }
 
@@ -487,6 +566,7 @@ class Splitter {
   std::vector<Item> items_;
   std::vector<std::string> namespaces_;  // openers of the namespaces being parsed
   std::map<std::string, TemplateKernel> template_kernels_;
+  std::map<std::string, std::string> object_macros_;  // `#define NAME BODY` without parameters
   int anonymous_count_ = 0;
   bool needs_half_ = false, needs_bfloat16_ = false;
 };

@@ -9,8 +9,10 @@
 //
 // Template kernels split too: nvcc gives each instance's host stub internal linkage, so the device
 // part defines, for every instance the host part launches, a function returning the stub's
-// address (`kforge_split_address_<kernel><args>`), and the host part launches through it. The
-// instances are the launches' template arguments, with scalar_t replaced by each type of the
+// address (`kforge_split_address_<kernel><args>`), and the host part launches through it (and
+// names it there wherever else it names the instance: an occupancy query, cudaFuncSetAttribute;
+// a launch through an object-like macro, `#define K kernel<4>`, is read as one of `kernel<4>`). The
+// instances are the template arguments the host part writes, with scalar_t replaced by each type of the
 // AT_DISPATCH macro around the launch (FLOATING, INTEGRAL, ALL, and the Half and BFloat16
 // variants, for which the device part includes c10's two small headers). Anonymous namespaces get a name and a
 // using-directive, static kernels lose `static`, extern "C" blocks are kept on both sides.

@@ -1,5 +1,7 @@
 #include "planner/build_order.hpp"
 
+#include <algorithm>
+#include <iterator>
 #include <regex>
 #include <set>
 #include <sstream>
@@ -25,10 +27,22 @@ std::string guessed_header_flags(const std::string& source) {
   return key;
 }
 
+size_t load_inline_calls(const std::string& source) {
+  static const std::regex call(R"(\bload_inline\s*\()");
+  return static_cast<size_t>(std::distance(std::sregex_iterator(source.begin(), source.end(), call), std::sregex_iterator()));
+}
+
 std::vector<size_t> header_makers_first(const std::vector<std::string>& sources) {
+  std::vector<size_t> by_calls(sources.size());
+  std::vector<size_t> calls(sources.size());
+  for (size_t i = 0; i < sources.size(); ++i) {
+    by_calls[i] = i;
+    calls[i] = load_inline_calls(sources[i]);
+  }
+  std::stable_sort(by_calls.begin(), by_calls.end(), [&](size_t a, size_t b) { return calls[a] > calls[b]; });
   std::vector<size_t> makers, rest;
   std::set<std::string> seen;
-  for (size_t i = 0; i < sources.size(); ++i) (seen.insert(guessed_header_flags(sources[i])).second ? makers : rest).push_back(i);
+  for (size_t i : by_calls) (seen.insert(guessed_header_flags(sources[i])).second ? makers : rest).push_back(i);
   makers.insert(makers.end(), rest.begin(), rest.end());
   return makers;
 }

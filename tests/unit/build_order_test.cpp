@@ -1,5 +1,6 @@
 // The order of load_inline builds ahead of their jobs (planner/build_order.hpp): the first
-// candidate of every guessed header flag set starts first.
+// candidate of every guessed header flag set starts first, and candidates of more builds first
+// within each group.
 #include "planner/build_order.hpp"
 
 #include <gtest/gtest.h>
@@ -37,6 +38,17 @@ TEST(BuildOrder, TheFirstOfEachFlagSetComesFirst) {
       candidate("extra_cflags=['-O3'], "), candidate("extra_cflags=['-O3', '-march=native'], "), candidate("")};
   EXPECT_EQ(header_makers_first(sources), (std::vector<size_t>{0, 2, 4, 1, 3, 5}));
   EXPECT_TRUE(header_makers_first({}).empty());
+}
+
+TEST(BuildOrder, CandidatesOfMoreExtensionsStartFirstWithinTheirGroup) {
+  const std::string two = candidate("extra_cflags=['-O3'], ") + candidate("extra_cflags=['-O3'], ");
+  EXPECT_EQ(load_inline_calls(two), 2u);
+  EXPECT_EQ(load_inline_calls(candidate("")), 1u);
+  EXPECT_EQ(load_inline_calls("import torch\n"), 0u);
+  const std::vector<std::string> sources{candidate("extra_cflags=['-O3'], "), candidate(""), two, candidate(""),
+                                         candidate("") + candidate("")};
+  // Makers: the two-call -O3 candidate (2) and the two-call -O0 one (4); then the rest in order.
+  EXPECT_EQ(header_makers_first(sources), (std::vector<size_t>{2, 4, 0, 1, 3}));
 }
 
 }  // namespace

@@ -227,6 +227,57 @@ torch::Tensor run(torch::Tensor y) {
   EXPECT_TRUE(contains(host, "::kforge_split::launch(hidden, 1, 1)")) << host;
 }
 
+// A template kernel's instance named outside a launch (an occupancy query, a shared-memory
+// attribute, in a helper of its own): its host stub is local to the device part's object, so the
+// host part names the address the device part hands out, and the instance is defined there.
+TEST(CudaSplit, TemplateKernelInstancesNamedOutsideALaunchUseTheDevicePartsAddress) {
+  auto attempt = split_cuda_source(with_header(R"(
+template <bool B, int N>
+__global__ void k(float* y) { y[0] = B ? N : 0; }
+static void allow_more_shared_memory() {
+  cudaFuncSetAttribute(k<true, 64>, cudaFuncAttributeMaxDynamicSharedMemorySize, 100000);
+}
+torch::Tensor run(torch::Tensor y) {
+  int n = 0;
+  allow_more_shared_memory();
+  cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, k<true, 64>, 256, 0);
+  k<true, 64><<<n, 256, 100000>>>(y.data_ptr<float>());
+  return y;
+}
+)"));
+  ASSERT_TRUE(attempt.split) << attempt.why_not;
+  const auto& device = attempt.split->device_cu;
+  const auto& host = attempt.split->host_cpp;
+  const std::string address = "reinterpret_cast<decltype(&k<true, 64>)>(kforge_split_address_k<true, 64>())";
+  EXPECT_TRUE(contains(host, "cudaFuncSetAttribute(" + address + ", cudaFuncAttributeMaxDynamicSharedMemorySize")) << host;
+  EXPECT_TRUE(contains(host, "cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, " + address + ", 256, 0)")) << host;
+  EXPECT_TRUE(contains(host, "::kforge_split::launch(" + address + ", n, 256, 100000)")) << host;
+  EXPECT_FALSE(contains(device, "allow_more_shared_memory")) << device;
+  const std::string instance = "template <> void* kforge_split_address_k<true, 64>()";
+  ASSERT_TRUE(contains(device, instance)) << device;
+  EXPECT_EQ(device.find(instance), device.rfind(instance)) << "one instance, defined once: " << device;
+}
+
+// A launch through an object-like macro that names a template kernel's instance, as models write
+// a chosen vector width: read as a launch of that instance.
+TEST(CudaSplit, LaunchesThroughAMacroNamingAnInstance) {
+  auto attempt = split_cuda_source(with_header(R"(
+template <int VEC>
+__global__ void relu(const float* x, float* y, int n) { int i = threadIdx.x * VEC; if (i < n) y[i] = x[i]; }
+#define RELU_KERNEL relu<4>
+#define PLAIN_BLOCK 256
+torch::Tensor run(torch::Tensor x, torch::Tensor y) {
+  RELU_KERNEL<<<1, PLAIN_BLOCK>>>(x.data_ptr<float>(), y.data_ptr<float>(), 8);
+  return y;
+}
+)"));
+  ASSERT_TRUE(attempt.split) << attempt.why_not;
+  EXPECT_TRUE(contains(attempt.split->device_cu, "template <> void* kforge_split_address_relu<4>()")) << attempt.split->device_cu;
+  EXPECT_TRUE(contains(attempt.split->host_cpp,
+                       "::kforge_split::launch(reinterpret_cast<decltype(&relu<4>)>(kforge_split_address_relu<4>()), 1, PLAIN_BLOCK)"))
+      << attempt.split->host_cpp;
+}
+
 TEST(CudaSplit, RefusesWhatItCannotSplitSafely) {
   struct Case {
     const char* why;
@@ -247,12 +298,12 @@ TEST(CudaSplit, RefusesWhatItCannotSplitSafely) {
        "  AT_DISPATCH_FLOATING_TYPES_AND(at::ScalarType::Bool, y.scalar_type(), \"f\", ([&] { k<scalar_t><<<1, 1>>>(y.data_ptr<scalar_t>()); }));\n}\n"},
       {"scalar_t outside an AT_DISPATCH macro",
        "template <typename T> __global__ void k(T* y) {}\nvoid f(float* y) { using scalar_t = float; k<scalar_t><<<1, 1>>>(y); }\n"},
-      {"template kernel k named outside a launch",
-       "template <bool B> __global__ void k(float* y) {}\nvoid f(float* y) {\n  int n = 0;\n"
-       "  cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, k<true>, 256, 0);\n  k<true><<<n, 256>>>(y);\n}\n"},
-      {"template kernel k named outside a launch",
-       "template <int N> __global__ void k(float* y) {}\nvoid f(float* y) {\n"
-       "  cudaFuncSetAttribute(k<64>, cudaFuncAttributeMaxDynamicSharedMemorySize, 100000);\n  k<64><<<1, 64, 100000>>>(y);\n}\n"},
+      {"template kernel k named outside a launch without its template arguments",
+       "template <typename T> __global__ void k(T* y) {}\nvoid f(float* y) {\n  int n = 0;\n"
+       "  cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, k, 256, 0);\n  k<float><<<n, 256>>>(y);\n}\n"},
+      {"a template kernel launched from a template function",
+       "template <int N> __global__ void k(float* y) {}\ntemplate <int N> void f(float* y) {\n"
+       "  cudaFuncSetAttribute(k<N>, cudaFuncAttributeMaxDynamicSharedMemorySize, 100000);\n}\n"},
       {"device code but no kernel", "__device__ int f() { return 1; }\n"},
       {"unbalanced brackets", "__global__ void k(float* y) {\n"},
   };
