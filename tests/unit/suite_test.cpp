@@ -149,13 +149,15 @@ TEST(Suite, DocsSizingTableIsTheCommittedH200Figures) {
 }
 
 // lint.txt rows gained the host's share in session 26 ("ok (15.61 ms, peak 1.4 GiB, host 0.42)",
-// and on flagged rows before the rule): tools/suite_table.py reads both forms into the same table.
+// and on flagged rows before the rule; level 3's hold it since session 27, the rest not yet):
+// tools/suite_table.py reads both forms into the same table.
 TEST(Suite, TheSizingTableReadsLintRowsWithTheHostsShare) {
   TempDir dir;
   for (const char* name : {"baselines.db", "sol.txt"})
     std::filesystem::copy_file(testing::source_path(std::string("baselines/H200/") + name), dir.path() / name);
   std::string lint = read_file(testing::source_path("baselines/H200/lint.txt"));
-  for (const std::string row : {"level3/10_ResNet50_Bottleneck ", "level5/10_Paged_KV_Gather "}) {
+  // Level 3's rows have the share already (linted again in session 27); these two do not.
+  for (const std::string row : {"level1/1_Square_Matmul ", "level5/10_Paged_KV_Gather "}) {
     const size_t at = lint.find(row);
     ASSERT_NE(at, std::string::npos) << row;
     const size_t gib = lint.find(" GiB", at);
