@@ -19,6 +19,7 @@ import torch
 
 import _kforge_worker
 import kforge_inline
+import kforge_tool_paths
 from kforge_problem import DTYPES, cast, cast_model, error_text, load
 from kforge_train import is_training_problem, step_for, with_grad_outputs
 
@@ -29,9 +30,9 @@ def main():
     try:
         problem = load(problem_path)
         if os.environ.get("KFORGE_PROFILE_SANDBOX", "1") != "0":
-            # Nsight Compute's own folder (kforge names it), which its injected library reads while
-            # it profiles.
-            tool = [p for p in os.environ.get("KFORGE_PROFILE_READABLE", "").split(":") if p]
+            # Nsight Compute's folders, which its injected library reads while it profiles
+            # (kforge_tool_paths.py).
+            tool = kforge_tool_paths.profiler_readable(os.environ)
             _kforge_worker.enter_prebuild_sandbox([problem_path, candidate_path] + tool)
         spec = importlib.util.spec_from_file_location("kforge_candidate_profiled", candidate_path)
         candidate = importlib.util.module_from_spec(spec)

@@ -129,3 +129,29 @@ TEST(ProfileCommand, NativeCandidatesAndMissingFilesAreRefused) {
 
 }  // namespace
 }  // namespace kforge::profile
+
+namespace kforge::profile {
+namespace {
+
+// What the profiled program may read inside the candidate sandbox (python/kforge_tool_paths.py):
+// kforge's named folders, then the folders of the injection libraries ncu put in LD_PRELOAD, with
+// Nsight Compute's install root above `target/<platform>/`. On the H200 the injection's lazy load
+// of libnvperf_host.so from that folder was denied, and the program died by SIGSEGV.
+TEST(ProfilerReadable, NsightsInjectionFoldersAreReadable) {
+  const std::string script =
+      "import sys; sys.path.insert(0, sys.argv[1]); import kforge_tool_paths as t\n"
+      "env = {'KFORGE_PROFILE_READABLE': '/usr/local/cuda/bin',\n"
+      "       'LD_PRELOAD': '/opt/nv/ncu/2025.3.1/target/linux-x64/libA.so:/opt/nv/ncu/2025.3.1/target/linux-x64/libB.so "
+      "libc_named.so /usr/lib/extra/libC.so'}\n"
+      "print('|'.join(t.profiler_readable(env)))\n"
+      "print('|'.join(t.profiler_readable({})))\n";
+  auto run = kforge::testing::run_command(
+      {"/usr/bin/env", "python3", "-c", script, kforge::testing::source_path("python")});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_EQ(run.out,
+            "/usr/local/cuda/bin|/opt/nv/ncu/2025.3.1/target/linux-x64|/opt/nv/ncu/2025.3.1|/usr/lib/extra\n"
+            "\n");
+}
+
+}  // namespace
+}  // namespace kforge::profile
