@@ -571,6 +571,56 @@ class Splitter {
   bool needs_half_ = false, needs_bfloat16_ = false;
 };
 
+// Torch's tensor accessors, which kernels written after PyTorch's extension tutorial take as
+// parameters (`torch::PackedTensorAccessor32<scalar_t, 2, torch::RestrictPtrTraits>`).
+bool uses_tensor_accessors(const std::string& code) {
+  static const std::regex names(
+      R"(\b(PackedTensorAccessor(32|64)?|GenericPackedTensorAccessor|TensorAccessor|RestrictPtrTraits|DefaultPtrTraits)\b)");
+  return std::regex_search(code, names);
+}
+
+// What the device part includes for them: ATen's accessor header alone (a few c10 headers; nvcc
+// compiles a kernel with it in about 3.6 s against 63 s for a whole build) and the torch:: names
+// torch/types.h would have given them.
+constexpr const char* kDeviceAccessors = R"(#include <ATen/core/TensorAccessor.h>
+namespace torch {  // kforge: the accessor names torch/types.h gives torch::
+using at::DefaultPtrTraits;
+using at::GenericPackedTensorAccessor;
+using at::PackedTensorAccessor32;
+using at::PackedTensorAccessor64;
+using at::RestrictPtrTraits;
+using at::TensorAccessor;
+}  // namespace torch
+)";
+
+// torch defines RestrictPtrTraits for nvcc only (`T* __restrict__`), so a host part compiled by
+// g++ that names it (a launch's `x.packed_accessor32<scalar_t, 2, torch::RestrictPtrTraits>()`, a
+// kernel's declaration) defines it as torch would, where torch would: the accessor passed to the
+// kernel has the same layout and the same mangled type on both sides.
+constexpr const char* kHostRestrictPtrTraits = R"(
+#if !defined(__CUDACC__) && !defined(__HIPCC__)
+// kforge: RestrictPtrTraits, which torch defines for nvcc only, defined as torch does
+#if __has_include(<torch/headeronly/core/TensorAccessor.h>)
+namespace torch::headeronly {
+template <typename T>
+struct RestrictPtrTraits {
+  typedef T* __restrict__ PtrType;
+};
+}  // namespace torch::headeronly
+namespace at {
+using torch::headeronly::RestrictPtrTraits;
+}  // namespace at
+#else
+namespace at {
+template <typename T>
+struct RestrictPtrTraits {
+  typedef T* __restrict__ PtrType;
+};
+}  // namespace at
+#endif
+#endif
+)";
+
 }  // namespace
 
 SplitAttempt split_cuda_source(const std::string& cuda_source) {
@@ -592,7 +642,13 @@ SplitAttempt split_cuda_source(const std::string& cuda_source) {
     }
     if (any_device_code && !any_kernel) throw GiveUp{"device code but no kernel"};
     if (!any_kernel) split.device_cu.clear();  // host code only: nothing for nvcc
-    else split.device_cu = splitter.device_includes() + split.device_cu;
+    else split.device_cu = splitter.device_includes() + (uses_tensor_accessors(split.device_cu) ? kDeviceAccessors : "") +
+                           split.device_cu;
+    if (any_kernel && has_word(split.host_cpp, "RestrictPtrTraits")) {
+      // After the torch include at its head, before the candidate's code.
+      const size_t after_includes = split.host_cpp.find(kLauncher);
+      split.host_cpp.insert(after_includes, kHostRestrictPtrTraits);
+    }
     attempt.split = std::move(split);
   } catch (const GiveUp& g) {
     attempt.why_not = g.why;

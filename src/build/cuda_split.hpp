@@ -14,8 +14,11 @@
 // a launch through an object-like macro, `#define K kernel<4>`, is read as one of `kernel<4>`). The
 // instances are the template arguments the host part writes, with scalar_t replaced by each type of the
 // AT_DISPATCH macro around the launch (FLOATING, INTEGRAL, ALL, and the Half and BFloat16
-// variants, for which the device part includes c10's two small headers). Anonymous namespaces get a name and a
-// using-directive, static kernels lose `static`, extern "C" blocks are kept on both sides.
+// variants, for which the device part includes c10's two small headers). Kernels that take torch's
+// packed accessors (PyTorch's extension tutorial's habit) get ATen's accessor header in the device
+// part, and the host part, which g++ compiles, the RestrictPtrTraits torch defines for nvcc only.
+// Anonymous namespaces get a name and a using-directive, static kernels lose `static`, extern "C"
+// blocks are kept on both sides.
 //
 // The split is conservative: anything it does not recognise (a template kernel launched with
 // deduced arguments or from a template function, dispatch macros it does not know, launches it

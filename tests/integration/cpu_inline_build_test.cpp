@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <sstream>
 
 #include "common/files.hpp"
 #include "support/command.hpp"
@@ -189,6 +190,33 @@ TEST(CpuInlineBuild, DispatchedTemplateKernelsSplitAndLinkOnTheCpuExtensionsHead
   EXPECT_EQ(precompiled_header_key(entries[0]), key) << log;
   EXPECT_EQ(log.find("built in"), std::string::npos) << "the CUDA build made a header of its own:\n" << log;
   EXPECT_EQ(log.find("not used because"), std::string::npos) << log;
+}
+
+// Kernels that take packed accessors, as PyTorch's extension tutorial writes them: split, with
+// ATen's accessor header in the kernels' part and torch's nvcc-only RestrictPtrTraits defined for
+// g++ in the host part. Both kernels link: the template one through its address function, the
+// plain one by its host stub's mangled name, whose accessor type must be spelt alike on both sides
+// (a mismatch would be an undefined symbol here, and fail only at import on a GPU machine).
+TEST(CpuInlineBuild, PackedAccessorKernelsSplitAndLink) {
+  if (!have_nvcc()) GTEST_SKIP() << "no CUDA toolkit";
+  TempDir dir;
+  build_ahead_split(dir, "cuda_packed_accessor.py");
+  std::filesystem::path library;
+  for (const auto& e : std::filesystem::directory_iterator(dir.file("cache") + "/kforge/build/objects"))
+    if (std::filesystem::exists(e.path() / "candidate.so")) library = e.path() / "candidate.so";
+  ASSERT_FALSE(library.empty()) << "no built library in the cache";
+  auto undefined = run_command({"/usr/bin/nm", "-D", "--undefined-only", "-C", library.string()});
+  ASSERT_EQ(undefined.exit_code, 0) << undefined.err;
+  for (const char* kernel : {"add_rows_kernel", "clamp_rows_kernel", "kforge_split_address"})
+    EXPECT_EQ(undefined.out.find(kernel), std::string::npos) << kernel << " is left undefined:\n" << undefined.out;
+  // The plain kernel's host stub, defined in the library (nvcc's object), under the name the
+  // host part's declaration asks for (g++'s spelling of the accessor type).
+  auto defined = run_command({"/usr/bin/nm", "-C", "--defined-only", library.string()});
+  std::string stubs;
+  std::istringstream lines(defined.out);
+  for (std::string line; std::getline(lines, line);)
+    if (line.find("clamp_rows_kernel(") != std::string::npos) stubs += line + "\n";
+  EXPECT_NE(stubs.find("RestrictPtrTraits"), std::string::npos) << "the plain kernel's stub:\n" << stubs;
 }
 
 // A load_inline build that fails is compile_error, with the error at the candidate's own .py

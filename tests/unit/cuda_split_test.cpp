@@ -278,6 +278,45 @@ torch::Tensor run(torch::Tensor x, torch::Tensor y) {
       << attempt.split->host_cpp;
 }
 
+// Kernels written after PyTorch's extension tutorial take packed accessors: the device part gets
+// ATen's accessor header and torch::'s names for them, and the host part, compiled by g++, the
+// RestrictPtrTraits torch defines for nvcc only.
+TEST(CudaSplit, PackedAccessorKernelsGetTheAccessorHeaderAndHostTraits) {
+  auto attempt = split_cuda_source(with_header(R"(
+#include <torch/extension.h>
+template <typename scalar_t>
+__global__ void copy_rows(const torch::PackedTensorAccessor32<scalar_t, 2, torch::RestrictPtrTraits> in,
+                          torch::PackedTensorAccessor32<scalar_t, 2, torch::RestrictPtrTraits> out) {
+  out[blockIdx.x][threadIdx.x] = in[blockIdx.x][threadIdx.x];
+}
+torch::Tensor run(torch::Tensor x, torch::Tensor y) {
+  AT_DISPATCH_FLOATING_TYPES(x.scalar_type(), "run", ([&] {
+    copy_rows<scalar_t><<<x.size(0), x.size(1)>>>(x.packed_accessor32<scalar_t, 2, torch::RestrictPtrTraits>(),
+                                                  y.packed_accessor32<scalar_t, 2, torch::RestrictPtrTraits>());
+  }));
+  return y;
+}
+)"));
+  ASSERT_TRUE(attempt.split) << attempt.why_not;
+  const auto& device = attempt.split->device_cu;
+  const auto& host = attempt.split->host_cpp;
+  EXPECT_TRUE(contains(device, "#include <ATen/core/TensorAccessor.h>")) << device;
+  EXPECT_TRUE(contains(device, "using at::PackedTensorAccessor32;")) << device;
+  EXPECT_LT(device.find("using at::RestrictPtrTraits;"), device.find("__global__ void copy_rows")) << device;
+  EXPECT_FALSE(contains(device, "torch/extension.h")) << device;
+  EXPECT_TRUE(contains(device, "kforge_split_address_copy_rows<float>()")) << device;
+  EXPECT_TRUE(contains(host, "struct RestrictPtrTraits {\n  typedef T* __restrict__ PtrType;")) << host;
+  EXPECT_LT(host.find("struct RestrictPtrTraits"), host.find("void copy_rows(")) << host;
+  EXPECT_FALSE(contains(device, "struct RestrictPtrTraits")) << "nvcc has torch's own";
+
+  // A source without accessors gets neither.
+  auto plain = split_cuda_source(with_header("__global__ void k(float* y) { y[0] = 1.f; }\n"
+                                             "torch::Tensor run(torch::Tensor y) { k<<<1, 1>>>(y.data_ptr<float>()); return y; }\n"));
+  ASSERT_TRUE(plain.split) << plain.why_not;
+  EXPECT_FALSE(contains(plain.split->device_cu, "TensorAccessor")) << plain.split->device_cu;
+  EXPECT_FALSE(contains(plain.split->host_cpp, "RestrictPtrTraits")) << plain.split->host_cpp;
+}
+
 TEST(CudaSplit, RefusesWhatItCannotSplitSafely) {
   struct Case {
     const char* why;
