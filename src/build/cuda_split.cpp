@@ -307,9 +307,10 @@ class Splitter {
                   has_word(head_mask, "__shared__") || has_word(head_mask, "__managed__");
     if (device) {
       add(has_word(head_mask, "__host__") ? Place::both : Place::device, text);
+      if (!function && !has_word(head_mask, "__host__")) add_device_variable(head, head_mask);
       return;
     }
-    if (code.find("<<<") != std::string::npos || names_a_template_kernel(code)) {
+    if (code.find("<<<") != std::string::npos || names_a_template_kernel(code) || names_a_device_variable(code)) {
       add(Place::host, rewrite_launches(text, code, has_word(head_mask, "template")));
       return;
     }
@@ -324,6 +325,46 @@ class Splitter {
       return;
     }
     add(Place::both, text);  // types, aliases, constants
+  }
+
+  // `__constant__ float weights[256];` (or `__device__`): the host code nvcc makes for it is a
+  // shadow variable of internal linkage, whose address cudaMemcpyToSymbol and
+  // cudaGetSymbolAddress take. The device part defines a function returning that address
+  // (`kforge_split_symbol_<name>`), the host part declares it, and host code that names the
+  // variable names what it points to instead (rewrite_launches). Only a single declarator of a
+  // type and a name (and array bounds) is read; any other shape is left to the device part, and a
+  // host item that names it fails to compile there, so the source is built whole.
+  void add_device_variable(const std::string& head, const std::string& head_mask) {
+    if (has_word(head_mask, "__shared__") || has_word(head_mask, "__managed__") || has_word(head_mask, "extern") ||
+        has_word(head_mask, "template"))
+      return;
+    std::string declaration = head_mask.substr(0, head_mask.find('='));
+    if (declaration.find_first_of("(,") != std::string::npos) return;
+    declaration = head.substr(0, declaration.size());
+    static const std::regex qualifiers(R"(\b(__constant__|__device__|static|__align__\s*\(\s*\w+\s*\)))");
+    declaration = trimmed(std::regex_replace(declaration, qualifiers, " "));
+    static const std::regex declarator(R"(^([^\[\]]*[^\w\s\[\]]?\s*)\b([A-Za-z_]\w*)\s*((\[[^\[\]]*\]\s*)*)$)");
+    std::smatch m;
+    if (!std::regex_match(declaration, m, declarator) || trimmed(m[1]).empty()) return;
+    DeviceVariable variable{trimmed(m[1]), trimmed(m[3])};
+    const std::string name = m[2];
+    device_variables_[name] = variable;
+    add(Place::device, "void* kforge_split_symbol_" + name + "() { return (void*)&" + name + "; }\n");
+    add(Place::host, "void* kforge_split_symbol_" + name + "();\n");
+  }
+
+  bool names_a_device_variable(const std::string& mask) const {
+    return std::any_of(device_variables_.begin(), device_variables_.end(),
+                       [&](const auto& v) { return has_word(mask, v.first); });
+  }
+
+  // The host part's expression for a device variable named `written` (possibly qualified): the
+  // shadow the device part's function points to, as an lvalue of the variable's own type.
+  std::string device_variable_expression(const std::string& written, const std::string& unqualified) const {
+    const DeviceVariable& v = device_variables_.at(unqualified);
+    const std::string qualifier = written.substr(0, written.size() - unqualified.size());
+    const std::string pointer = v.bounds.empty() ? v.type + "*" : v.type + "(*)" + v.bounds;
+    return "(*reinterpret_cast<" + pointer + ">(" + qualifier + "kforge_split_symbol_" + unqualified + "()))";
   }
 
   // `template <PARAMS> __global__ void NAME(...)`: remembered, with the address template both
@@ -528,6 +569,11 @@ class Splitter {
       std::string word = text.substr(at, word_end - at);
       const size_t last_colon = word.rfind("::");
       const std::string unqualified = last_colon == std::string::npos ? word : word.substr(last_colon + 2);
+      if (device_variables_.count(unqualified) && !in_edit(at)) {
+        references.push_back({at, word_end, device_variable_expression(word, unqualified)});
+        at = word_end - 1;
+        continue;
+      }
       KernelName k = through_macro({word, "", false});
       const bool template_kernel = template_kernels_.count(unqualified) ||
                                    (k.name != word && template_kernels_.count(k.name.substr(k.name.rfind(':') + 1)));
@@ -567,6 +613,11 @@ class Splitter {
   std::vector<std::string> namespaces_;  // openers of the namespaces being parsed
   std::map<std::string, TemplateKernel> template_kernels_;
   std::map<std::string, std::string> object_macros_;  // `#define NAME BODY` without parameters
+  struct DeviceVariable {
+    std::string type;    // "float"
+    std::string bounds;  // "[256]", or empty
+  };
+  std::map<std::string, DeviceVariable> device_variables_;  // __constant__ and __device__ variables
   int anonymous_count_ = 0;
   bool needs_half_ = false, needs_bfloat16_ = false;
 };

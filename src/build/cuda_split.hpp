@@ -17,6 +17,9 @@
 // variants, for which the device part includes c10's two small headers). Kernels that take torch's
 // packed accessors (PyTorch's extension tutorial's habit) get ATen's accessor header in the device
 // part, and the host part, which g++ compiles, the RestrictPtrTraits torch defines for nvcc only.
+// A `__constant__` or `__device__` variable that host code names (cudaMemcpyToSymbol of weights)
+// is reached the same way as a template kernel's instance: nvcc's host-side shadow of it is local
+// to the device part's object, which defines `kforge_split_symbol_<name>` returning its address.
 // Anonymous namespaces get a name and a using-directive, static kernels lose `static`, extern "C"
 // blocks are kept on both sides.
 //

@@ -219,6 +219,22 @@ TEST(CpuInlineBuild, PackedAccessorKernelsSplitAndLink) {
   EXPECT_NE(stubs.find("RestrictPtrTraits"), std::string::npos) << "the plain kernel's stub:\n" << stubs;
 }
 
+// Constant memory filled from the host (cudaMemcpyToSymbol): split, the host part reaching the
+// constant's shadow through the device part's address function, which links.
+TEST(CpuInlineBuild, ConstantMemoryFilledFromTheHostSplitsAndLinks) {
+  if (!have_nvcc()) GTEST_SKIP() << "no CUDA toolkit";
+  TempDir dir;
+  build_ahead_split(dir, "cuda_constant_weights.py");
+  std::filesystem::path library;
+  for (const auto& e : std::filesystem::directory_iterator(dir.file("cache") + "/kforge/build/objects"))
+    if (std::filesystem::exists(e.path() / "candidate.so")) library = e.path() / "candidate.so";
+  ASSERT_FALSE(library.empty()) << "no built library in the cache";
+  auto undefined = run_command({"/usr/bin/nm", "-D", "--undefined-only", "-C", library.string()});
+  ASSERT_EQ(undefined.exit_code, 0) << undefined.err;
+  for (const char* symbol : {"c_coeffs", "kforge_split_symbol", "add_relu_const_kernel"})
+    EXPECT_EQ(undefined.out.find(symbol), std::string::npos) << symbol << " is left undefined:\n" << undefined.out;
+}
+
 // A load_inline build that fails is compile_error, with the error at the candidate's own .py
 // line (and the line within its source string), not at a line of torch's generated main.cpp.
 TEST(CpuInlineBuild, CppCompileErrorPointsIntoThePyFile) {

@@ -317,6 +317,36 @@ torch::Tensor run(torch::Tensor x, torch::Tensor y) {
   EXPECT_FALSE(contains(plain.split->host_cpp, "RestrictPtrTraits")) << plain.split->host_cpp;
 }
 
+// `__constant__` weights filled from the host with cudaMemcpyToSymbol, as convolution kernels
+// are written: nvcc's host-side shadow of the variable is local to the kernels' object, so the
+// host part names the shadow through an address function the device part defines.
+TEST(CudaSplit, DeviceVariablesNamedByHostCodeUseTheDevicePartsAddress) {
+  auto attempt = split_cuda_source(with_header(R"(
+#define K 3
+__constant__ float c_weights[K * K];
+__device__ int calls = 0;
+__device__ __forceinline__ float tap(int i) { return c_weights[i]; }
+__global__ void blur(const float* x, float* y) { y[threadIdx.x] = tap(threadIdx.x % (K * K)) * x[threadIdx.x]; }
+torch::Tensor run(torch::Tensor x, torch::Tensor w) {
+  auto y = torch::empty_like(x);
+  cudaMemcpyToSymbol(c_weights, w.data_ptr<float>(), sizeof(c_weights), 0, cudaMemcpyDeviceToDevice);
+  blur<<<1, 64>>>(x.data_ptr<float>(), y.data_ptr<float>());
+  return y;
+}
+)"));
+  ASSERT_TRUE(attempt.split) << attempt.why_not;
+  const auto& device = attempt.split->device_cu;
+  const auto& host = attempt.split->host_cpp;
+  EXPECT_TRUE(contains(device, "__constant__ float c_weights[K * K];")) << device;
+  EXPECT_TRUE(contains(device, "void* kforge_split_symbol_c_weights() { return (void*)&c_weights; }")) << device;
+  EXPECT_TRUE(contains(device, "void* kforge_split_symbol_calls() { return (void*)&calls; }")) << device;
+  EXPECT_FALSE(contains(host, "__constant__")) << host;
+  EXPECT_TRUE(contains(host, "void* kforge_split_symbol_c_weights();")) << host;
+  const std::string shadow = "(*reinterpret_cast<float(*)[K * K]>(kforge_split_symbol_c_weights()))";
+  EXPECT_TRUE(contains(host, "cudaMemcpyToSymbol(" + shadow + ", w.data_ptr<float>(), sizeof(" + shadow + "), 0,")) << host;
+  EXPECT_FALSE(contains(host, "tap(")) << "a device function stays in the device part: " << host;
+}
+
 TEST(CudaSplit, RefusesWhatItCannotSplitSafely) {
   struct Case {
     const char* why;
