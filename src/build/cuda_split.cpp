@@ -310,6 +310,11 @@ class Splitter {
       if (!function && !has_word(head_mask, "__host__")) add_device_variable(head, head_mask);
       return;
     }
+    // CUB's device-wide algorithms and Thrust's are templates that launch kernels of their own:
+    // host code calling them needs nvcc, so the whole build is the only one (said now rather than
+    // found by a split that fails to compile).
+    static const std::regex device_wide(R"(\b(cub::Device\w+|thrust::)\w*)");
+    if (std::regex_search(code, device_wide)) throw GiveUp{"host code calls CUB's or Thrust's device-wide algorithms (nvcc only)"};
     if (code.find("<<<") != std::string::npos || names_a_template_kernel(code) || names_a_device_variable(code)) {
       add(Place::host, rewrite_launches(text, code, has_word(head_mask, "template")));
       return;

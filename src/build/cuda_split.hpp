@@ -25,7 +25,8 @@
 //
 // The split is conservative: anything it does not recognise (a template kernel launched with
 // deduced arguments or from a template function, dispatch macros it does not know, launches it
-// cannot parse, raw strings) makes it give up, and the caller builds the source as torch would,
+// cannot parse, raw strings, host code calling CUB's or Thrust's device-wide algorithms) makes it
+// give up, and the caller builds the source as torch would,
 // whole, and logs why. A split that compiles links to the same kernels the
 // whole build would run: each `kernel<<<grid, block, smem, stream>>>(args)` becomes a call to
 // cudaLaunchKernel on the kernel's host stub with the arguments converted to the kernel's

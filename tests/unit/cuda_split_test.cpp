@@ -373,6 +373,11 @@ TEST(CudaSplit, RefusesWhatItCannotSplitSafely) {
       {"a template kernel launched from a template function",
        "template <int N> __global__ void k(float* y) {}\ntemplate <int N> void f(float* y) {\n"
        "  cudaFuncSetAttribute(k<N>, cudaFuncAttributeMaxDynamicSharedMemorySize, 100000);\n}\n"},
+      {"host code calls CUB's or Thrust's device-wide algorithms",
+       "__global__ void k(float* y) {}\nvoid f(float* in, float* out, void* tmp, size_t bytes, int n) {\n"
+       "  cub::DeviceReduce::Sum(tmp, bytes, in, out, n);\n  k<<<1, 1>>>(out);\n}\n"},
+      {"host code calls CUB's or Thrust's device-wide algorithms",
+       "__global__ void k(float* y) {}\nvoid f(float* y, int n) {\n  thrust::sort(thrust::device, y, y + n);\n  k<<<1, 1>>>(y);\n}\n"},
       {"device code but no kernel", "__device__ int f() { return 1; }\n"},
       {"unbalanced brackets", "__global__ void k(float* y) {\n"},
   };
