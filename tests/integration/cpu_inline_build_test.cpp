@@ -153,6 +153,25 @@ std::vector<nlohmann::json> build_ahead_split(const TempDir& dir, const std::str
   return lines;
 }
 
+// The one library a split build left in `dir`'s cache (empty where there is none).
+std::filesystem::path built_library(const TempDir& dir) {
+  std::filesystem::path library;
+  for (const auto& e : std::filesystem::directory_iterator(dir.file("cache") + "/kforge/build/objects"))
+    if (std::filesystem::exists(e.path() / "candidate.so")) library = e.path() / "candidate.so";
+  return library;
+}
+
+// Every one of `symbols` the library defines itself: a kernel or address function the host part
+// names and the device part did not export would be left undefined here, and fail only at import
+// on a GPU machine.
+void expect_resolved_within(const std::filesystem::path& library, std::initializer_list<const char*> symbols) {
+  ASSERT_FALSE(library.empty()) << "no built library in the cache";
+  auto undefined = run_command({"/usr/bin/nm", "-D", "--undefined-only", "-C", library.string()});
+  ASSERT_EQ(undefined.exit_code, 0) << undefined.err;
+  for (const char* symbol : symbols)
+    EXPECT_EQ(undefined.out.find(symbol), std::string::npos) << symbol << " is left undefined:\n" << undefined.out;
+}
+
 TEST(CpuInlineBuild, CudaExtensionIsSplitAndCached) {
   if (!have_nvcc()) GTEST_SKIP() << "no CUDA toolkit";
   TempDir dir;
@@ -176,14 +195,7 @@ TEST(CpuInlineBuild, DispatchedTemplateKernelsSplitAndLinkOnTheCpuExtensionsHead
   ASSERT_FALSE(key.empty()) << cpu.value("build_log", "");
   TempDir dir;
   build_ahead_split(dir, "cuda_dispatch_template.py");
-  std::filesystem::path library;
-  for (const auto& e : std::filesystem::directory_iterator(dir.file("cache") + "/kforge/build/objects"))
-    if (std::filesystem::exists(e.path() / "candidate.so")) library = e.path() / "candidate.so";
-  ASSERT_FALSE(library.empty()) << "no built library in the cache";
-  auto undefined = run_command({"/usr/bin/nm", "-D", "--undefined-only", "-C", library.string()});
-  ASSERT_EQ(undefined.exit_code, 0) << undefined.err;
-  for (const char* kernel : {"add_relu_kernel", "zero_tail_kernel", "kforge_split_address"})
-    EXPECT_EQ(undefined.out.find(kernel), std::string::npos) << kernel << " is left undefined:\n" << undefined.out;
+  expect_resolved_within(built_library(dir), {"add_relu_kernel", "zero_tail_kernel", "kforge_split_address"});
   auto entries = inline_entries(dir.file("cache"));
   ASSERT_EQ(entries.size(), 1u);
   const std::string log = entries[0].value("build_log", "");
@@ -201,14 +213,8 @@ TEST(CpuInlineBuild, PackedAccessorKernelsSplitAndLink) {
   if (!have_nvcc()) GTEST_SKIP() << "no CUDA toolkit";
   TempDir dir;
   build_ahead_split(dir, "cuda_packed_accessor.py");
-  std::filesystem::path library;
-  for (const auto& e : std::filesystem::directory_iterator(dir.file("cache") + "/kforge/build/objects"))
-    if (std::filesystem::exists(e.path() / "candidate.so")) library = e.path() / "candidate.so";
-  ASSERT_FALSE(library.empty()) << "no built library in the cache";
-  auto undefined = run_command({"/usr/bin/nm", "-D", "--undefined-only", "-C", library.string()});
-  ASSERT_EQ(undefined.exit_code, 0) << undefined.err;
-  for (const char* kernel : {"add_rows_kernel", "clamp_rows_kernel", "kforge_split_address"})
-    EXPECT_EQ(undefined.out.find(kernel), std::string::npos) << kernel << " is left undefined:\n" << undefined.out;
+  const std::filesystem::path library = built_library(dir);
+  expect_resolved_within(library, {"add_rows_kernel", "clamp_rows_kernel", "kforge_split_address"});
   // The plain kernel's host stub, defined in the library (nvcc's object), under the name the
   // host part's declaration asks for (g++'s spelling of the accessor type).
   auto defined = run_command({"/usr/bin/nm", "-C", "--defined-only", library.string()});
@@ -225,14 +231,7 @@ TEST(CpuInlineBuild, ConstantMemoryFilledFromTheHostSplitsAndLinks) {
   if (!have_nvcc()) GTEST_SKIP() << "no CUDA toolkit";
   TempDir dir;
   build_ahead_split(dir, "cuda_constant_weights.py");
-  std::filesystem::path library;
-  for (const auto& e : std::filesystem::directory_iterator(dir.file("cache") + "/kforge/build/objects"))
-    if (std::filesystem::exists(e.path() / "candidate.so")) library = e.path() / "candidate.so";
-  ASSERT_FALSE(library.empty()) << "no built library in the cache";
-  auto undefined = run_command({"/usr/bin/nm", "-D", "--undefined-only", "-C", library.string()});
-  ASSERT_EQ(undefined.exit_code, 0) << undefined.err;
-  for (const char* symbol : {"c_coeffs", "kforge_split_symbol", "add_relu_const_kernel"})
-    EXPECT_EQ(undefined.out.find(symbol), std::string::npos) << symbol << " is left undefined:\n" << undefined.out;
+  expect_resolved_within(built_library(dir), {"c_coeffs", "kforge_split_symbol", "add_relu_const_kernel"});
 }
 
 // A load_inline build that fails is compile_error, with the error at the candidate's own .py
