@@ -571,6 +571,12 @@ class Splitter {
       if (!ident_char(mask[at]) || (at > 0 && (ident_char(mask[at - 1]) || mask[at - 1] == ':'))) continue;
       size_t word_end = at;
       while (word_end < mask.size() && (ident_char(mask[word_end]) || mask[word_end] == ':')) ++word_end;
+      size_t before = at;
+      while (before > 0 && std::isspace(static_cast<unsigned char>(mask[before - 1]))) --before;
+      if (before > 0 && (mask[before - 1] == '.' || (before > 1 && mask.compare(before - 2, 2, "->") == 0))) {
+        at = word_end - 1;  // a member (`x.size`), whatever kernel or variable shares its name
+        continue;
+      }
       std::string word = text.substr(at, word_end - at);
       const size_t last_colon = word.rfind("::");
       const std::string unqualified = last_colon == std::string::npos ? word : word.substr(last_colon + 2);

@@ -345,6 +345,15 @@ torch::Tensor run(torch::Tensor x, torch::Tensor w) {
   const std::string shadow = "(*reinterpret_cast<float(*)[K * K]>(kforge_split_symbol_c_weights()))";
   EXPECT_TRUE(contains(host, "cudaMemcpyToSymbol(" + shadow + ", w.data_ptr<float>(), sizeof(" + shadow + "), 0,")) << host;
   EXPECT_FALSE(contains(host, "tap(")) << "a device function stays in the device part: " << host;
+
+  // A member of the same name is not the variable.
+  auto member = split_cuda_source(with_header(
+      "__device__ int size;\n__global__ void k(int* y) { y[0] = size; }\n"
+      "torch::Tensor run(torch::Tensor y) { k<<<1, y.size(0)>>>(y.data_ptr<int>()); size_t n = sizeof(size); return y; }\n"));
+  ASSERT_TRUE(member.split) << member.why_not;
+  EXPECT_TRUE(contains(member.split->host_cpp, "y.size(0)")) << member.split->host_cpp;
+  EXPECT_TRUE(contains(member.split->host_cpp, "sizeof((*reinterpret_cast<int*>(kforge_split_symbol_size())))"))
+      << member.split->host_cpp;
 }
 
 TEST(CudaSplit, RefusesWhatItCannotSplitSafely) {
