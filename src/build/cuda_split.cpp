@@ -6,6 +6,7 @@
 #include <map>
 #include <regex>
 #include <set>
+#include <sstream>
 #include <vector>
 
 #include "build/source_text.hpp"
@@ -208,6 +209,7 @@ class Splitter {
         while (eol < end && !(m_[eol] == '\n' && (eol == 0 || s_[eol - 1] != '\\'))) ++eol;
         std::string line = s_.substr(i, eol - i) + "\n";
         remember_object_macro(line);
+        remember_launch_macro(line);
         if (is_torch_include(line)) add(Place::host, line);
         else if (!std::regex_search(line, std::regex(R"(^\s*#\s*pragma\s+once)"))) add(Place::both, line);
         i = eol;
@@ -315,6 +317,12 @@ class Splitter {
     // found by a split that fails to compile).
     static const std::regex device_wide(R"(\b(cub::Device\w+|thrust::)\w*)");
     if (std::regex_search(code, device_wide)) throw GiveUp{"host code calls CUB's or Thrust's device-wide algorithms (nvcc only)"};
+    if (names_a_launch_macro(code)) {
+      // Its launches written out, then read as any others.
+      const std::string expanded = expand_launch_macros(text, code);
+      add(Place::host, rewrite_launches(expanded, code_mask(expanded), has_word(head_mask, "template")));
+      return;
+    }
     if (code.find("<<<") != std::string::npos || names_a_template_kernel(code) || names_a_device_variable(code)) {
       add(Place::host, rewrite_launches(text, code, has_word(head_mask, "template")));
       return;
@@ -447,6 +455,77 @@ class Splitter {
       out.push_back(trimmed(replace_word(args, "scalar_t", type)));
     }
     return out;
+  }
+
+  // `#define NAME(PARAMS) BODY` whose body launches a kernel (`#define LAUNCH(B) k<B><<<g, B>>>(x)`,
+  // a switch over block sizes): remembered, so that host code calling it is read with the launch
+  // written out. g++ cannot read `<<<`, so unexpanded the host part would not compile.
+  struct LaunchMacro {
+    std::vector<std::string> parameters;
+    std::string body;
+  };
+  void remember_launch_macro(const std::string& line) {
+    std::string joined = std::regex_replace(line, std::regex(R"(\\\n)"), " ");
+    static const std::regex define(R"(^\s*#\s*define\s+([A-Za-z_]\w*)\(([^()]*)\)([\s\S]*)$)");
+    std::smatch m;
+    if (!std::regex_match(joined, m, define)) return;
+    const std::string body = trimmed(m[3]);
+    if (code_mask(body).find("<<<") == std::string::npos) return;
+    LaunchMacro macro;
+    std::stringstream parameters(m[2].str());
+    for (std::string p; std::getline(parameters, p, ',');)
+      if (!trimmed(p).empty()) macro.parameters.push_back(trimmed(p));
+    macro.body = body;
+    launch_macros_[m[1]] = macro;
+  }
+
+  bool names_a_launch_macro(const std::string& mask) const {
+    return std::any_of(launch_macros_.begin(), launch_macros_.end(), [&](const auto& m) { return has_word(mask, m.first); });
+  }
+
+  // `text` (and its mask) with every call of a launch macro replaced by its body, the arguments
+  // put in for the parameters. A body that pastes or quotes (`##`, `#`), a variadic one, or a call
+  // with the wrong number of arguments gives up.
+  std::string expand_launch_macros(const std::string& text, const std::string& mask) const {
+    std::string out;
+    size_t copied = 0;
+    for (size_t at = 0; at < mask.size(); ++at) {
+      if (!ident_char(mask[at]) || (at > 0 && ident_char(mask[at - 1]))) continue;
+      size_t end = at;
+      while (end < mask.size() && ident_char(mask[end])) ++end;
+      auto macro = launch_macros_.find(text.substr(at, end - at));
+      size_t open = end;
+      while (open < mask.size() && std::isspace(static_cast<unsigned char>(mask[open]))) ++open;
+      if (macro == launch_macros_.end() || open >= mask.size() || mask[open] != '(') {
+        at = end - 1;
+        continue;
+      }
+      const LaunchMacro& m = macro->second;
+      if (m.body.find('#') != std::string::npos || std::any_of(m.parameters.begin(), m.parameters.end(),
+                                                              [](const std::string& p) { return p == "..."; }))
+        throw GiveUp{"launch macro " + macro->first + " pastes, quotes or takes variadic arguments"};
+      const size_t close = matching(mask, open, mask.size());
+      std::vector<std::string> arguments;
+      size_t from = open + 1;
+      for (size_t i = open + 1, depth = 0; i <= close; ++i) {
+        const char c = mask[i];
+        if (c == '(' || c == '[' || c == '{') ++depth;
+        if ((c == ')' || c == ']' || c == '}') && depth > 0 && i != close) --depth;
+        if ((c == ',' && depth == 0) || i == close) {
+          arguments.push_back(trimmed(text.substr(from, i - from)));
+          from = i + 1;
+        }
+      }
+      if (arguments.size() == 1 && arguments[0].empty() && m.parameters.empty()) arguments.clear();
+      if (arguments.size() != m.parameters.size())
+        throw GiveUp{"launch macro " + macro->first + " called with " + std::to_string(arguments.size()) + " arguments"};
+      std::string body = m.body;
+      for (size_t k = 0; k < m.parameters.size(); ++k) body = replace_word(body, m.parameters[k], arguments[k]);
+      out += text.substr(copied, at - copied) + body;
+      copied = close + 1;
+      at = close;
+    }
+    return out + text.substr(copied);
   }
 
   // `#define NAME BODY` (no parameters): remembered, so that a launch through NAME is read as a
@@ -624,6 +703,7 @@ class Splitter {
   std::vector<std::string> namespaces_;  // openers of the namespaces being parsed
   std::map<std::string, TemplateKernel> template_kernels_;
   std::map<std::string, std::string> object_macros_;  // `#define NAME BODY` without parameters
+  std::map<std::string, LaunchMacro> launch_macros_;   // `#define NAME(PARAMS) ...<<<...>>>...`
   struct DeviceVariable {
     std::string type;    // "float"
     std::string bounds;  // "[256]", or empty

@@ -11,7 +11,8 @@
 // part defines, for every instance the host part launches, a function returning the stub's
 // address (`kforge_split_address_<kernel><args>`), and the host part launches through it (and
 // names it there wherever else it names the instance: an occupancy query, cudaFuncSetAttribute;
-// a launch through an object-like macro, `#define K kernel<4>`, is read as one of `kernel<4>`). The
+// a launch through an object-like macro, `#define K kernel<4>`, is read as one of `kernel<4>`, and
+// host code calling a function-like macro that launches gets the launch written out). The
 // instances are the template arguments the host part writes, with scalar_t replaced by each type of the
 // AT_DISPATCH macro around the launch (FLOATING, INTEGRAL, ALL, and the Half and BFloat16
 // variants, for which the device part includes c10's two small headers). Kernels that take torch's

@@ -234,6 +234,15 @@ TEST(CpuInlineBuild, ConstantMemoryFilledFromTheHostSplitsAndLinks) {
   expect_resolved_within(built_library(dir), {"c_coeffs", "kforge_split_symbol", "add_relu_const_kernel"});
 }
 
+// Launches inside a function-like macro, one per case of a switch over block sizes: split, each
+// launch written out in the host part, each instance defined by the device part, all linked.
+TEST(CpuInlineBuild, LaunchesInsideAMacroSplitAndLink) {
+  if (!have_nvcc()) GTEST_SKIP() << "no CUDA toolkit";
+  TempDir dir;
+  build_ahead_split(dir, "cuda_launch_macro_switch.py");
+  expect_resolved_within(built_library(dir), {"add_relu_block_kernel", "kforge_split_address"});
+}
+
 // A load_inline build that fails is compile_error, with the error at the candidate's own .py
 // line (and the line within its source string), not at a line of torch's generated main.cpp.
 TEST(CpuInlineBuild, CppCompileErrorPointsIntoThePyFile) {

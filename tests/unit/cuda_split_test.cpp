@@ -356,6 +356,37 @@ torch::Tensor run(torch::Tensor x, torch::Tensor w) {
       << member.split->host_cpp;
 }
 
+// A launch inside a function-like macro (a switch over block sizes, as tuned kernels are written):
+// the host part gets the launch written out, since g++ cannot read `<<<`, and each instance the
+// cases launch is defined in the device part.
+TEST(CudaSplit, LaunchesInsideAMacroAreWrittenOutInTheHostPart) {
+  auto attempt = split_cuda_source(with_header(R"(
+template <int BLOCK, typename T>
+__global__ void scale(const T* x, T* y, int n) { int i = blockIdx.x * BLOCK + threadIdx.x; if (i < n) y[i] = 2 * x[i]; }
+#define LAUNCH_SCALE(BS, T) \
+  scale<BS, T><<<(n + BS - 1) / BS, BS>>>(x.data_ptr<T>(), y.data_ptr<T>(), n)
+torch::Tensor run(torch::Tensor x, torch::Tensor y, int block) {
+  const int n = x.numel();
+  switch (block) {
+    case 128: LAUNCH_SCALE(128, float); break;
+    default: LAUNCH_SCALE(256, float); break;
+  }
+  return y;
+}
+)"));
+  ASSERT_TRUE(attempt.split) << attempt.why_not;
+  const auto& device = attempt.split->device_cu;
+  const auto& host = attempt.split->host_cpp;
+  EXPECT_TRUE(contains(device, "kforge_split_address_scale<128, float>()")) << device;
+  EXPECT_TRUE(contains(device, "kforge_split_address_scale<256, float>()")) << device;
+  EXPECT_TRUE(contains(host, "case 128: ::kforge_split::launch(reinterpret_cast<decltype(&scale<128, float>)>"
+                             "(kforge_split_address_scale<128, float>()), (n + 128 - 1) / 128, 128)(x.data_ptr<float>(), "
+                             "y.data_ptr<float>(), n); break;"))
+      << host;
+  EXPECT_FALSE(contains(host, "LAUNCH_SCALE(128, float)")) << "no call of the macro is left: " << host;
+  EXPECT_FALSE(contains(host, "LAUNCH_SCALE(256, float)")) << "no call of the macro is left: " << host;
+}
+
 TEST(CudaSplit, RefusesWhatItCannotSplitSafely) {
   struct Case {
     const char* why;
@@ -387,6 +418,10 @@ TEST(CudaSplit, RefusesWhatItCannotSplitSafely) {
        "  cub::DeviceReduce::Sum(tmp, bytes, in, out, n);\n  k<<<1, 1>>>(out);\n}\n"},
       {"host code calls CUB's or Thrust's device-wide algorithms",
        "__global__ void k(float* y) {}\nvoid f(float* y, int n) {\n  thrust::sort(thrust::device, y, y + n);\n  k<<<1, 1>>>(y);\n}\n"},
+      {"launch macro L pastes, quotes or takes variadic arguments",
+       "__global__ void k0(float* y) {}\n#define L(N) k##N<<<1, 1>>>(y)\nvoid f(float* y) { L(0); }\n"},
+      {"launch macro L called with 2 arguments",
+       "__global__ void k(float* y) {}\n#define L(Y) k<<<1, 1>>>(Y)\nvoid f(float* y) { L(y, y); }\n"},
       {"device code but no kernel", "__device__ int f() { return 1; }\n"},
       {"unbalanced brackets", "__global__ void k(float* y) {\n"},
   };
