@@ -159,6 +159,7 @@ std::string replace_word(const std::string& text, const std::string& word, const
 // template and launches through it.
 struct TemplateKernel {
   std::string parameters;              // "typename scalar_t, int BLOCK"
+  std::vector<std::string> function_parameters;  // "const scalar_t* __restrict__ x", "int n"
   std::vector<std::string> namespaces;  // the openers of the namespaces it is declared in
   std::set<std::string> instances;      // template argument lists the host part launches
 };
@@ -392,11 +393,14 @@ class Splitter {
     }
     if (close >= head_mask.size()) throw GiveUp{"a template kernel it cannot read"};
     std::string name;
+    size_t parameters_open = std::string::npos;
     static const std::regex call(R"(\b([A-Za-z_]\w*)\s*\()");
     for (std::sregex_iterator it(head_mask.begin() + static_cast<long>(close), head_mask.end(), call), stop; it != stop; ++it) {
       std::string word = (*it)[1];
-      if (word != "__launch_bounds__" && word != "__maxnreg__" && word != "__cluster_dims__" && word != "__align__")
+      if (word != "__launch_bounds__" && word != "__maxnreg__" && word != "__cluster_dims__" && word != "__align__") {
         name = word;
+        parameters_open = close + static_cast<size_t>(it->position(0) + it->length(0)) - 1;
+      }
     }
     if (name.empty()) throw GiveUp{"a template kernel it cannot name"};
     if (template_kernels_.count(name) && template_kernels_[name].parameters != head.substr(open + 1, close - open - 1))
@@ -404,7 +408,55 @@ class Splitter {
     TemplateKernel& k = template_kernels_[name];
     k.parameters = head.substr(open + 1, close - open - 1);
     k.namespaces = namespaces_;
+    const size_t parameters_close = matching(head_mask, parameters_open, head_mask.size());
+    k.function_parameters = top_level_parts(head, head_mask, parameters_open + 1, parameters_close);
     add(Place::both, "template <" + k.parameters + "> void* kforge_split_address_" + name + "();\n");
+  }
+
+  // The parts of text[from, to) between its top-level commas (brackets and template angle
+  // brackets nest), trimmed.
+  static std::vector<std::string> top_level_parts(const std::string& text, const std::string& mask, size_t from, size_t to) {
+    std::vector<std::string> parts;
+    int depth = 0;
+    size_t start = from;
+    for (size_t i = from; i < to; ++i) {
+      const char c = mask[i];
+      const bool angle_open = c == '<' && i > 0 && ident_char(mask[i - 1]) && mask[i + 1] != '<';
+      if (c == '(' || c == '[' || c == '{' || angle_open) ++depth;
+      if ((c == ')' || c == ']' || c == '}' || (c == '>' && depth > 0 && mask[i - 1] != '-')) && depth > 0) --depth;
+      if (c == ',' && depth == 0) {
+        parts.push_back(trimmed(text.substr(start, i - start)));
+        start = i + 1;
+      }
+    }
+    if (!trimmed(text.substr(start, to - start)).empty() || !parts.empty()) parts.push_back(trimmed(text.substr(start, to - start)));
+    return parts;
+  }
+
+  // The template argument nvcc would deduce for a launch written without one, where that is
+  // plain: a kernel of one type parameter T, and every pointer-to-T parameter given a tensor's
+  // `data_ptr<TYPE>()` (or `data<TYPE>()`, or a `(TYPE*)` cast), all of one TYPE. Empty otherwise
+  // (the caller gives up: the whole build deduces as nvcc does).
+  static std::string deduced_argument(const TemplateKernel& kernel, const std::vector<std::string>& arguments) {
+    static const std::regex one_type(R"(^\s*(typename|class)\s+([A-Za-z_]\w*)\s*$)");
+    std::smatch m;
+    if (!std::regex_match(kernel.parameters, m, one_type) || arguments.size() != kernel.function_parameters.size()) return "";
+    const std::string t = m[2];
+    const std::regex pointer_to_t("^(const\\s+)?" + t + "\\s*(const\\s*)?\\*");
+    static const std::regex typed_pointer(R"(\.\s*(data_ptr|data|mutable_data_ptr|const_data_ptr)\s*<\s*([^<>()]+?)\s*>\s*\(\s*\)\s*$)");
+    static const std::regex cast_pointer(R"(^\(\s*(const\s+)?([A-Za-z_][\w:]*)\s*\*\s*\))");
+    std::string found;
+    for (size_t i = 0; i < arguments.size(); ++i) {
+      if (!std::regex_search(kernel.function_parameters[i], pointer_to_t)) continue;
+      std::smatch a;
+      std::string type;
+      if (std::regex_search(arguments[i], a, typed_pointer)) type = trimmed(a[2]);
+      else if (std::regex_search(arguments[i], a, cast_pointer)) type = a[2];
+      else return "";
+      if (!found.empty() && found != type) return "";
+      found = type;
+    }
+    return found;
   }
 
   // The template arguments `args` of a launch at `at` in a host item whose mask is `mask`, as
@@ -636,7 +688,16 @@ class Splitter {
       size_t args_open = close + 3;
       while (args_open < mask.size() && std::isspace(static_cast<unsigned char>(mask[args_open]))) ++args_open;
       if (args_open >= mask.size() || mask[args_open] != '(') throw GiveUp{"a launch without an argument list"};
-      std::string kernel = host_kernel_expression(through_macro(written), text, mask, open, in_template);
+      KernelName launched = through_macro(written);
+      auto templated = template_kernels_.find(launched.name.substr(launched.name.rfind(':') + 1));
+      if (templated != template_kernels_.end() && !launched.explicit_arguments) {
+        // `k<<<g, b>>>(x.data_ptr<scalar_t>(), ...)`: the argument nvcc deduces, written.
+        const size_t args_close = matching(mask, args_open, mask.size());
+        const std::string type =
+            deduced_argument(templated->second, top_level_parts(text, mask, args_open + 1, args_close));
+        if (!type.empty()) launched = {launched.name, type, true};
+      }
+      std::string kernel = host_kernel_expression(launched, text, mask, open, in_template);
       std::string config = text.substr(open + 3, close - open - 3);
       edits.push_back({name_start, args_open, "::kforge_split::launch(" + kernel + ", " + config + ")"});
       open = close;

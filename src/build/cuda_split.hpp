@@ -24,8 +24,11 @@
 // Anonymous namespaces get a name and a using-directive, static kernels lose `static`, extern "C"
 // blocks are kept on both sides.
 //
+// A launch that leaves a one-type-parameter template kernel's argument to deduction is given it
+// where it is plain: every pointer-to-T parameter gets a `data_ptr<TYPE>()` of one TYPE.
+//
 // The split is conservative: anything it does not recognise (a template kernel launched with
-// deduced arguments or from a template function, dispatch macros it does not know, launches it
+// other deduced arguments or from a template function, dispatch macros it does not know, launches it
 // cannot parse, raw strings, host code calling CUB's or Thrust's device-wide algorithms) makes it
 // give up, and the caller builds the source as torch would,
 // whole, and logs why. A split that compiles links to the same kernels the

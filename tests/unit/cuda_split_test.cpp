@@ -387,6 +387,37 @@ torch::Tensor run(torch::Tensor x, torch::Tensor y, int block) {
   EXPECT_FALSE(contains(host, "LAUNCH_SCALE(256, float)")) << "no call of the macro is left: " << host;
 }
 
+// A template kernel launched without its template argument, which nvcc deduces from the
+// arguments: where every pointer-to-T parameter is given a tensor's data_ptr<TYPE>() of one
+// TYPE, the split writes that argument (under AT_DISPATCH, each type's instance).
+TEST(CudaSplit, DeducedTemplateArgumentsFromTypedDataPointersAreWritten) {
+  auto attempt = split_cuda_source(with_header(R"(
+template <typename scalar_t>
+__global__ void relu(const scalar_t* __restrict__ x, scalar_t* __restrict__ y, int64_t n) {
+  int64_t i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) y[i] = x[i] > scalar_t(0) ? x[i] : scalar_t(0);
+}
+torch::Tensor run(torch::Tensor x, torch::Tensor y) {
+  AT_DISPATCH_FLOATING_TYPES(x.scalar_type(), "relu", ([&] {
+    relu<<<(x.numel() + 255) / 256, 256>>>(x.data_ptr<scalar_t>(), y.data_ptr<scalar_t>(), x.numel());
+  }));
+  return y;
+}
+)"));
+  ASSERT_TRUE(attempt.split) << attempt.why_not;
+  EXPECT_TRUE(contains(attempt.split->device_cu, "kforge_split_address_relu<float>()")) << attempt.split->device_cu;
+  EXPECT_TRUE(contains(attempt.split->device_cu, "kforge_split_address_relu<double>()")) << attempt.split->device_cu;
+  EXPECT_TRUE(contains(attempt.split->host_cpp, "reinterpret_cast<decltype(&relu<scalar_t>)>(kforge_split_address_relu<scalar_t>())"))
+      << attempt.split->host_cpp;
+
+  // Pointers of two types: not plain, so not guessed.
+  auto mixed = split_cuda_source(with_header(
+      "template <typename T> __global__ void k(const T* a, T* b) {}\n"
+      "void f(torch::Tensor x, torch::Tensor y) { k<<<1, 1>>>(x.data_ptr<float>(), y.data_ptr<double>()); }\n"));
+  EXPECT_FALSE(mixed.split);
+  EXPECT_TRUE(contains(mixed.why_not, "a template kernel launched with its arguments deduced")) << mixed.why_not;
+}
+
 TEST(CudaSplit, RefusesWhatItCannotSplitSafely) {
   struct Case {
     const char* why;
