@@ -517,7 +517,9 @@ class Splitter {
     std::string body;
   };
   void remember_launch_macro(const std::string& line) {
-    std::string joined = std::regex_replace(line, std::regex(R"(\\\n)"), " ");
+    // Continuation lines joined, comments blanked: a body's `// ...` written out mid-line would
+    // swallow the rest of the line it lands in.
+    std::string joined = mask_source(std::regex_replace(line, std::regex(R"(\\\n)"), " "), false).text;
     static const std::regex define(R"(^\s*#\s*define\s+([A-Za-z_]\w*)\(([^()]*)\)([\s\S]*)$)");
     std::smatch m;
     if (!std::regex_match(joined, m, define)) return;

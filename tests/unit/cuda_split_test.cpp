@@ -363,8 +363,8 @@ TEST(CudaSplit, LaunchesInsideAMacroAreWrittenOutInTheHostPart) {
   auto attempt = split_cuda_source(with_header(R"(
 template <int BLOCK, typename T>
 __global__ void scale(const T* x, T* y, int n) { int i = blockIdx.x * BLOCK + threadIdx.x; if (i < n) y[i] = 2 * x[i]; }
-#define LAUNCH_SCALE(BS, T) \
-  scale<BS, T><<<(n + BS - 1) / BS, BS>>>(x.data_ptr<T>(), y.data_ptr<T>(), n)
+#define LAUNCH_SCALE(BS, T) /* one block size */ \
+  scale<BS, T><<<(n + BS - 1) / BS, BS>>>(x.data_ptr<T>(), y.data_ptr<T>(), n)  // no sync
 torch::Tensor run(torch::Tensor x, torch::Tensor y, int block) {
   const int n = x.numel();
   switch (block) {
@@ -384,6 +384,7 @@ torch::Tensor run(torch::Tensor x, torch::Tensor y, int block) {
                              "y.data_ptr<float>(), n); break;"))
       << host;
   EXPECT_FALSE(contains(host, "LAUNCH_SCALE(128, float)")) << "no call of the macro is left: " << host;
+  EXPECT_FALSE(contains(host, "// no sync; break;")) << "the body's comment is not written out: " << host;
   EXPECT_FALSE(contains(host, "LAUNCH_SCALE(256, float)")) << "no call of the macro is left: " << host;
 }
 
