@@ -148,6 +148,12 @@ std::string trimmed(const std::string& text) {
   return a == std::string::npos ? "" : text.substr(a, b - a + 1);
 }
 
+// `ops::fill` -> `fill`: the name a kernel or variable was declared by, however it is qualified.
+std::string unqualified_name(const std::string& name) {
+  const size_t last_colon = name.rfind("::");
+  return last_colon == std::string::npos ? name : name.substr(last_colon + 2);
+}
+
 // `text` with every whole word `word` replaced by `by`.
 std::string replace_word(const std::string& text, const std::string& word, const std::string& by) {
   return std::regex_replace(text, std::regex("\\b" + word + "\\b"), by);
@@ -413,17 +419,20 @@ class Splitter {
     add(Place::both, "template <" + k.parameters + "> void* kforge_split_address_" + name + "();\n");
   }
 
-  // The parts of text[from, to) between its top-level commas (brackets and template angle
-  // brackets nest), trimmed.
-  static std::vector<std::string> top_level_parts(const std::string& text, const std::string& mask, size_t from, size_t to) {
+  // The parts of text[from, to) between its top-level commas, trimmed: brackets nest, and with
+  // `angles` a template's angle brackets too (a parameter list; a macro call's arguments, which
+  // the preprocessor splits inside `k<1, 2>`, without).
+  static std::vector<std::string> top_level_parts(const std::string& text, const std::string& mask, size_t from, size_t to,
+                                                  bool angles = true) {
     std::vector<std::string> parts;
     int depth = 0;
     size_t start = from;
     for (size_t i = from; i < to; ++i) {
       const char c = mask[i];
-      const bool angle_open = c == '<' && i > 0 && ident_char(mask[i - 1]) && mask[i + 1] != '<';
+      const bool angle_open = angles && c == '<' && i > 0 && ident_char(mask[i - 1]) && mask[i + 1] != '<';
+      const bool angle_close = angles && c == '>' && mask[i - 1] != '-';
       if (c == '(' || c == '[' || c == '{' || angle_open) ++depth;
-      if ((c == ')' || c == ']' || c == '}' || (c == '>' && depth > 0 && mask[i - 1] != '-')) && depth > 0) --depth;
+      if ((c == ')' || c == ']' || c == '}' || angle_close) && depth > 0) --depth;
       if (c == ',' && depth == 0) {
         parts.push_back(trimmed(text.substr(start, i - start)));
         start = i + 1;
@@ -559,18 +568,8 @@ class Splitter {
                                                               [](const std::string& p) { return p == "..."; }))
         throw GiveUp{"launch macro " + macro->first + " pastes, quotes or takes variadic arguments"};
       const size_t close = matching(mask, open, mask.size());
-      std::vector<std::string> arguments;
-      size_t from = open + 1;
-      for (size_t i = open + 1, depth = 0; i <= close; ++i) {
-        const char c = mask[i];
-        if (c == '(' || c == '[' || c == '{') ++depth;
-        if ((c == ')' || c == ']' || c == '}') && depth > 0 && i != close) --depth;
-        if ((c == ',' && depth == 0) || i == close) {
-          arguments.push_back(trimmed(text.substr(from, i - from)));
-          from = i + 1;
-        }
-      }
-      if (arguments.size() == 1 && arguments[0].empty() && m.parameters.empty()) arguments.clear();
+      std::vector<std::string> arguments = top_level_parts(text, mask, open + 1, close, /*angles=*/false);
+      if (arguments.empty() && !m.parameters.empty()) arguments.push_back("");  // `L()`: one empty argument
       if (arguments.size() != m.parameters.size())
         throw GiveUp{"launch macro " + macro->first + " called with " + std::to_string(arguments.size()) + " arguments"};
       std::string body = m.body;
@@ -620,9 +619,8 @@ class Splitter {
   // out, and the instance is recorded so the device part defines it. `at`: where in the item.
   std::string host_kernel_expression(const KernelName& k, const std::string& text, const std::string& mask, size_t at,
                                      bool in_template) {
-    const size_t last_colon = k.name.rfind("::");
-    const std::string unqualified = last_colon == std::string::npos ? k.name : k.name.substr(last_colon + 2);
-    const std::string qualifier = last_colon == std::string::npos ? "" : k.name.substr(0, last_colon + 2);
+    const std::string unqualified = unqualified_name(k.name);
+    const std::string qualifier = k.name.substr(0, k.name.size() - unqualified.size());
     auto known = template_kernels_.find(unqualified);
     if (known == template_kernels_.end()) {
       if (k.explicit_arguments) throw GiveUp{"a launch of a template kernel it did not see defined"};
@@ -691,7 +689,7 @@ class Splitter {
       while (args_open < mask.size() && std::isspace(static_cast<unsigned char>(mask[args_open]))) ++args_open;
       if (args_open >= mask.size() || mask[args_open] != '(') throw GiveUp{"a launch without an argument list"};
       KernelName launched = through_macro(written);
-      auto templated = template_kernels_.find(launched.name.substr(launched.name.rfind(':') + 1));
+      auto templated = template_kernels_.find(unqualified_name(launched.name));
       if (templated != template_kernels_.end() && !launched.explicit_arguments) {
         // `k<<<g, b>>>(x.data_ptr<scalar_t>(), ...)`: the argument nvcc deduces, written.
         const size_t args_close = matching(mask, args_open, mask.size());
@@ -720,8 +718,7 @@ class Splitter {
         continue;
       }
       std::string word = text.substr(at, word_end - at);
-      const size_t last_colon = word.rfind("::");
-      const std::string unqualified = last_colon == std::string::npos ? word : word.substr(last_colon + 2);
+      const std::string unqualified = unqualified_name(word);
       if (device_variables_.count(unqualified) && !in_edit(at)) {
         references.push_back({at, word_end, device_variable_expression(word, unqualified)});
         at = word_end - 1;
@@ -729,7 +726,7 @@ class Splitter {
       }
       KernelName k = through_macro({word, "", false});
       const bool template_kernel = template_kernels_.count(unqualified) ||
-                                   (k.name != word && template_kernels_.count(k.name.substr(k.name.rfind(':') + 1)));
+                                   (k.name != word && template_kernels_.count(unqualified_name(k.name)));
       if (!template_kernel || in_edit(at)) {
         at = word_end - 1;
         continue;
