@@ -127,12 +127,6 @@ TEST(ProfileCommand, NativeCandidatesAndMissingFilesAreRefused) {
   EXPECT_NE(native.err.find("not native ones"), std::string::npos) << native.err;
 }
 
-}  // namespace
-}  // namespace kforge::profile
-
-namespace kforge::profile {
-namespace {
-
 // What the profiled program may read inside the candidate sandbox (python/kforge_tool_paths.py):
 // kforge's named folders, then the folders of the injection libraries ncu put in LD_PRELOAD, with
 // Nsight Compute's install root above `target/<platform>/`. On the H200 the injection's lazy load
