@@ -13,7 +13,8 @@
 #               AGENT_FRESH_BUILDS=1 puts the comment in the CUDA source, so every attempt builds
 #     triton    tests/realworld's correct Triton candidates of level 1, a comment apart
 #     native    solutions/level1/2_ReLU/cuda_native_vec4.cu, a comment apart (every attempt an nvcc build)
-#   AGENT_PROBLEMS (identity only; default 12 level-1 problems), AGENT_ATTEMPTS per problem (default 8),
+#   AGENT_PROBLEMS (level-1 ids; identity: default 12 problems; the other kinds: default every problem
+#   their corpus has, or those of these ids), AGENT_ATTEMPTS per problem (default 8),
 #   AGENT_DEVICE (default cuda), AGENT_POLICY (default metr), AGENT_MAX_TIME (timing cap per attempt, default 0.5),
 #   AGENT_SUITE (a suite folder, default problems/; tests/problems has tiny level-1 problems for a CPU run),
 #   AGENT_PROFILE (--profile: default off, the loop alone; new-best adds Nsight Compute's digest of
@@ -27,6 +28,7 @@ dir=$(mktemp -d)
 trap 'rm -rf "$dir"; [[ -n "${sampler:-}" ]] && kill "$sampler" 2>/dev/null || true' EXIT
 attempts="${AGENT_ATTEMPTS:-8}"
 problems="${AGENT_PROBLEMS:-1 2 3 4 5 6 7 8 9 10 17 19}"
+only="${AGENT_PROBLEMS:-}"  # the other kinds: restricted to these ids where set
 kind="${AGENT_KIND:-identity}"
 args=()
 suite="${AGENT_SUITE:-problems}"
@@ -45,9 +47,10 @@ if [[ "$kind" == identity ]]; then
 else
   [[ "$kind" == native ]] && format=cuda
   # One answer folder per problem, each answer the kind's candidate with a comment of its own.
-  while read -r name; do args+=(--problem "$name"); done < <(python3 - "$kind" "$attempts" "$dir/answers" "${AGENT_FRESH_BUILDS:-0}" <<'PY'
+  while read -r name; do args+=(--problem "$name"); done < <(python3 - "$kind" "$attempts" "$dir/answers" "${AGENT_FRESH_BUILDS:-0}" "$only" <<'PY'
 import json, pathlib, re, sys
 kind, attempts, answers, fresh = sys.argv[1], int(sys.argv[2]), pathlib.Path(sys.argv[3]), sys.argv[4] == "1"
+only = set(sys.argv[5].split())  # level-1 ids; empty: every problem
 picks = {}  # problem -> file (one candidate per problem)
 if kind == "native":
     picks["level1/2_ReLU"] = pathlib.Path("solutions/level1/2_ReLU/cuda_native_vec4.cu")
@@ -58,6 +61,9 @@ else:
         problem = "level1/" + pathlib.Path(case["problem"]).stem
         if case["verdict"] == "correct" and case.get("gpu_only") and wanted and case["problem"].startswith("problems/level1/"):
             picks.setdefault(problem, pathlib.Path("tests/realworld") / file)
+picks = {p: f for p, f in picks.items() if not only or p.split("/")[1].split("_")[0] in only}
+if not picks:
+    sys.exit(f"no {kind} candidate for problems {sorted(only)}")
 for problem, path in sorted(picks.items()):
     source = path.read_text()
     folder = answers / problem
