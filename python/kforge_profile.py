@@ -32,7 +32,10 @@ def main():
         if os.environ.get("KFORGE_PROFILE_SANDBOX", "1") != "0":
             # Nsight Compute's folders, which its injected library reads while it profiles
             # (kforge_tool_paths.py).
-            tool = kforge_tool_paths.profiler_readable(os.environ)
+            tool = kforge_tool_paths.profiler_readable(os.environ, kforge_tool_paths.own_maps())
+            # Said on stderr, which kforge shows when the profile fails: what the profiler was given.
+            print(f"kforge profile: the profiler's folders readable in the sandbox: {':'.join(tool) or 'none found'}",
+                  file=sys.stderr, flush=True)
             _kforge_worker.enter_prebuild_sandbox([problem_path, candidate_path] + tool)
         spec = importlib.util.spec_from_file_location("kforge_candidate_profiled", candidate_path)
         candidate = importlib.util.module_from_spec(spec)

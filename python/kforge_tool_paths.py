@@ -5,10 +5,25 @@ it profiles the first kernel, loads more from the same folder (libnvperf_host.so
 sandbox those reads are denied unless the folder is readable, and the injected code does not
 check: the program dies by SIGSEGV (seen on the H200 under strace, docs/agent.md). The folder
 of `ncu` on PATH is not always the install folder (a wrapper script in CUDA's bin/ execs the real
-one elsewhere), so the folders are read from LD_PRELOAD itself, which ncu set before
-the candidate's code could run. Standard library only: tested without torch.
+one elsewhere), so the folders are read from what ncu injected before the candidate's code could
+run: LD_PRELOAD, and the libraries mapped into the process. The second is the one that holds on the
+H200: the injected code takes LD_PRELOAD out of the environment once it is loaded (it re-injects
+the process's children itself), so the profiled interpreter's os.environ had none and the folder
+stayed denied (docs/benchmarks.md, session 28). Standard library only: tested without torch.
 """
 import os
+
+
+def _with_install_root(folder):
+    """A library's folder, and Nsight Compute's install root where the folder is `target/<platform>/`."""
+    platform_parent = os.path.dirname(folder)
+    return [folder, os.path.dirname(platform_parent)] if os.path.basename(platform_parent) == "target" else [folder]
+
+
+def _append_new(folders, found):
+    for f in found:
+        if f and f != "/" and f not in folders:
+            folders.append(f)
 
 
 def preloaded_folders(environ):
@@ -18,19 +33,39 @@ def preloaded_folders(environ):
     for entry in environ.get("LD_PRELOAD", "").replace(":", " ").split():
         if not os.path.isabs(entry):
             continue  # a bare name is found on the library path, which the sandbox already reads
-        folder = os.path.dirname(os.path.normpath(entry))
-        found = [folder]
-        platform_parent = os.path.dirname(folder)
-        if os.path.basename(platform_parent) == "target":
-            found.append(os.path.dirname(platform_parent))
-        for f in found:
-            if f and f != "/" and f not in folders:
-                folders.append(f)
+        _append_new(folders, _with_install_root(os.path.dirname(os.path.normpath(entry))))
     return folders
 
 
-def profiler_readable(environ):
+def injected_folders(maps_text):
+    """The folders of shared libraries mapped from a `target/<platform>/` folder (Nsight Compute's
+    layout for what it injects), given /proc/<pid>/maps's text, each with its install root. Other
+    libraries (the interpreter's, torch's) are left to the sandbox's own list."""
+    folders = []
+    for line in maps_text.splitlines():
+        fields = line.split(None, 5)
+        if len(fields) < 6 or not fields[5].startswith("/") or ".so" not in os.path.basename(fields[5]):
+            continue
+        folder = os.path.dirname(os.path.normpath(fields[5].strip()))
+        if os.path.basename(os.path.dirname(folder)) == "target":
+            _append_new(folders, _with_install_root(folder))
+    return folders
+
+
+def profiler_readable(environ, maps_text=""):
     """What the profiled program must be able to read: kforge's own list (KFORGE_PROFILE_READABLE,
-    ncu's folder), then the folders of ncu's injection libraries."""
-    named = [p for p in environ.get("KFORGE_PROFILE_READABLE", "").split(":") if p]
-    return named + [f for f in preloaded_folders(environ) if f not in named]
+    ncu's folder), then the folders of ncu's injection libraries (LD_PRELOAD's, then those mapped
+    into the process: `maps_text`, /proc/self/maps's text)."""
+    folders = [p for p in environ.get("KFORGE_PROFILE_READABLE", "").split(":") if p]
+    _append_new(folders, preloaded_folders(environ))
+    _append_new(folders, injected_folders(maps_text))
+    return folders
+
+
+def own_maps():
+    """This process's /proc/self/maps, or nothing where it cannot be read."""
+    try:
+        with open("/proc/self/maps") as f:
+            return f.read()
+    except OSError:
+        return ""

@@ -222,7 +222,8 @@ int run_agent_command(AgentCommandOptions o, const GlobalOptions& global, const 
   a.workers = warm.leases(0);
   std::cout << fmt::format("kforge agent: run {}, {} problem(s), policy {}, model(s) {}, format {}; attempts in {}\n",
                            run_id, searches.size(), o.policy, fmt::format("{}", fmt::join(o.models, ", ")), o.format,
-                           a.out_dir.string());
+                           a.out_dir.string())
+            << std::flush;  // a run whose output goes to a file says at once that it started
   std::signal(SIGINT, on_interrupt);
   auto summary = agent::run_agent(searches, a, global.db, run_id, g_cancel, [](const std::string& line) {
     std::cout << line << std::endl;

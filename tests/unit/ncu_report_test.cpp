@@ -128,23 +128,33 @@ TEST(ProfileCommand, NativeCandidatesAndMissingFilesAreRefused) {
 }
 
 // What the profiled program may read inside the candidate sandbox (python/kforge_tool_paths.py):
-// kforge's named folders, then the folders of the injection libraries ncu put in LD_PRELOAD, with
-// Nsight Compute's install root above `target/<platform>/`. On the H200 the injection's lazy load
-// of libnvperf_host.so from that folder was denied, and the program died by SIGSEGV.
+// kforge's named folders, then the folders of the injection libraries ncu put in LD_PRELOAD and of
+// those mapped into the process from a `target/<platform>/` folder, with Nsight Compute's install
+// root above it. On the H200 the injection's lazy load of libnvperf_host.so from that folder was
+// denied and the program died by SIGSEGV; the injected code had taken LD_PRELOAD out of the
+// environment, so only the mapped libraries named the folder.
 TEST(ProfilerReadable, NsightsInjectionFoldersAreReadable) {
   const std::string script =
       "import sys; sys.path.insert(0, sys.argv[1]); import kforge_tool_paths as t\n"
       "env = {'KFORGE_PROFILE_READABLE': '/usr/local/cuda/bin',\n"
       "       'LD_PRELOAD': '/opt/nv/ncu/2025.3.1/target/linux-x64/libA.so:/opt/nv/ncu/2025.3.1/target/linux-x64/libB.so "
       "libc_named.so /usr/lib/extra/libC.so'}\n"
+      "maps = '\\n'.join([\n"
+      "  '7f30e0000000-7f30e0021000 r-xp 00000000 08:01 1234 /opt/nv2/ncu/2026.1/target/linux-x64/./libcuda-injection.so',\n"
+      "  '7f30e0100000-7f30e0121000 r--p 00000000 08:01 1235 /usr/lib/x86_64-linux-gnu/libc.so.6',\n"
+      "  '7f30e0200000-7f30e0221000 rw-p 00000000 00:00 0 ',\n"
+      "  '7ffd4f040000-7ffd4f062000 rw-p 00000000 00:00 0 [stack]',\n"
+      "  '7f30e0300000-7f30e0321000 r--p 00000000 08:01 1236 /opt/nv2/ncu/2026.1/target/linux-x64/libInterceptorInjectionTarget.so'])\n"
       "print('|'.join(t.profiler_readable(env)))\n"
-      "print('|'.join(t.profiler_readable({})))\n";
+      "print('|'.join(t.profiler_readable({})))\n"
+      "print('|'.join(t.profiler_readable({}, maps)))\n";
   auto run = kforge::testing::run_command(
       {"/usr/bin/env", "python3", "-c", script, kforge::testing::source_path("python")});
   ASSERT_EQ(run.exit_code, 0) << run.err;
   EXPECT_EQ(run.out,
             "/usr/local/cuda/bin|/opt/nv/ncu/2025.3.1/target/linux-x64|/opt/nv/ncu/2025.3.1|/usr/lib/extra\n"
-            "\n");
+            "\n"
+            "/opt/nv2/ncu/2026.1/target/linux-x64|/opt/nv2/ncu/2026.1\n");
 }
 
 }  // namespace
