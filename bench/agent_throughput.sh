@@ -108,7 +108,8 @@ attempts = len(re.findall(r"attempt #\d+ \(", log))
 correct = len(re.findall(r"\): correct", log))
 wall = t1 - t0
 print(f"benchmark: kforge agent's own cost per attempt (instant scripted model, {kind} answers, level 1)")
-print(f"attempts {attempts} ({correct} correct) in {wall:.1f} s: {attempts / wall * 3600:.0f} attempts per hour")
+print(f"attempts {attempts} ({correct} correct) in {wall:.1f} s: {attempts / wall * 3600:.0f} attempts per hour"
+      + (f", {wall / attempts:.2f} s per attempt (attempts in flight together)" if attempts else ""))
 profiled = re.search(r"(\d+) Nsight Compute profile\(s\) in (\d+) s", log)
 if profiled:
     n, seconds = int(profiled.group(1)), int(profiled.group(2))
