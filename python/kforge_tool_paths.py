@@ -6,18 +6,25 @@ sandbox those reads are denied unless the folder is readable, and the injected c
 check: the program dies by SIGSEGV (seen on the H200 under strace, docs/agent.md). The folder
 of `ncu` on PATH is not always the install folder (a wrapper script in CUDA's bin/ execs the real
 one elsewhere), so the folders are read from what ncu injected before the candidate's code could
-run: LD_PRELOAD, and the libraries mapped into the process. The second is the one that holds on the
-H200: the injected code takes LD_PRELOAD out of the environment once it is loaded (it re-injects
-the process's children itself), so the profiled interpreter's os.environ had none and the folder
-stayed denied (docs/benchmarks.md, session 28). Standard library only: tested without torch.
+run: LD_PRELOAD, and the libraries mapped into the process. The second is the one that worked on
+the H200: with LD_PRELOAD's folders alone the folder stayed denied (session 27's fix), with the
+mapped libraries' it was read (docs/benchmarks.md, session 28); why LD_PRELOAD named nothing there
+is inferred, not seen (the injected code may take it out of the environment once loaded, as it
+re-injects the process's children itself). Standard library only: tested without torch.
 """
 import os
 
 
-def _with_install_root(folder):
-    """A library's folder, and Nsight Compute's install root where the folder is `target/<platform>/`."""
+def _install_root(folder):
+    """Nsight Compute's install root where `folder` is its `target/<platform>/` folder, else None."""
     platform_parent = os.path.dirname(folder)
-    return [folder, os.path.dirname(platform_parent)] if os.path.basename(platform_parent) == "target" else [folder]
+    return os.path.dirname(platform_parent) if os.path.basename(platform_parent) == "target" else None
+
+
+def _with_install_root(folder):
+    """A library's folder, and its install root where it has one (_install_root)."""
+    root = _install_root(folder)
+    return [folder, root] if root else [folder]
 
 
 def _append_new(folders, found):
@@ -47,8 +54,9 @@ def injected_folders(maps_text):
         if len(fields) < 6 or not fields[5].startswith("/") or ".so" not in os.path.basename(fields[5]):
             continue
         folder = os.path.dirname(os.path.normpath(fields[5].strip()))
-        if os.path.basename(os.path.dirname(folder)) == "target":
-            _append_new(folders, _with_install_root(folder))
+        root = _install_root(folder)
+        if root:
+            _append_new(folders, [folder, root])
     return folders
 
 

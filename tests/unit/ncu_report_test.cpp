@@ -131,8 +131,8 @@ TEST(ProfileCommand, NativeCandidatesAndMissingFilesAreRefused) {
 // kforge's named folders, then the folders of the injection libraries ncu put in LD_PRELOAD and of
 // those mapped into the process from a `target/<platform>/` folder, with Nsight Compute's install
 // root above it. On the H200 the injection's lazy load of libnvperf_host.so from that folder was
-// denied and the program died by SIGSEGV; the injected code had taken LD_PRELOAD out of the
-// environment, so only the mapped libraries named the folder.
+// denied and the program died by SIGSEGV; with LD_PRELOAD's folders alone it still was, with the
+// mapped libraries' it was not (docs/agent.md).
 TEST(ProfilerReadable, NsightsInjectionFoldersAreReadable) {
   const std::string script =
       "import sys; sys.path.insert(0, sys.argv[1]); import kforge_tool_paths as t\n"
