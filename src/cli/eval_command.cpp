@@ -297,7 +297,7 @@ Runner add_eval_command(CLI::App& app, const GlobalOptions& global) {
                   "kernels; strict rejects a candidate whose forward launches only library kernels")
       ->check(CLI::IsMember({"mixed", "strict"}));
   auto& t = o->settings.timing;
-  cmd->add_option("--warmup", t.warmup, "Untimed calls of each model before timing")->check(CLI::Range(0, 1000));
+  cmd->add_option("--warmup", t.warmup, "Untimed pairs (a call of each model, fresh inputs, rechecked) before the timed ones")->check(CLI::Range(0, 1000));
   cmd->add_option("--min-samples", t.min_samples, "Timed pairs (reference, candidate) at least")->check(CLI::Range(1, 100000));
   cmd->add_option("--max-samples", t.max_samples, "Timed pairs at most")->check(CLI::Range(1, 100000));
   cmd->add_option("--min-time", t.min_time_s, "Seconds of timing at least")->check(CLI::Range(0.0, 3600.0));

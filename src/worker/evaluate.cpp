@@ -543,7 +543,7 @@ class Evaluation {
     setup.roles = roles_;
     // What a pair holds while its batch waits: its inputs, once or twice, and the recheck's
     // samples of the outputs; and one output whole at a time, the call's own.
-    setup.batch = timing_batch((setup.share_inputs ? 1 : 2) * input_bytes_, output_bytes_, cuda_);
+    setup.batch = timing_batch((setup.share_inputs ? 1 : 2) * input_bytes_, output_bytes_, cuda_, job_.timing.min_samples);
     PinnedThread pinned(reference_cpu());
     TimingOutcome timed = time_pairs(ref_, cand, inputs_for, job_, timing_seed, device_, setup, timer());
     // Another process that started after the calibration shared the GPU with the timed calls.

@@ -273,21 +273,24 @@ TimingOutcome time_pairs(const py::object& ref, const CandidateCall& cand, const
   return out;
 }
 
-// How many timed pairs to prepare at once: up to 8, as many as a quarter of the free device memory
-// (1 GiB on the CPU) holds beside one call's outputs. (Half, tried at 8fe5d98, saved a level-1
-// sweep 8 s of untimed calls on the H200, but identity candidates then ran up to 18% faster than
-// their references where cuDNN picks algorithms by the workspace it can get: level3/30 LSTM 1.18,
-// level1/83 ConvTranspose2d 1.19, level3/45 MoE 1.07.)
-int timing_batch(int64_t pair_bytes, int64_t output_bytes, bool cuda) {
+// How many timed pairs to prepare at once: as many as a quarter of the free device memory (1 GiB
+// on the CPU) holds beside one call's outputs, at most kMostPairsPerBatch, and then evened out so
+// that whole batches make up the least number of pairs the timing takes. (Half the memory, tried
+// at 8fe5d98, saved a level-1 sweep 8 s of untimed calls on the H200, but identity candidates then
+// ran up to 18% faster than their references where cuDNN picks algorithms by the workspace it can
+// get: level3/30 LSTM 1.18, level1/83 ConvTranspose2d 1.19, level3/45 MoE 1.07. Batches of 8 for
+// the 20 pairs least took 24 pairs in three batches, each batch with its untimed calls, inputs and
+// recheck: two of 10 take 20.)
+int timing_batch(int64_t pair_bytes, int64_t output_bytes, bool cuda, int min_pairs) {
   int64_t budget = int64_t{1} << 30;
   if (cuda) {
     py::tuple info = py::module_::import("torch").attr("cuda").attr("mem_get_info")();
     budget = info[0].cast<int64_t>() / 4;
   }
   budget -= output_bytes;
-  if (pair_bytes <= 0) return 8;
-  return static_cast<int>(std::clamp<int64_t>(budget / pair_bytes, 1, 8));
+  const int fits = pair_bytes <= 0 ? kMostPairsPerBatch
+                                   : static_cast<int>(std::clamp<int64_t>(budget / pair_bytes, 1, kMostPairsPerBatch));
+  return evened_batch(fits, min_pairs);
 }
-
 
 }  // namespace kforge::worker

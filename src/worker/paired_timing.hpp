@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "protocol/messages.hpp"
+#include "worker/pair_batches.hpp"
 #include "worker/tensors.hpp"
 #include "worker/timer.hpp"
 
@@ -75,8 +76,9 @@ TimingOutcome time_pairs(const py::object& ref, const CandidateCall& cand, const
                          const protocol::EvalJob& job, uint64_t seed, const at::Device& device, const PairSetup& setup,
                          Timer& timer);
 
-// How many timed pairs to prepare at once: up to 8, as many as a quarter of the free device memory
-// (1 GiB on the CPU) holds at `pair_bytes` each, beside one call's `output_bytes`.
-int timing_batch(int64_t pair_bytes, int64_t output_bytes, bool cuda);
+// How many timed pairs to prepare at once: as many as a quarter of the free device memory (1 GiB
+// on the CPU) holds at `pair_bytes` each, beside one call's `output_bytes`, at most
+// kMostPairsPerBatch, evened out for `min_pairs` (evened_batch).
+int timing_batch(int64_t pair_bytes, int64_t output_bytes, bool cuda, int min_pairs);
 
 }  // namespace kforge::worker
