@@ -10,7 +10,9 @@
 #   BOUNDARY_PARTS=thirty,level1 (default both): the parts to run, so that each fits a device call;
 #   the table is made from whatever parts' results are in OUT_DIR. BOUNDARY_SIDES=after: this build
 #   only (no build of BEFORE), for the phase breakdown; "vmm" adds this build with
-#   KFORGE_WORKER_ARENA=vmm (the arena a VMM allocation, the candidate computing on it in place).
+#   KFORGE_WORKER_ARENA=vmm (the arena a VMM allocation, the candidate computing on it in place);
+#   "alt" adds this build again with BOUNDARY_ALT_ENV (e.g. KFORGE_WORKER_PAIRS_PER_BATCH=10) in its
+#   environment and BOUNDARY_ALT_ARGS (e.g. --warmup 1) on its command line: two settings, one run.
 # Needs the commit in .git and .deps/ (tools/fetch-deps.sh) where the machine has no registry.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -55,7 +57,9 @@ run() {  # run BINARY NAME FOLDER: evaluates the folder, JSON lines to $out/boun
   local t0 t1 sizes
   sizes=$(log_sizes)
   t0=$(date +%s%N)
-  KFORGE_WORKER_PHASE_TRACE=1 "$binary" --db "$db" eval --device cuda --json "$dir/$folder" >"$out/boundary-$name.jsonl" 2>"$out/boundary-$name.err"
+  local extra=""; [[ $name == *-alt ]] && extra="${BOUNDARY_ALT_ARGS:-}"
+  # shellcheck disable=SC2086  # the extra options are words
+  KFORGE_WORKER_PHASE_TRACE=1 "$binary" --db "$db" eval --device cuda --json $extra "$dir/$folder" >"$out/boundary-$name.jsonl" 2>"$out/boundary-$name.err"
   t1=$(date +%s%N)
   # The phase traces this run's workers wrote (worker/phase_trace.hpp; the build before the boundary writes none).
   python3 - "$out/boundary-$name.phases" "$logs" "$sizes" <<'PY'
@@ -76,7 +80,13 @@ for part in ${parts//,/ }; do
     binary=$new; [[ $side == before ]] && binary=$old
     # vmm: this build with the exchange arena as a VMM allocation, computed on in place (worker/exchange_arena.hpp).
     arena=ipc; [[ $side == vmm ]] && arena=vmm
-    KFORGE_WORKER_ARENA=$arena run "$binary" "$part-$side" "$part" >"$out/boundary-$part-$side.wall"
+    if [[ $side == alt ]]; then
+      # shellcheck disable=SC2086  # NAME=VALUE words
+      (if [[ -n "${BOUNDARY_ALT_ENV:-}" ]]; then export ${BOUNDARY_ALT_ENV}; fi
+       run "$binary" "$part-alt" "$part" >"$out/boundary-$part-alt.wall")
+    else
+      KFORGE_WORKER_ARENA=$arena run "$binary" "$part-$side" "$part" >"$out/boundary-$part-$side.wall"
+    fi
   done
 done
 
@@ -86,14 +96,14 @@ out, before = sys.argv[1], sys.argv[2]
 def rows(name):
     return {j["problem"]: j for j in map(json.loads, open(f"{out}/boundary-{name}.jsonl"))}
 walls = {}
-for name in ("thirty-before", "thirty-after", "thirty-vmm", "level1-before", "level1-after", "level1-vmm"):
+for name in ("thirty-before", "thirty-after", "thirty-vmm", "thirty-alt", "level1-before", "level1-after", "level1-vmm", "level1-alt"):
     if os.path.exists(f"{out}/boundary-{name}.wall"):
         walls[name] = float(open(f"{out}/boundary-{name}.wall").read())
 print(f"benchmark (f): the process boundary's cost, {before} (before) against this build (after), one run")
 for name, wall in sorted(walls.items()):
     print(f"  {name:<16} whole run {wall:7.1f} s")
 for group, count in (("thirty", 30), ("level1", 100)):
-    for side in ("after", "vmm"):
+    for side in ("after", "vmm", "alt"):
         if f"{group}-{side}" in walls:
             r = rows(f"{group}-{side}")
             speedups = sorted(j["speedup"] for j in r.values() if j["speedup"] is not None)

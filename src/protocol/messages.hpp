@@ -36,9 +36,9 @@ struct WorkerInfo {
 // min_samples pairs and min_time_s have passed and the speedup's confidence interval is narrower
 // than target_rel_ci (relative half-width).
 struct TimingSettings {
-  // One warm-up pair: the correctness trials called both models already, and every batch of timed
-  // pairs starts with an untimed call of each (paired_timing.cpp).
-  int warmup = 1;
+  // No warm-up pairs: the correctness trials called both models already, and every batch of
+  // timed pairs starts with an untimed call of each (paired_timing.cpp).
+  int warmup = 0;
   int min_samples = 20;
   int max_samples = 400;
   double min_time_s = 0.2;   // [s]

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <optional>
 
 #include "metrics/statistics.hpp"
@@ -281,6 +282,17 @@ TimingOutcome time_pairs(const py::object& ref, const CandidateCall& cand, const
 // get: level3/30 LSTM 1.18, level1/83 ConvTranspose2d 1.19, level3/45 MoE 1.07. Batches of 8 for
 // the 20 pairs least took 24 pairs in three batches, each batch with its untimed calls, inputs and
 // recheck: two of 10 take 20.)
+// KFORGE_WORKER_PAIRS_PER_BATCH=N (1-100) sets the cap for a benchmark that compares batch sizes in
+// one run (bench/boundary_cost.sh's "alt" side); kMostPairsPerBatch otherwise.
+int most_pairs_per_batch() {
+  static const int most = [] {
+    const char* text = std::getenv("KFORGE_WORKER_PAIRS_PER_BATCH");
+    const int n = text ? std::atoi(text) : 0;
+    return n >= 1 && n <= 100 ? n : kMostPairsPerBatch;
+  }();
+  return most;
+}
+
 int timing_batch(int64_t pair_bytes, int64_t output_bytes, bool cuda, int min_pairs) {
   int64_t budget = int64_t{1} << 30;
   if (cuda) {
@@ -288,8 +300,8 @@ int timing_batch(int64_t pair_bytes, int64_t output_bytes, bool cuda, int min_pa
     budget = info[0].cast<int64_t>() / 4;
   }
   budget -= output_bytes;
-  const int fits = pair_bytes <= 0 ? kMostPairsPerBatch
-                                   : static_cast<int>(std::clamp<int64_t>(budget / pair_bytes, 1, kMostPairsPerBatch));
+  const int most = most_pairs_per_batch();
+  const int fits = pair_bytes <= 0 ? most : static_cast<int>(std::clamp<int64_t>(budget / pair_bytes, 1, most));
   return evened_batch(fits, min_pairs);
 }
 
