@@ -51,10 +51,18 @@ struct EvalOptions {
   EvalSettings settings;
 };
 
-std::vector<PlannedEval> plan_for_problem(const EvalOptions& o, const SuiteLoad& builtin) {
+// Why a multi-rank problem's candidates are not evaluated in this run: its judge (one worker per
+// rank, pool/rank_job.hpp) runs on the CPU so far, and on workers of its own.
+std::string multi_rank_not_here(const Problem& problem, bool server) {
+  return problem.display_name() + " is a multi-rank problem (world_size = " + std::to_string(problem.world_size) +
+         "): kforge evaluates its candidates on the CPU so far (--device cpu)" +
+         (server ? ", and not through kforge serve" : "; on GPUs, one per rank, not yet");
+}
+
+std::vector<PlannedEval> plan_for_problem(const EvalOptions& o, const SuiteLoad& builtin, bool rank_jobs_here) {
   std::vector<PlannedEval> plan;
   Problem problem = resolve_problem(o.problem, builtin);
-  if (problem.world_size > 1) throw UsageError(multi_rank_unsupported(problem, "evaluate candidates on"));
+  if (problem.world_size > 1 && !rank_jobs_here) throw UsageError(multi_rank_not_here(problem, o.server));
   if (o.targets.empty()) throw UsageError("--problem needs at least one CANDIDATE file");
   for (const auto& target : o.targets) {
     std::error_code ec;
@@ -85,7 +93,7 @@ void refuse_upstream_ids_against_builtin(const EvalOptions& o, const std::filesy
       upstream.size(), dir.string(), upstream.front(), upstream.size() > 1 ? ", ..." : "", kSuiteMarkerFile));
 }
 
-std::vector<PlannedEval> plan_for_dir(const EvalOptions& o, const SuiteLoad& suite, bool cpu_run) {
+std::vector<PlannedEval> plan_for_dir(const EvalOptions& o, const SuiteLoad& suite, bool cpu_run, bool rank_jobs_here) {
   if (o.targets.size() != 1)
     throw UsageError("give one folder (kforge eval DIR), or --problem PROBLEM with candidate files");
   std::filesystem::path dir = o.targets[0];
@@ -109,8 +117,8 @@ std::vector<PlannedEval> plan_for_dir(const EvalOptions& o, const SuiteLoad& sui
       no_problem.push_back(f.relative);
       continue;
     }
-    if (problem->world_size > 1) {
-      multi_rank.insert(multi_rank_unsupported(*problem, "evaluate candidates on"));
+    if (problem->world_size > 1 && !rank_jobs_here) {
+      multi_rank.insert(multi_rank_not_here(*problem, o.server));
       continue;
     }
     PlannedEval e = plan_candidate(*problem, f.path, f.relative);
@@ -202,7 +210,8 @@ int run_eval(const EvalOptions& o, const GlobalOptions& global) {
     workers.host_memory_bytes = host_memory_bound(o.settings.host_memory_gib, workers.worker_devices.size());
     workers.cpu_cores = cpu_share(o.settings.cpu_cores, workers.worker_devices.size());
   }
-  auto plan = o.problem.empty() ? plan_for_dir(o, suite, !workers.cuda) : plan_for_problem(o, suite);
+  const bool rank_jobs_here = !workers.cuda && !o.server;
+  auto plan = o.problem.empty() ? plan_for_dir(o, suite, !workers.cuda, rank_jobs_here) : plan_for_problem(o, suite, rank_jobs_here);
   Store store(global.db);
   if (!o.shard.empty()) keep_shard(plan, *planner::parse_shard(o.shard), store);
   if (plan.empty()) {

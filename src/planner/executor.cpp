@@ -24,6 +24,7 @@
 #include "pool/build_cpus.hpp"
 #include "pool/worker_paths.hpp"
 #include "suite/candidate.hpp"
+#include "pool/rank_job.hpp"
 #include "pool/worker_process.hpp"
 #include "report/results_table.hpp"
 #include "serve/remote_worker.hpp"
@@ -339,7 +340,11 @@ std::vector<EvaluationRecord> execute_plan(std::vector<PlannedEval>& plan, const
       // a fresh worker, and a second death is reported but not stored as the candidate's verdict.
       for (int attempt = 0; attempt < 2; ++attempt) {
         try {
-          outcome = worker.run(job, std::chrono::seconds(settings.timeout_s));
+          // A multi-rank problem's job runs on workers of its own, one per rank (pool/rank_job.hpp).
+          outcome = e.problem.world_size > 1
+                        ? run_rank_job(job, e.problem.world_size, worker_config(config, config.worker_devices[worker_index]),
+                                       std::chrono::seconds(settings.timeout_s))
+                        : worker.run(job, std::chrono::seconds(settings.timeout_s));
         } catch (const Error& err) {  // the worker could not be restarted for this job
           outcome.failure = JobFailure::crashed;
           outcome.detail = err.what();

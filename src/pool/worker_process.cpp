@@ -26,6 +26,9 @@ namespace {
 // which go to the log file, never into the protocol.
 constexpr int kWorkerIn = 3;
 constexpr int kWorkerOut = 4;
+// A rank worker's inherited namespaces (WorkerConfig; KFORGE_WORKER_RANK_NETWORK names them).
+constexpr int kRankUserNamespace = 6;
+constexpr int kRankNetworkNamespace = 7;
 
 void close_fd(int& fd) {
   if (fd >= 0) ::close(fd);
@@ -156,6 +159,14 @@ void WorkerProcess::start() {
   std::vector<std::string> env_strings = sandboxed_environment(scratch_);
   env_strings.push_back("PYTHONUNBUFFERED=1");
   env_strings.push_back("KFORGE_WORKER_DEVICE=" + config_.device);
+  if (!config_.rank_references_folder.empty()) {
+    env_strings.push_back("KFORGE_WORKER_RANK_FOLDER=" + config_.rank_references_folder.string());
+    env_strings.push_back("KFORGE_WORKER_RANK_NETWORK=" +
+                          std::to_string(config_.rank_user_namespace_fd >= 0 ? kRankUserNamespace : -1) + "," +
+                          std::to_string(kRankNetworkNamespace));
+    for (auto& entry : env_strings)
+      if (entry.starts_with("KFORGE_WORKER_WRITABLE=")) entry += ":" + config_.rank_candidates_folder.string();
+  }
   if (config_.device == "cuda") env_strings.push_back("CUDA_VISIBLE_DEVICES=" + config_.cuda_visible_devices);
   else env_strings.push_back("CUDA_VISIBLE_DEVICES=");  // a CPU worker never touches a GPU
   std::vector<char*> envp;
@@ -172,6 +183,11 @@ void WorkerProcess::start() {
     // Dies with the kforge thread that started it (Ctrl-C, kill -9 of kforge): no orphan keeps a
     // GPU busy. Each worker is started and stopped by one executor thread.
     die_with_parent(parent, SIGKILL, 127);
+    // A rank worker's namespaces first moved out of the way of the fixed numbers, then onto theirs.
+    const int user_ns = config_.rank_user_namespace_fd >= 0 ? ::fcntl(config_.rank_user_namespace_fd, F_DUPFD_CLOEXEC, 100) : -1;
+    const int net_ns = config_.rank_network_namespace_fd >= 0 ? ::fcntl(config_.rank_network_namespace_fd, F_DUPFD_CLOEXEC, 100) : -1;
+    if (user_ns >= 0) ::dup2(user_ns, kRankUserNamespace);
+    if (net_ns >= 0) ::dup2(net_ns, kRankNetworkNamespace);
     ::dup2(down_read.get(), kWorkerIn);
     ::dup2(up_write.get(), kWorkerOut);
     int devnull = ::open("/dev/null", O_RDONLY);

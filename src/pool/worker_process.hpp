@@ -25,6 +25,17 @@ struct WorkerConfig {
   std::chrono::seconds start_timeout{180};
   int64_t host_memory_bytes = 0;     // resident host memory a job may reach (0: unbounded)
   double cpu_cores = 0;              // cores a job may keep busy, averaged over 3 s (0: unbounded)
+  // A multi-rank job's worker (pool/rank_job.hpp): the folder its references' group meets in (it
+  // alone may write there, and it keeps its sockets for that group), and the one its candidates'
+  // group meets in (writable by its candidates too). Empty for every other worker.
+  std::filesystem::path rank_references_folder;
+  std::filesystem::path rank_candidates_folder;
+  // And the namespaces of the job's private network (worker/private_network.hpp's holder; the user
+  // namespace's -1 where it made none), which the worker inherits and hands to its zygote for each
+  // candidate process: descriptors, since the holder, forked from a non-dumpable kforge, cannot be
+  // opened through /proc by another process.
+  int rank_user_namespace_fd = -1;
+  int rank_network_namespace_fd = -1;
 };
 
 // Whether an environment entry ("NAME=value") of kforge's reaches its workers, and through them the

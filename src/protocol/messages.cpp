@@ -72,6 +72,11 @@ void to_json(nlohmann::json& j, const EvalJob& v) {
        {"host_memory_bytes", v.host_memory_bytes}, {"cpu_cores", v.cpu_cores}};
   put_optional(j, "atol", v.atol);
   put_optional(j, "rtol", v.rtol);
+  if (v.rank)
+    j["rank"] = {{"rank", v.rank->rank},
+                 {"world_size", v.rank->world_size},
+                 {"rendezvous", v.rank->rendezvous},
+                 {"timeout_s", v.rank->timeout_s}};
 }
 void from_json(const nlohmann::json& j, EvalJob& v) {
   v.problem_path = j.at("problem_path").get<std::string>();
@@ -88,6 +93,18 @@ void from_json(const nlohmann::json& j, EvalJob& v) {
   v.timing = j.value("timing", TimingSettings{});
   v.host_memory_bytes = j.value("host_memory_bytes", int64_t{0});
   v.cpu_cores = j.value("cpu_cores", 0.0);
+  if (j.contains("rank") && j["rank"].is_object()) {
+    const auto& r = j["rank"];
+    RankPlace place;
+    place.rank = r.at("rank").get<int>();
+    place.world_size = r.at("world_size").get<int>();
+    place.rendezvous = r.at("rendezvous").get<std::string>();
+    place.timeout_s = r.value("timeout_s", 60.0);
+    if (place.world_size < 2 || place.rank < 0 || place.rank >= place.world_size)
+      throw std::runtime_error("a rank's job with rank " + std::to_string(place.rank) + " of " +
+                               std::to_string(place.world_size));
+    v.rank = place;
+  }
 }
 
 void to_json(nlohmann::json& j, const JobResult& v) {
@@ -100,6 +117,7 @@ void to_json(nlohmann::json& j, const JobResult& v) {
        {"worker_must_restart", v.worker_must_restart}, {"not_the_candidates", v.not_the_candidates},
        {"min_bytes", v.min_bytes},
        {"flops", v.flops}};
+  if (v.another_ranks_failure) j["another_ranks_failure"] = true;
   put_optional(j, "max_abs_error", v.max_abs_error);
   put_optional(j, "max_rel_error", v.max_rel_error);
 }
@@ -122,6 +140,7 @@ void from_json(const nlohmann::json& j, JobResult& v) {
   v.timing_s = j.value("timing_s", 0.0);
   v.worker_must_restart = j.value("worker_must_restart", false);
   v.not_the_candidates = j.value("not_the_candidates", false);
+  v.another_ranks_failure = j.value("another_ranks_failure", false);
   v.min_bytes = j.value("min_bytes", int64_t{0});
   v.flops = j.value("flops", int64_t{0});
 }

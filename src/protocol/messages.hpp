@@ -47,6 +47,18 @@ struct TimingSettings {
   bool cuda_graph = false;   // time replays of a CUDA graph of each forward (CUDA only)
 };
 
+// One rank's place in a multi-rank job (issue 24, docs/notes/multi-rank-judge.md): N workers each
+// evaluate one rank of the same job in lockstep. `rendezvous` is a folder of the orchestrator's,
+// made for the job: the references' group meets through a file there, the candidates' through a
+// file in its `candidates` folder (the one place they may all write). The candidates' private
+// network comes with the worker (pool/worker_process.hpp, KFORGE_WORKER_RANK_NETWORK).
+struct RankPlace {
+  int rank = 0;
+  int world_size = 1;
+  std::string rendezvous;
+  double timeout_s = 60;  // a collective that waits longer ends the evaluation (a rank that died)
+};
+
 struct EvalJob {
   std::string problem_path;
   std::string candidate_path;
@@ -64,6 +76,7 @@ struct EvalJob {
   // --cpu-share, watched by the reference process; 0: unbounded).
   int64_t host_memory_bytes = 0;  // resident [bytes]
   double cpu_cores = 0;           // cores kept busy on average over 3 s
+  std::optional<RankPlace> rank;  // a multi-rank problem's job: which rank this worker evaluates
 };
 
 struct JobResult {
@@ -83,6 +96,9 @@ struct JobResult {
   int64_t flops = 0;      // CUDA only: the reference's FLOPs at the benchmark size (0: not counted)
   bool worker_must_restart = false;  // a sticky CUDA error poisoned the worker's context
   bool not_the_candidates = false;   // ended by something no candidate could cause: not stored as its verdict
+  // A multi-rank job: this rank failed only because another rank did (its collectives broke, or
+  // the ranks agreed to stop); the merged verdict is the rank that failed first's.
+  bool another_ranks_failure = false;
 };
 
 void to_json(nlohmann::json& j, const WorkerInfo& v);

@@ -250,6 +250,7 @@ class CandidateHost {
                                   [&] { return import_file(request.at("problem").get<std::string>(), "kforge_problem_"); });
     if (!cuda_) apply_cpu_sizes(problem);
     py::list init_args = init_arguments(problem, device_name, device, dtype);
+    if (request.contains("rank")) join_candidates_group(request.at("rank"));
     watch_.emplace();  // the snapshot, before any of the candidate's code runs
     if (format_ == CandidateFormat::kernelbench) {
       py::module_ module = guarded(Verdict::load_error, "importing the candidate failed", [&] {
@@ -265,6 +266,19 @@ class CandidateHost {
     synchronize_device(cuda_);
     enforce("after loading the candidate");
     return {{"type", "loaded"}};
+  }
+
+  // A multi-rank job's candidate (docs/notes/multi-rank-judge.md): the candidates' group, joined
+  // in the job's private network before the candidate is imported, so its ModelNew is built inside
+  // an initialised group as the reference's Model was. Its threads (gloo's) are kforge's: the
+  // integrity snapshot comes after.
+  void join_candidates_group(const json& rank) {
+    guarded(Verdict::runtime_error, "joining the candidates' group", [&] {
+      py::module_::import("kforge_rank_control")
+          .attr("join_candidates")(rank.at("store").get<std::string>(), rank.at("rank").get<int>(),
+                                   rank.at("world_size").get<int>(), cuda_, rank.value("timeout_s", 60.0));
+      return 0;
+    });
   }
 
   // A training problem's candidate is called as a training step (python/kforge_train.py): its

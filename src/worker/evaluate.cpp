@@ -10,12 +10,17 @@
 #include <torch/csrc/utils/pybind.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <chrono>
 #include <cstdio>
 #include <fstream>
 #include <map>
 #include <optional>
 #include <sstream>
+
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "metrics/timing_clock.hpp"
 #include "pool/resource_watch.hpp"
@@ -26,6 +31,7 @@
 #include "worker/precision_check.hpp"
 #include "worker/problem_module.hpp"
 #include "worker/python_bridge.hpp"
+#include "worker/rank_group.hpp"
 #include "worker/remote_candidate.hpp"
 #include "worker/tensors.hpp"
 #include "worker/timer.hpp"
@@ -131,16 +137,17 @@ class Evaluation {
       // correctness trials run, and is ready (and stopped) before anything is timed: the next
       // job's load no longer waits for it (docs/benchmarks.md, session 16: load 0.23 s with the
       // boundary against 0.01 s without, when it was started after the timing).
-      {
+      // (Not for a rank: a spare is forked before its job's private network exists.)
+      if (!job_.rank) {
         TracedPart part("spare start");
         start_spare(context_);
       }
       phase(&res_.correctness_s, [&] { correctness(); });
-      {
+      if (!job_.rank) {
         TracedPart part("spare settle");
         settle_spare(context_);
       }
-      phase(&res_.timing_s, [&] { timing(); });
+      phase(&res_.timing_s, [&] { agreed([&] { timing(); }); });
       phase(&res_.correctness_s, [&] {
         TracedPart part("census");
         census();
@@ -152,6 +159,7 @@ class Evaluation {
       res_.message = f.message;
       res_.rule = f.rule;
       res_.not_the_candidates = f.not_the_candidates;
+      res_.another_ranks_failure = f.another_ranks;
     } catch (py::error_already_set& e) {  // raised outside a guarded call: the problem's or kforge's
       res_.verdict = Verdict::runtime_error;
       res_.message = describe(e).summary;
@@ -165,6 +173,7 @@ class Evaluation {
       TracedPart part("candidate end");
       cand_.reset();  // the candidate's process group is killed here, whatever the verdict
     }
+    ranks_.reset();
     if (PhaseTrace::wanted())
       std::fprintf(stderr, "kforge worker: phase trace: %s: %s: load %.3f s, correctness %.3f s, timing %.3f s: %s\n",
                    job_.problem_path.c_str(), std::string(to_string(res_.verdict)).c_str(), res_.load_s, res_.correctness_s, res_.timing_s,
@@ -212,9 +221,47 @@ class Evaluation {
   void check() {
     if (cuda_ && !context_.cuda) throw Failure{Verdict::runtime_error, "this worker has no CUDA device", ""};
     if (!context_.zygote) throw Failure{Verdict::runtime_error, "this worker has no zygote to start candidate processes", ""};
+    if (job_.rank && job_.candidate_format != CandidateFormat::kernelbench)
+      throw Failure{Verdict::load_error, "multi-rank problems take KernelBench-format candidates (a ModelNew) so far", ""};
+  }
+
+  // A multi-rank job's phase: run on every rank, then the ranks agree whether any failed, so all
+  // of them stop together (docs/notes/multi-rank-judge.md, "Lockstep"). A rank that failed ends
+  // its candidate's process first: the other ranks' candidates, waiting in a collective for it,
+  // fail at once instead of at their group's timeout. One rank: `fn` alone.
+  template <class Fn>
+  void agreed(Fn&& fn) {
+    if (!ranks_) return fn();
+    std::optional<Failure> mine;
+    try {
+      fn();
+    } catch (const Failure& f) {
+      mine = f;
+    } catch (py::error_already_set& e) {
+      mine = Failure{Verdict::runtime_error, describe(e).summary, ""};
+    } catch (const std::exception& e) {
+      mine = Failure{Verdict::runtime_error, std::string("worker: ") + e.what(), ""};
+    }
+    if (mine) cand_.reset();
+    if (ranks_->any(mine.has_value()) && !mine)
+      throw Failure{Verdict::runtime_error, "another rank failed", "", false, true};
+    if (mine) {
+      mine->message = "rank " + std::to_string(ranks_->rank()) + ": " + mine->message;
+      throw *mine;
+    }
   }
 
   void load() {
+    // A rank joins its references' group first: the problem's Model may ask dist.get_rank().
+    if (job_.rank) {
+      if (job_.timing.cuda_graph)
+        throw Failure{Verdict::runtime_error, "--cuda-graph does not time multi-rank problems yet", ""};
+      ranks_ = std::make_unique<RankGroup>(*job_.rank, cuda_);
+    }
+    agreed([&] { load_both(); });
+  }
+
+  void load_both() {
     std::optional<TracedPart> part(std::in_place, "load reference");
     problem_ = guarded(Verdict::load_error, "problem " + job_.problem_path,
                        [&] { return import_file(job_.problem_path, "kforge_problem_"); });
@@ -226,7 +273,10 @@ class Evaluation {
     ref_ = guarded(Verdict::load_error, "problem: Model(*get_init_inputs()) failed",
                    [&] { return build_model(problem_.attr("Model"), init_args, device_name_, dtype_); });
     plan_bytes_ = plan_workspace_bytes(cuda_);  // 0 on the CPU
-    if (is_training_problem(problem_)) load_training_step();
+    if (is_training_problem(problem_)) {
+      if (ranks_) throw Failure{Verdict::load_error, "a multi-rank problem is not a training problem (mode = \"train\") yet", ""};
+      load_training_step();
+    }
     if (training_) roles_ = training_->roles();
     if (cuda_) {
       // The reference's first forward of the evaluation (a training problem's first whole step:
@@ -248,14 +298,15 @@ class Evaluation {
     std::vector<at::Tensor> reference_outputs;
     if (job_.candidate_format != CandidateFormat::kernelbench) {
       uint64_t seed = job_.trial_seeds.empty() ? 1 : job_.trial_seeds.front();
-      py::list probe = fresh_inputs(problem_, seed, device_name_, device_, dtype_);
+      py::list probe = fresh_inputs(problem_, seed, device_name_, device_, dtype_, input_arguments());
       Outputs r = normalize_outputs(guarded(Verdict::runtime_error, "the reference Model.forward raised",
                                             [&] { return ref_(*py::tuple(clone_arguments(probe))); }));
       if (!r.error.empty()) throw Failure{Verdict::runtime_error, "the reference's " + r.error + " (a broken problem)", ""};
       reference_outputs = r.tensors;
     }
     part.emplace("load take process");
-    cand_ = std::make_unique<RemoteCandidate>(take_candidate_process(context_), cuda_, context_.clock.get());
+    cand_ = std::make_unique<RemoteCandidate>(ranks_ ? rank_process(context_, ranks_->place()) : take_candidate_process(context_),
+                                              cuda_, context_.clock.get());
     ResourceBounds bounds;
     bounds.host_memory_bytes = job_.host_memory_bytes;
     bounds.cpu_cores = job_.cpu_cores;
@@ -263,7 +314,7 @@ class Evaluation {
     part.emplace("load calibrate");
     calibrate(*cand_);
     part.emplace("load candidate");
-    cand_->load(job_, reference_outputs, training_ ? training_->request() : nlohmann::json());
+    cand_->load(job_, reference_outputs, training_ ? training_->request() : nlohmann::json(), rank_request());
   }
 
   // A training problem (mode = "train"): the reference becomes its training step, forward and
@@ -290,7 +341,7 @@ class Evaluation {
 
   // The inputs of one call from `seed`: the problem's, and a training step's grad_outputs after them.
   py::list inputs_at(uint64_t seed) {
-    py::list inputs = fresh_inputs(problem_, seed, device_name_, device_, dtype_);
+    py::list inputs = fresh_inputs(problem_, seed, device_name_, device_, dtype_, input_arguments());
     return training_ ? training_->inputs_with_grad_outputs(inputs, seed, sizes_, device_name_) : inputs;
   }
 
@@ -314,7 +365,7 @@ class Evaluation {
         for (const at::Tensor& t : normalize_outputs(out).tensors) bytes += t.nbytes();
         return bytes;
       });
-    }, {candidate_cpu(), job_.timing.cuda_graph});
+    }, {candidate_cpu(), job_.timing.cuda_graph, ranks_ != nullptr});
   }
 
   // The empty request's cost measured again after the timing, in the spare process: no candidate
@@ -367,8 +418,10 @@ class Evaluation {
 
   void correctness() {
     for (size_t t = 0; t < job_.trial_seeds.size(); ++t) {
-      run_trial("trial " + std::to_string(t + 1) + "/" + std::to_string(job_.trial_seeds.size()), job_.trial_seeds[t], t == 0,
-                false);
+      agreed([&] {
+        run_trial("trial " + std::to_string(t + 1) + "/" + std::to_string(job_.trial_seeds.size()), job_.trial_seeds[t],
+                  t == 0, false);
+      });
       ++res_.trials_passed;
     }
     // Shape specialisation: one more trial at each other size the problem declares. (Native
@@ -378,7 +431,7 @@ class Evaluation {
       for (const auto& sizes : extra_sizes_) {
         SizesApplied applied(problem_, sizes);
         sizes_ = applied.describe();
-        run_trial("at the extra size " + applied.describe(), seed_bits(extra_seed++), false, false);
+        agreed([&] { run_trial("at the extra size " + applied.describe(), seed_bits(extra_seed++), false, false); });
       }
       sizes_.clear();
     }
@@ -391,7 +444,7 @@ class Evaluation {
   void census() {
     if (!cuda_) return;
     const uint64_t seed = derived_seed(0x165667b19e3779f9ULL, 11);
-    run_trial("the kernel census call", seed, false, true);
+    agreed([&] { run_trial("the kernel census call", seed, false, true); });
   }
 
   // One trial: fresh inputs from `seed`; the reference on a copy of its own, then the candidate in
@@ -452,7 +505,7 @@ class Evaluation {
     // Values off the fp32 reference may be closer to fp64 than the reference's own (its TF32
     // convolutions, a ReLU mask its rounding flipped): the fp64 check decides.
     std::optional<PrecisionCheck> exactness;
-    if (!cmp.match && cmp.values_only && dtype_ == at::kFloat) {
+    if (!cmp.match && cmp.values_only && dtype_ == at::kFloat && !ranks_) {
       part.emplace("trial fp64");
       exactness = fp64_check(inputs, forward_seed, ref_out.tensors, cand_out);
       if (exactness->at_least_as_exact(cmp.failed) && hold_to_reference_by_norm(ref_out.tensors, cand_out, *exactness))
@@ -468,7 +521,8 @@ class Evaluation {
     const int64_t call_bytes = bytes_of(inputs) + bytes_of(ref_out.tensors);
     input_bytes_ = std::max(input_bytes_, bytes_of(inputs));
     if (first) res_.min_bytes = call_bytes;
-    if (first && dtype_ == at::kFloat) {
+    if (first && ranks_) fp64_note_ = "fp64 check skipped: a multi-rank problem's reference runs collectives";
+    if (first && dtype_ == at::kFloat && !ranks_) {
       part.emplace("trial fp64");
       PrecisionCheck pc = exactness ? *exactness : fp64_check(inputs, forward_seed, ref_out.tensors, cand_out);
       // An error of this size is no rounding of any precision (bf16 keeps 8 bits): the values are
@@ -544,6 +598,13 @@ class Evaluation {
     // What a pair holds while its batch waits: its inputs, once or twice, and the recheck's
     // samples of the outputs; and one output whole at a time, the call's own.
     setup.batch = timing_batch((setup.share_inputs ? 1 : 2) * input_bytes_, output_bytes_, cuda_, job_.timing.min_samples);
+    if (ranks_) {
+      // The ranks' smallest (free memory and shard sizes differ), and the same reference-input
+      // sharing on all: both decide which calls run.
+      setup.batch = static_cast<int>(-ranks_->max({-double(setup.batch)}).front());
+      setup.share_inputs = !ranks_->any(!setup.share_inputs);
+      setup.ranks = ranks_.get();
+    }
     PinnedThread pinned(reference_cpu());
     TimingOutcome timed = time_pairs(ref_, cand, inputs_for, job_, timing_seed, device_, setup, timer());
     // Another process that started after the calibration shared the GPU with the timed calls.
@@ -595,9 +656,23 @@ class Evaluation {
     return text;
   }
 
+  // get_inputs' arguments: a rank's (rank, world_size), or none.
+  py::tuple input_arguments() const { return ranks_ ? ranks_->input_arguments() : py::tuple(); }
+
+  // What a rank's candidate process needs to join the candidates' group (candidate_host.cpp).
+  nlohmann::json rank_request() const {
+    if (!ranks_) return nullptr;
+    const auto& place = ranks_->place();
+    return {{"rank", place.rank},
+            {"world_size", place.world_size},
+            {"store", RankGroup::candidates_folder(place.rendezvous) + "/store"},
+            {"timeout_s", place.timeout_s}};
+  }
+
   const protocol::EvalJob& job_;
   WorkerContext& context_;
   protocol::JobResult res_;
+  std::unique_ptr<RankGroup> ranks_;  // a multi-rank job's groups (job_.rank)
   const bool cuda_;
   const std::string device_name_;
   const at::Device device_;
@@ -654,6 +729,24 @@ std::unique_ptr<CandidateProcess> take_candidate_process(WorkerContext& context)
   settle_spare(context);
   if (context.spare) return std::move(context.spare);
   auto process = std::make_unique<CandidateProcess>(*context.zygote, context.zygote->spawn());
+  process->wait_ready(kReady);
+  return process;
+}
+
+std::unique_ptr<CandidateProcess> rank_process(WorkerContext& context, const protocol::RankPlace& place) {
+  // The namespaces of the job's private network, inherited from kforge (pool/worker_process.cpp:
+  // KFORGE_WORKER_RANK_NETWORK=USER,NET, USER -1 where the holder made no user namespace). The
+  // zygote's child joins them right after its fork; they stay open for the worker's next spawn.
+  const char* fds = std::getenv("KFORGE_WORKER_RANK_NETWORK");
+  int user = -1, net = -1;
+  struct stat net_stat {};
+  if (!fds || std::sscanf(fds, "%d,%d", &user, &net) != 2 || net < 0 || ::fstat(net, &net_stat) != 0)
+    throw Failure{Verdict::runtime_error,
+                  "rank " + std::to_string(place.rank) + ": this worker was given no private network for its candidates", "",
+                  true};
+  Zygote::RankNetwork network{user, net};
+  auto process = std::make_unique<CandidateProcess>(*context.zygote, context.zygote->spawn(&network));
+  process->expect_network(static_cast<uint64_t>(net_stat.st_ino));
   process->wait_ready(kReady);
   return process;
 }

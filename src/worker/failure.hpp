@@ -20,6 +20,8 @@ struct Failure {
   // The job met something no candidate could have caused (another process's work on the GPU):
   // its verdict says nothing of the candidate and is not stored as its result.
   bool not_the_candidates = false;
+  // A multi-rank job: this rank stopped because another rank failed (protocol::JobResult's field).
+  bool another_ranks = false;
 };
 
 // Runs `fn` and turns whatever it throws into a Failure with `verdict`, prefixed by `what`.

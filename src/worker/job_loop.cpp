@@ -98,7 +98,13 @@ int serve(int in_fd, int out_fd, int zygote_fd) {
   protocol::WorkerInfo info = describe_worker(context, costs);  // the CUDA context exists from here
   // Before any candidate is imported; the CUDA driver has opened what it needs.
   auto t0 = Clock::now();
-  SandboxStatus sandbox = enter_sandbox(writable_folders());
+  // A multi-rank job's worker (pool/rank_job.hpp): its references' group meets through a file
+  // in KFORGE_WORKER_RANK_FOLDER, which only kforge's workers may write (never its candidates).
+  std::vector<std::string> writable = writable_folders();
+  const char* rank_folder = std::getenv("KFORGE_WORKER_RANK_FOLDER");
+  const bool rank_worker = rank_folder && *rank_folder;
+  if (rank_worker) writable.emplace_back(rank_folder);
+  SandboxStatus sandbox = enter_sandbox(writable, rank_worker);
   costs.sandbox_s = seconds_since(t0);
   std::fprintf(stderr, "kforge worker: sandbox: %s\n", sandbox.describe.c_str());
   std::fprintf(stderr,

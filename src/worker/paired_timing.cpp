@@ -109,6 +109,31 @@ struct TimedSide {
   }
 };
 
+// Each pair's samples made the slowest rank's, on every rank: the times (events, host, bound) the
+// largest, a throttled or released sample anywhere the pair's, the clock the lowest, so every rank
+// keeps and drops the same pairs and sees the same interval.
+template <class Pairs>
+void slowest_ranks(const RankGroup& ranks, Pairs& pairs) {
+  std::vector<double> values;
+  for (const auto& p : pairs)
+    for (const Sample* s : {&p.ref_sample, &p.cand_sample})
+      values.insert(values.end(), {s->event_ms, s->host_ms, s->bound_ms, s->queued_ms, s->throttled ? 1.0 : 0.0,
+                                   s->held ? 0.0 : 1.0, s->watchdog ? 1.0 : 0.0, s->sm_mhz ? -double(s->sm_mhz) : 0.0});
+  values = ranks.max(values);
+  size_t i = 0;
+  for (auto& p : pairs)
+    for (Sample* s : {&p.ref_sample, &p.cand_sample}) {
+      s->event_ms = values[i++];
+      s->host_ms = values[i++];
+      s->bound_ms = values[i++];
+      s->queued_ms = values[i++];
+      s->throttled = values[i++] > 0;
+      s->held = values[i++] == 0;
+      s->watchdog = values[i++] > 0;
+      s->sm_mhz = static_cast<unsigned>(-values[i++]);
+    }
+}
+
 }  // namespace
 
 RecheckSample::RecheckSample(uint64_t seed, const at::Device& device) {
@@ -147,6 +172,12 @@ TimingOutcome time_pairs(const py::object& ref, const CandidateCall& cand, const
     out.not_held = std::string("stream not held: ") + who + " waits on the GPU inside forward";
   };
 
+  // The ranks of a multi-rank job start each call together: its collectives meet at once, and
+  // no rank's time holds another's wait for it.
+  auto together = [&] {
+    if (setup.ranks) setup.ranks->barrier();
+  };
+
   struct Pair {
     int index;
     py::tuple ref_args, cand_args;
@@ -174,12 +205,14 @@ TimingOutcome time_pairs(const py::object& ref, const CandidateCall& cand, const
     if (first >= 0) {
       py::tuple warm(inputs_for(100000 + first));
       const uint64_t warm_seed = forward_seed_for(seed ^ static_cast<uint64_t>(100000 + first));
+      together();
       note_watchdog(guarded(Verdict::runtime_error, "reference forward (" + what + ", untimed)",
                             [&] {
                               seed_everything(warm_seed);
                               return ref_side.time(timer, hold, warm);
                             }),
                     "the reference");
+      together();
       note_watchdog(guarded(Verdict::runtime_error, "ModelNew.forward (" + what + ", untimed)",
                             [&] { return cand(hold, py::list(warm), warm_seed, pairs.front().keep, nullptr); }),
                     "ModelNew");
@@ -191,6 +224,7 @@ TimingOutcome time_pairs(const py::object& ref, const CandidateCall& cand, const
     for (auto& p : pairs) {
       const uint64_t pair_seed = forward_seed_for(seed ^ static_cast<uint64_t>(p.index + 1000));
       auto time_ref = [&] {
+        together();
         TracedPart part("timing reference");
         py::object result;
         Sample s = guarded(Verdict::runtime_error, "reference forward (" + what + ")", [&] {
@@ -202,6 +236,7 @@ TimingOutcome time_pairs(const py::object& ref, const CandidateCall& cand, const
         return s;
       };
       auto time_cand = [&] {
+        together();
         TracedPart part("timing candidate");
         Sample s = guarded(Verdict::runtime_error, "ModelNew.forward (" + what + ")",
                            [&] { return cand(hold, py::list(p.cand_args), pair_seed, p.keep, &p.cand_kept); });
@@ -241,6 +276,7 @@ TimingOutcome time_pairs(const py::object& ref, const CandidateCall& cand, const
       out.cand_host_ms.clear();
       out.cand_bound_ms.clear();
     }
+    if (setup.ranks) slowest_ranks(*setup.ranks, batch_pairs);
     for (const auto& p : batch_pairs) {
       if (p.ref_sample.throttled || p.cand_sample.throttled) {
         ++out.throttled_pairs;
@@ -264,11 +300,15 @@ TimingOutcome time_pairs(const py::object& ref, const CandidateCall& cand, const
       out.cand_bound_ms.push_back(p.cand_sample.bound_ms);
     }
     pair += count;
-    double elapsed = seconds_since(t0);
-    if (elapsed >= settings.max_time_s) break;
-    if (pair < settings.min_samples || elapsed < settings.min_time_s) continue;
-    auto est = stats::paired_speedup(out.ref_ms, out.cand_ms, 300);
-    if (est && est->rel_half_width() <= settings.target_rel_ci) break;
+    const double elapsed = seconds_since(t0);
+    bool stop = elapsed >= settings.max_time_s;
+    if (!stop && pair >= settings.min_samples && elapsed >= settings.min_time_s) {
+      auto est = stats::paired_speedup(out.ref_ms, out.cand_ms, 300);
+      stop = est && est->rel_half_width() <= settings.target_rel_ci;
+    }
+    // The ranks' times are the same after slowest_ranks, their clocks are not: rank 0's word.
+    if (setup.ranks) stop = setup.ranks->rank_zero_says(stop);
+    if (stop) break;
   }
   if (out.not_held.empty() && !hold && device.is_cuda()) out.not_held = "stream not held: " + timer.why_not_held();
   return out;

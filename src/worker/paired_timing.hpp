@@ -12,6 +12,7 @@
 
 #include "protocol/messages.hpp"
 #include "worker/pair_batches.hpp"
+#include "worker/rank_group.hpp"
 #include "worker/tensors.hpp"
 #include "worker/timer.hpp"
 
@@ -66,6 +67,9 @@ struct PairSetup {
   // What each output is, for the recheck's comparison (a training step's gradients are compared
   // at their own scale; worker/training.hpp). Empty: plain outputs.
   std::vector<ComparedTensor> roles;
+  // A multi-rank job's (worker/rank_group.hpp): every timed call starts after a barrier, each
+  // pair's times are the slowest rank's, and rank 0 decides when the timing stops. Null: one rank.
+  const RankGroup* ranks = nullptr;
 };
 
 // The seed torch's generators get before each model's forward on the inputs of `input_seed`, the

@@ -87,10 +87,10 @@ py::list init_arguments(const py::module_& problem, const std::string& device_na
 }
 
 py::list fresh_inputs(const py::module_& problem, uint64_t seed, const std::string& device_name,
-                      const at::Device& device, at::ScalarType dtype) {
+                      const at::Device& device, at::ScalarType dtype, const py::tuple& args) {
   py::object raw = guarded(Verdict::load_error, "problem: get_inputs() failed", [&] {
     seed_everything(seed);
-    return call_on_device(problem.attr("get_inputs"), py::tuple(), device_name);
+    return call_on_device(problem.attr("get_inputs"), args, device_name);
   });
   return guarded(Verdict::runtime_error, "problem: moving get_inputs() to " + device_name,
                  [&] { return prepare_arguments(checked_inputs(raw), device, dtype); });

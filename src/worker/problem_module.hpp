@@ -28,8 +28,9 @@ py::list init_arguments(const py::module_& problem, const std::string& device_na
                         at::ScalarType dtype);
 
 // get_inputs() after seeding `seed`, checked (tensors and plain numbers only), moved and cast.
+// `args`: what get_inputs takes (a multi-rank problem's rank and world size; none otherwise).
 py::list fresh_inputs(const py::module_& problem, uint64_t seed, const std::string& device_name,
-                      const at::Device& device, at::ScalarType dtype);
+                      const at::Device& device, at::ScalarType dtype, const py::tuple& args = py::tuple());
 
 // On the CPU, the module constants a problem's `cpu_sizes` names take those values.
 void apply_cpu_sizes(const py::module_& problem);

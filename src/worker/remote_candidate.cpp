@@ -157,7 +157,7 @@ void RemoteCandidate::calibrate(const py::list& inputs, const std::function<int6
     probes.clear();
     const auto started = Clock::now();
     for (int pair = 0; pair < kCalibrationPairs; ++pair) {
-      if (pair >= kFewestCalibrationPairs && Clock::now() - started > kCalibrationBudget) break;
+      if (pair >= kFewestCalibrationPairs && (options.fixed_pairs || Clock::now() - started > kCalibrationBudget)) break;
       if (pair % 2 == 0) {
         output_bytes = reference_call();
         request_empty_call(pair);
@@ -235,7 +235,7 @@ json RemoteCandidate::place_inputs(const py::list& inputs, py::list& views, int6
 }
 
 void RemoteCandidate::load(const protocol::EvalJob& job, const std::vector<at::Tensor>& reference_outputs,
-                           const json& training) {
+                           const json& training, const json& rank) {
   json outputs = json::array();
   for (const auto& t : reference_outputs) outputs.push_back(TensorSlot{0, t.scalar_type(), t.sizes().vec()}.to_json());
   json request = {{"type", "load"},
@@ -247,6 +247,7 @@ void RemoteCandidate::load(const protocol::EvalJob& job, const std::vector<at::T
                   {"fallback", census::to_string(job.fallback)},
                   {"outputs", outputs}};
   if (!training.is_null()) request["training"] = training;
+  if (!rank.is_null()) request["rank"] = rank;
   json reply = process_->request(request);
   if (reply.value("type", "") == "loaded") return;
   auto verdict = verdict_from_string(reply.value("verdict", std::string()));

@@ -47,11 +47,16 @@ class RemoteCandidate {
   struct CalibrationOptions {
     std::optional<int> cpu;  // the candidate times on this CPU (worker/cpu_pin.hpp)
     bool graph = false;      // timed as CUDA graph replays, whose inputs are copied in once more
+    // A multi-rank job's: the reference calls are collectives, so every rank makes the same
+    // number of them, the fewest, whatever its clock says.
+    bool fixed_pairs = false;
   };
   void calibrate(const py::list& inputs, const std::function<int64_t()>& reference_call, const CalibrationOptions& options);
   // Imports and builds the candidate there. `reference_outputs` (native candidates) shapes its
   // outputs; `training` (a training problem's, worker/training.hpp) makes its calls training steps.
-  void load(const protocol::EvalJob& job, const std::vector<at::Tensor>& reference_outputs, const nlohmann::json& training);
+  // `rank` (a multi-rank job's): the candidates' group to join before the candidate is imported.
+  void load(const protocol::EvalJob& job, const std::vector<at::Tensor>& reference_outputs, const nlohmann::json& training,
+            const nlohmann::json& rank = nullptr);
 
   struct CallOptions {
     std::string what;              // "trial 1/5", for messages

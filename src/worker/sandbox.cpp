@@ -340,10 +340,10 @@ std::vector<std::string> host_compiler_folders() {
   return out;
 }
 
-SandboxStatus enter_sandbox(const std::vector<std::string>& writable) {
+SandboxStatus enter_sandbox(const std::vector<std::string>& writable, bool references_network) {
   SandboxStatus s;
-  std::string net = deny_network();
-  s.network_denied = net.empty();
+  std::string net = references_network ? "kept for the references' group of a multi-rank job" : deny_network();
+  s.network_denied = !references_network && net.empty();
   int abi = 0;
   std::string fs = confine_files(writable, nullptr, abi, false, nullptr);
   s.writes_confined = fs.empty();

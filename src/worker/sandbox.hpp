@@ -38,7 +38,9 @@ std::vector<std::string> host_compiler_folders();
 // are confined to `writable` (and /dev and /proc, which the CUDA driver and the C library write to)
 // for this thread and every thread or process it starts later. What the kernel does not support
 // is reported, not faked.
-SandboxStatus enter_sandbox(const std::vector<std::string>& writable);
+// `references_network`: a multi-rank job's worker keeps its sockets, for the references' group on
+// the machine's loopback (its candidates' are in a private network and cannot reach it).
+SandboxStatus enter_sandbox(const std::vector<std::string>& writable, bool references_network = false);
 
 // The candidate process's sandbox (above), for the calling thread and everything it starts; the
 // other threads (the CUDA driver's, the stream hold's watchdog) were made by kforge's code before.
