@@ -12,14 +12,15 @@
 
 #include "common/errors.hpp"
 #include "common/parent_death.hpp"
+#include "pool/worker_process.hpp"
 #include "serve/serve_messages.hpp"
 
 namespace kforge::agent {
 
 WarmWorkers::WarmWorkers(const std::string& device, const std::filesystem::path& log) {
-  char dir_template[] = "/tmp/kforge-agent-XXXXXX";
-  if (!::mkdtemp(dir_template)) throw Error("cannot make a folder for the agent's worker socket");
-  dir_ = dir_template;
+  // Under /tmp, not $TMPDIR: a socket's path must stay under 108 bytes. One a killed agent left
+  // behind is removed by the next (make_owned_folder).
+  dir_ = make_owned_folder("/tmp", "agent");
   socket_ = dir_ / "serve.sock";
   std::filesystem::create_directories(log.parent_path());
   const int log_fd = ::open(log.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);

@@ -53,15 +53,18 @@ std::filesystem::path temp_root() {
   return tmp && *tmp ? std::filesystem::path(tmp) : std::filesystem::path("/tmp");
 }
 
-// Scratch folders are named kforge-worker-<kforge's pid>-XXXXXX. A kforge killed outright (kill -9,
-// the OOM killer) cannot remove its workers' folders, so the next kforge to start a worker removes
-// every such folder whose kforge is gone.
-void remove_orphaned_scratch() {
+// Folders are named kforge-<kind>-<kforge's pid>-XXXXXX. A kforge killed outright (kill -9, the
+// OOM killer) cannot remove its folders, so the next kforge to make one of that kind removes every
+// such folder whose kforge is gone.
+void remove_orphaned(const std::filesystem::path& root, const std::string& kind) {
   std::error_code ec;
-  for (const auto& entry : std::filesystem::directory_iterator(temp_root(), ec)) {
+  const std::string format = "kforge-" + kind + "-%d-";
+  for (const auto& entry : std::filesystem::directory_iterator(root, ec)) {
     const std::string name = entry.path().filename().string();
     int owner = 0;
-    if (std::sscanf(name.c_str(), "kforge-worker-%d-", &owner) != 1 || owner <= 1 || owner == ::getpid()) continue;
+    if (!name.starts_with("kforge-" + kind + "-") || std::sscanf(name.c_str(), format.c_str(), &owner) != 1 ||
+        owner <= 1 || owner == ::getpid())
+      continue;
     if (::kill(owner, 0) == 0 || errno != ESRCH) continue;  // alive, or not ours to judge
     std::error_code ignored;
     std::filesystem::remove_all(entry.path(), ignored);
@@ -70,12 +73,14 @@ void remove_orphaned_scratch() {
 
 }  // namespace
 
-std::filesystem::path make_scratch() {
-  remove_orphaned_scratch();
-  std::string pattern = (temp_root() / ("kforge-worker-" + std::to_string(::getpid()) + "-XXXXXX")).string();
-  if (!::mkdtemp(pattern.data())) throw Error("cannot create a worker scratch folder from " + pattern + ": " + std::strerror(errno));
+std::filesystem::path make_owned_folder(const std::filesystem::path& root, const std::string& kind) {
+  remove_orphaned(root, kind);
+  std::string pattern = (root / ("kforge-" + kind + "-" + std::to_string(::getpid()) + "-XXXXXX")).string();
+  if (!::mkdtemp(pattern.data())) throw Error("cannot create a folder from " + pattern + ": " + std::strerror(errno));
   return pattern;
 }
+
+std::filesystem::path make_scratch() { return make_owned_folder(temp_root(), "worker"); }
 
 namespace {
 

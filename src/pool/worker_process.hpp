@@ -43,8 +43,13 @@ struct WorkerConfig {
 // looks like a credential (KEY, TOKEN, SECRET, PASSWORD, ...), whatever its prefix.
 bool worker_may_see(std::string_view entry);
 
+// A fresh folder kforge-<kind>-<this kforge's pid>-XXXXXX under `root`, private to this user; the
+// folders of that kind a dead kforge left there (killed outright, unable to remove them) are
+// removed first.
+std::filesystem::path make_owned_folder(const std::filesystem::path& root, const std::string& kind);
+
 // A fresh scratch folder for a process that runs candidate code: its working directory and
-// TMPDIR, the one place (with the caches) it may write to. One left by a dead kforge is removed.
+// TMPDIR, the one place (with the caches) it may write to (make_owned_folder under $TMPDIR or /tmp).
 std::filesystem::path make_scratch();
 
 // The environment of a process that runs candidate code (a worker, a load_inline prebuild):
