@@ -57,14 +57,15 @@ TEST(CpuRanks, EachRankIsJudgedAndTheFailingRankNamed) {
   auto r = run_kforge({"--db", dir.file("k.db"), "eval", "--device", "cpu", "--timeout", "120", "--max-time", "0.5",
                        "--min-time", "0", "--min-samples", "5", "--json", "--problem", kProblem, identity,
                        source_path("tests/ranks/rank1_skips_bias.py"), source_path("tests/ranks/rank1_raises.py"),
-                       source_path("tests/ranks/rank_reaches_for_the_machine.py")});
+                       source_path("tests/ranks/rank1_crashes.py"), source_path("tests/ranks/rank_reaches_for_the_machine.py"),
+                       source_path("tests/ranks/rank_reads_the_references_folder.py")});
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   ::close(listener);
   if (r.err.find("gives none") != std::string::npos)
     GTEST_SKIP() << "this machine allows no private network namespace: " << r.err;
   ASSERT_EQ(r.exit_code, 0) << r.err;
   auto lines = r.lines_by_candidate();
-  ASSERT_EQ(lines.size(), 4u) << r.out << r.err;
+  ASSERT_EQ(lines.size(), 6u) << r.out << r.err;
 
   const auto& id = lines.at("identity.py");
   EXPECT_EQ(id.value("verdict", ""), "correct") << id.dump();
@@ -83,9 +84,17 @@ TEST(CpuRanks, EachRankIsJudgedAndTheFailingRankNamed) {
   // groups' 60 s timeout.
   EXPECT_LT(raises.value("wall_s", 1e9), 50.0) << raises.dump();
 
+  const auto& crashes = lines.at("rank1_crashes.py");
+  EXPECT_EQ(crashes.value("verdict", ""), "crashed") << crashes.dump();
+  EXPECT_EQ(crashes.value("message", "").rfind("rank 1: ", 0), 0u) << crashes.dump();
+  EXPECT_LT(crashes.value("wall_s", 1e9), 50.0) << crashes.dump();
+
+  const auto& references = lines.at("rank_reads_the_references_folder.py");
+  EXPECT_EQ(references.value("verdict", ""), "correct") << "a rank saw the references' folder: " << references.dump();
+
   const auto& outside = lines.at("rank_reaches_for_the_machine.py");
   EXPECT_EQ(outside.value("verdict", ""), "correct") << "a rank reached the machine's loopback: " << outside.dump();
-  std::fprintf(stderr, "four multi-rank jobs in %.1f s\n", seconds);
+  std::fprintf(stderr, "six multi-rank jobs in %.1f s\n", seconds);
 }
 
 // Level 7 on the CPU: every problem's identity candidate (ModelNew = Model) is judged correct, each

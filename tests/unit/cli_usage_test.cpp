@@ -98,21 +98,12 @@ TEST(CliUsage, CudaWithoutGpu) {
 
 // Multi-rank problems (level 7) are linted, not evaluated, baselined or measured yet: asked for
 // alone, an error that says so; found in a folder, a note, and the rest of the folder still runs.
-TEST(CliUsage, MultiRankProblemsAreNotEvaluatedYetAndSaySo) {
+// kforge eval judges multi-rank problems on the CPU (tests/integration/cpu_ranks_test.cpp); the
+// agent, the baselines and the metadata do not yet, and say so.
+TEST(CliUsage, MultiRankProblemsAreNotSearchedMeasuredOrDerivedYetAndSaySo) {
   TempDir dir;
-  std::string candidate = dir.write("c.py", "import torch.nn as nn\n\nclass ModelNew(nn.Module):\n    pass\n");
-  auto r = run_kforge({"--db", dir.file("k.db"), "eval", "--device", "cpu", "--problem", "level7/1", candidate});
-  EXPECT_EQ(r.exit_code, 2) << r.err;
-  EXPECT_NE(r.err.find("level7/1_Tensor_Parallel_MLP_AllReduce is a multi-rank problem (world_size = 2): kforge does not "
-                       "evaluate candidates on those yet"),
-            std::string::npos)
-      << r.err;
-  dir.write("run/level7/1_Tensor_Parallel_MLP_AllReduce/c.py", "import torch.nn as nn\n\nclass ModelNew(nn.Module):\n    pass\n");
-  r = run_kforge({"--db", dir.file("k.db"), "eval", "--device", "cpu", dir.file("run")});
-  EXPECT_NE(r.err.find("is a multi-rank problem (world_size = 2)"), std::string::npos) << r.err;
-  EXPECT_NE(r.err.find("its candidates were skipped"), std::string::npos) << r.err;
   std::string config = dir.write("kforge.toml", "[models.none]\napi = \"scripted\"\nendpoint = \"answers\"\nmodel = \"none\"\n");
-  r = run_kforge({"--db", dir.file("k.db"), "agent", "--config", config, "--problem", "level7/1", "--model", "none", "--device", "cpu"});
+  auto r = run_kforge({"--db", dir.file("k.db"), "agent", "--config", config, "--problem", "level7/1", "--model", "none", "--device", "cpu"});
   EXPECT_EQ(r.exit_code, 2) << r.err;
   EXPECT_NE(r.err.find("not searched"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("every problem chosen is a multi-rank one"), std::string::npos) << r.err;
