@@ -16,8 +16,13 @@ namespace {
 
 // What a rank says when another rank's failure broke the collective it was in (gloo, NCCL): the
 // other rank's error is the cause, this one only its echo (as python/kforge_ranks.py reads them).
+// Read from the text, since it comes from torch inside the candidate's process; the ranks that
+// stopped because the ranks agreed to are flagged (JobResult::another_ranks_failure) instead.
 constexpr std::array<std::string_view, 5> kEchoes{"Connection closed by peer", "Connection reset by peer", "timed out",
                                                   "Timed out", "NCCL communicator was aborted"};
+
+// How long a collective of either group may wait (a rank that died): within a job's own timeout.
+constexpr double kGroupTimeoutS = 60;
 
 bool failed(const JobOutcome& o) { return o.failure != JobFailure::none || o.result.verdict != Verdict::correct; }
 
@@ -106,7 +111,7 @@ JobOutcome run_rank_job(const protocol::EvalJob& job, int world_size, const Work
       place.rank = r;
       place.world_size = world_size;
       place.rendezvous = rendezvous.string();
-      place.timeout_s = std::min<double>(60.0, static_cast<double>(deadline.count()));
+      place.timeout_s = std::min(kGroupTimeoutS, static_cast<double>(deadline.count()));
       rank_job.rank = place;
       JobOutcome& out = outcomes[static_cast<size_t>(r)];
       try {
