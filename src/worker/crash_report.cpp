@@ -25,7 +25,7 @@ void write_text(const char* text) {
 
 // Only async-signal-safe calls: write(2) and backtrace_symbols_fd (backtrace() itself is safe
 // once libgcc is loaded, which the first call below, made at install time, ensures).
-void report(int sig, siginfo_t*, void*) {
+void report(int sig, siginfo_t* info, void* context) {
   // Another thread is reporting, and the process dies by its signal once it has: wait for that.
   if (reporting.exchange(true))
     for (;;) ::pause();
@@ -33,9 +33,24 @@ void report(int sig, siginfo_t*, void*) {
   void* frames[64];
   int n = ::backtrace(frames, 64);
   ::backtrace_symbols_fd(frames, n, STDERR_FILENO);
-  for (size_t i = 0; i < sizeof(kSignals) / sizeof(kSignals[0]); ++i)
-    if (kSignals[i] == sig) ::sigaction(sig, &previous[i], nullptr);
-  ::raise(sig);  // delivered once this handler returns, to the previous handler
+  for (size_t i = 0; i < sizeof(kSignals) / sizeof(kSignals[0]); ++i) {
+    if (kSignals[i] != sig) continue;
+    // The previous handler (Python's faulthandler) is called from here, not put back for every
+    // thread: put back, it also took the threads that faulted while it ran, and wrote its dump
+    // again for each (two "Fatal Python error" reports in a CPU test run under load).
+    const struct sigaction& before = previous[i];
+    if ((before.sa_flags & SA_SIGINFO) && before.sa_sigaction)
+      before.sa_sigaction(sig, info, context);
+    else if (before.sa_handler != SIG_DFL && before.sa_handler != SIG_IGN && before.sa_handler)
+      before.sa_handler(sig);
+  }
+  // Then the default action, whatever that handler did (a faulthandler that a candidate disabled
+  // returns at once): the signal is delivered when this returns, and the process dies by it.
+  struct sigaction default_action {};
+  default_action.sa_handler = SIG_DFL;
+  sigemptyset(&default_action.sa_mask);
+  ::sigaction(sig, &default_action, nullptr);
+  ::raise(sig);
 }
 
 }  // namespace
