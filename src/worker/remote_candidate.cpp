@@ -175,7 +175,9 @@ void RemoteCandidate::calibrate(const py::list& inputs, const std::function<int6
   // measured against this idle time, could no longer see a candidate's work left running. Work
   // that is ending (an earlier job's candidate process, its context being torn down) is waited
   // for as the drain check waits for a killed candidate's, then everything is measured again.
-  if (idle_probe_ms_ > kSharedGpuProbeMs && gpu_goes_idle(kSharedGpuProbeMs)) measure();
+  // (Not for a rank of a multi-rank job: measuring again runs reference calls, collectives, on this
+  // rank alone. Its slow GPU ends its evaluation below, and the ranks' agreement ends the others'.)
+  if (!options.fixed_pairs && idle_probe_ms_ > kSharedGpuProbeMs && gpu_goes_idle(kSharedGpuProbeMs)) measure();
   if (idle_probe_ms_ > kSharedGpuProbeMs) throw_shared_gpu("before the candidate was loaded", idle_probe_ms_);
 }
 
