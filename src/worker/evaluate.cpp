@@ -10,8 +10,6 @@
 #include <torch/csrc/utils/pybind.h>
 
 #include <algorithm>
-#include <cerrno>
-#include <cstring>
 #include <chrono>
 #include <cstdio>
 #include <fstream>
@@ -20,7 +18,6 @@
 #include <sstream>
 
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include "metrics/timing_clock.hpp"
 #include "pool/resource_watch.hpp"
@@ -305,7 +302,7 @@ class Evaluation {
       reference_outputs = r.tensors;
     }
     part.emplace("load take process");
-    cand_ = std::make_unique<RemoteCandidate>(ranks_ ? rank_process(context_, ranks_->place()) : take_candidate_process(context_),
+    cand_ = std::make_unique<RemoteCandidate>(ranks_ ? rank_process(context_) : take_candidate_process(context_),
                                               cuda_, context_.clock.get());
     ResourceBounds bounds;
     bounds.host_memory_bytes = job_.host_memory_bytes;
@@ -733,7 +730,7 @@ std::unique_ptr<CandidateProcess> take_candidate_process(WorkerContext& context)
   return process;
 }
 
-std::unique_ptr<CandidateProcess> rank_process(WorkerContext& context, const protocol::RankPlace& place) {
+std::unique_ptr<CandidateProcess> rank_process(WorkerContext& context) {
   // The namespaces of the job's private network, inherited from kforge (pool/worker_process.cpp:
   // KFORGE_WORKER_RANK_NETWORK=USER,NET, USER -1 where the holder made no user namespace). The
   // zygote's child joins them right after its fork; they stay open for the worker's next spawn.
@@ -741,9 +738,7 @@ std::unique_ptr<CandidateProcess> rank_process(WorkerContext& context, const pro
   int user = -1, net = -1;
   struct stat net_stat {};
   if (!fds || std::sscanf(fds, "%d,%d", &user, &net) != 2 || net < 0 || ::fstat(net, &net_stat) != 0)
-    throw Failure{Verdict::runtime_error,
-                  "rank " + std::to_string(place.rank) + ": this worker was given no private network for its candidates", "",
-                  true};
+    throw Failure{Verdict::runtime_error, "this worker was given no private network for its candidates", "", true};
   Zygote::RankNetwork network{user, net};
   auto process = std::make_unique<CandidateProcess>(*context.zygote, context.zygote->spawn(&network));
   process->expect_network(static_cast<uint64_t>(net_stat.st_ino));

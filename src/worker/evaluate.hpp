@@ -36,9 +36,9 @@ void start_spare(WorkerContext& context);
 // The spare if there is one, else a new process; ready to be given a candidate.
 std::unique_ptr<CandidateProcess> take_candidate_process(WorkerContext& context);
 
-// A multi-rank job's candidate process for `place`'s rank: forked fresh by the zygote into the
+// A multi-rank job's candidate process for this worker's rank: forked fresh by the zygote into the
 // job's private network (never a spare: those were forked before it existed), ready.
-std::unique_ptr<CandidateProcess> rank_process(WorkerContext& context, const protocol::RankPlace& place);
+std::unique_ptr<CandidateProcess> rank_process(WorkerContext& context);
 // Waits until the spare candidate process is ready and stopped, so that nothing of its start
 // runs while a candidate is timed; a spare lost meanwhile is dropped (the next job starts one).
 void settle_spare(WorkerContext& context);

@@ -314,17 +314,9 @@ TimingOutcome time_pairs(const py::object& ref, const CandidateCall& cand, const
   return out;
 }
 
-// How many timed pairs to prepare at once: as many as a quarter of the free device memory (1 GiB
-// on the CPU) holds beside one call's outputs, at most kMostPairsPerBatch, and then evened out so
-// that whole batches make up the least number of pairs the timing takes. (Half the memory, tried
-// at 8fe5d98, saved a level-1 sweep 8 s of untimed calls on the H200, but identity candidates then
-// ran up to 18% faster than their references where cuDNN picks algorithms by the workspace it can
-// get: level3/30 LSTM 1.18, level1/83 ConvTranspose2d 1.19, level3/45 MoE 1.07. Batches of 8 for
-// the 20 pairs least took 24 pairs in three batches, each batch with its untimed calls, inputs and
-// recheck: two of 10 take 20.)
 // KFORGE_WORKER_PAIRS_PER_BATCH=N (1-100) sets the cap for a benchmark that compares batch sizes in
 // one run (bench/boundary_cost.sh's "alt" side); kMostPairsPerBatch otherwise.
-int most_pairs_per_batch() {
+static int most_pairs_per_batch() {
   static const int most = [] {
     const char* text = std::getenv("KFORGE_WORKER_PAIRS_PER_BATCH");
     const int n = text ? std::atoi(text) : 0;
@@ -333,6 +325,14 @@ int most_pairs_per_batch() {
   return most;
 }
 
+// How many timed pairs to prepare at once: as many as a quarter of the free device memory (1 GiB
+// on the CPU) holds beside one call's outputs, at most most_pairs_per_batch(), and then evened out
+// so that whole batches make up the least number of pairs the timing takes. (Half the memory, tried
+// at 8fe5d98, saved a level-1 sweep 8 s of untimed calls on the H200, but identity candidates then
+// ran up to 18% faster than their references where cuDNN picks algorithms by the workspace it can
+// get: level3/30 LSTM 1.18, level1/83 ConvTranspose2d 1.19, level3/45 MoE 1.07. Batches of 8 for
+// the 20 pairs least took 24 pairs in three batches, each batch with its untimed calls, inputs and
+// recheck: two of 10 take 20.)
 int timing_batch(int64_t pair_bytes, int64_t output_bytes, bool cuda, int min_pairs) {
   int64_t budget = int64_t{1} << 30;
   if (cuda) {
