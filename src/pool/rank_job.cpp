@@ -65,8 +65,22 @@ JobOutcome merge_rank_outcomes(const std::vector<JobOutcome>& ranks) {
     return merged;
   }
   JobOutcome merged = ranks[static_cast<size_t>(cause)];
-  if (merged.failure != JobFailure::none) merged.detail = named(cause, merged.detail);
-  else merged.result.message = named(cause, merged.result.message);
+  // Ranks that all ran out of time cannot be told apart: one may have hung and the others waited
+  // for it in a collective. Each is named, none blamed.
+  std::string timed_out;
+  int timeouts = 0;
+  for (size_t r = 0; r < ranks.size(); ++r)
+    if (ranks[r].failure == JobFailure::timeout) {
+      timed_out += (timed_out.empty() ? "" : ", ") + std::to_string(r);
+      ++timeouts;
+    }
+  if (merged.failure == JobFailure::timeout && timeouts > 1)
+    merged.detail = "ranks " + timed_out + " ran out of time (one may have waited for another in a collective): " +
+                    merged.detail;
+  else if (merged.failure != JobFailure::none)
+    merged.detail = named(cause, merged.detail);
+  else
+    merged.result.message = named(cause, merged.result.message);
   merged.result.another_ranks_failure = false;
   return merged;
 }

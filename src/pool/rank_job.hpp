@@ -21,7 +21,8 @@ JobOutcome run_rank_job(const protocol::EvalJob& job, int world_size, const Work
 // The job's outcome from its ranks' (in rank order): every rank correct gives rank 0's (its times
 // are the slowest rank's already), its message naming the ranks; otherwise the first rank that
 // failed of its own, named ("rank 1: ..."), before ranks that failed only because another did
-// (their collectives broke, or they stopped when the ranks agreed to).
+// (their collectives broke, or they stopped when the ranks agreed to). Several ranks out of time
+// are all named: a hung rank and one waiting for it look the same from outside.
 JobOutcome merge_rank_outcomes(const std::vector<JobOutcome>& ranks);
 
 }  // namespace kforge
