@@ -97,6 +97,24 @@ TEST(CpuRanks, EachRankIsJudgedAndTheFailingRankNamed) {
   std::fprintf(stderr, "six multi-rank jobs in %.1f s\n", seconds);
 }
 
+// A rank that hangs: the job ends at its limit as `timeout`, naming rank 1 (or both ranks, where
+// rank 0's worker ran out of time too, waiting for it), and kforge goes on (exit 0, its line out).
+TEST(CpuRanks, AHungRankEndsTheJobAtItsLimit) {
+  TempDir dir;
+  auto r = run_kforge({"--db", dir.file("k.db"), "eval", "--device", "cpu", "--timeout", "20", "--json", "--problem",
+                       kProblem, source_path("tests/ranks/rank1_hangs.py")});
+  if (r.err.find("gives none") != std::string::npos)
+    GTEST_SKIP() << "this machine allows no private network namespace: " << r.err;
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto lines = r.lines_by_candidate();
+  ASSERT_EQ(lines.size(), 1u) << r.out << r.err;
+  const auto& hung = lines.at("rank1_hangs.py");
+  EXPECT_EQ(hung.value("verdict", ""), "timeout") << hung.dump();
+  const std::string message = hung.value("message", "");
+  EXPECT_TRUE(message.rfind("rank 1: ", 0) == 0 || message.rfind("ranks 0, 1 ran out of time", 0) == 0) << message;
+  EXPECT_LT(hung.value("wall_s", 1e9), 40.0) << hung.dump();
+}
+
 // Level 7 on the CPU: every problem's identity candidate (ModelNew = Model) is judged correct, each
 // rank's outputs compared by its own worker. (Its speedups are not asserted: four processes and
 // gloo's threads on CI's two cores time far from 1.00; the level's identity target is the
