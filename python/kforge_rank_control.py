@@ -23,25 +23,25 @@ import torch.distributed as dist
 _control = None
 
 
-def _join(store_path, rank, world_size, backend, timeout_s):
+def _join(store_path, rank, world_size, cuda, timeout_s):
     os.environ.setdefault("GLOO_SOCKET_IFNAME", "lo")
     os.environ.setdefault("NCCL_SOCKET_IFNAME", "lo")
     os.environ.setdefault("NCCL_NVLS_ENABLE", "0")
     store = dist.FileStore(store_path, world_size)
-    dist.init_process_group(backend, store=store, rank=rank, world_size=world_size,
+    dist.init_process_group("nccl" if cuda else "gloo", store=store, rank=rank, world_size=world_size,
                             timeout=datetime.timedelta(seconds=timeout_s))
 
 
 def join_references(store_path, rank, world_size, cuda, timeout_s):
     """The references' group and the control group, on every rank's worker."""
     global _control
-    _join(store_path, rank, world_size, "nccl" if cuda else "gloo", timeout_s)
+    _join(store_path, rank, world_size, cuda, timeout_s)
     _control = dist.new_group(backend="gloo", timeout=datetime.timedelta(seconds=timeout_s))
 
 
 def join_candidates(store_path, rank, world_size, cuda, timeout_s):
     """The candidates' group, in a rank's candidate process."""
-    _join(store_path, rank, world_size, "nccl" if cuda else "gloo", timeout_s)
+    _join(store_path, rank, world_size, cuda, timeout_s)
 
 
 def barrier():

@@ -95,9 +95,12 @@ JobOutcome run_rank_job(const protocol::EvalJob& job, int world_size, const Work
       std::filesystem::remove_all(path, ignored);
     }
   } removed{rendezvous};
-  const auto references = rendezvous / "references", candidates = rendezvous / "candidates";
-  std::filesystem::create_directories(references);
-  std::filesystem::create_directories(candidates);
+  protocol::RankPlace common;
+  common.world_size = world_size;
+  common.rendezvous = rendezvous.string();
+  common.timeout_s = std::min(kGroupTimeoutS, static_cast<double>(deadline.count()));
+  std::filesystem::create_directories(common.references_folder());
+  std::filesystem::create_directories(common.candidates_folder());
   ::chmod(rendezvous.c_str(), 0700);
 
   std::unique_ptr<worker::PrivateNetworkHolder> network;
@@ -116,17 +119,13 @@ JobOutcome run_rank_job(const protocol::EvalJob& job, int world_size, const Work
       WorkerConfig config = base;
       config.log_path.replace_filename(config.log_path.stem().string() + "-rank" + std::to_string(r) +
                                        config.log_path.extension().string());
-      config.rank_references_folder = references;
-      config.rank_candidates_folder = candidates;
+      config.rank_references_folder = common.references_folder();
+      config.rank_candidates_folder = common.candidates_folder();
       config.rank_user_namespace_fd = network->user_namespace_fd();
       config.rank_network_namespace_fd = network->network_namespace_fd();
       protocol::EvalJob rank_job = job;
-      protocol::RankPlace place;
-      place.rank = r;
-      place.world_size = world_size;
-      place.rendezvous = rendezvous.string();
-      place.timeout_s = std::min(kGroupTimeoutS, static_cast<double>(deadline.count()));
-      rank_job.rank = place;
+      rank_job.rank = common;
+      rank_job.rank->rank = r;
       JobOutcome& out = outcomes[static_cast<size_t>(r)];
       try {
         WorkerProcess worker(config);

@@ -124,7 +124,8 @@ bool worker_may_see(std::string_view entry) {
   return false;
 }
 
-std::vector<std::string> sandboxed_environment(const std::filesystem::path& scratch) {
+std::vector<std::string> sandboxed_environment(const std::filesystem::path& scratch,
+                                               const std::filesystem::path& also_writable) {
   std::vector<std::string> env;
   for (char** e = environ; *e; ++e) {
     std::string_view entry(*e);
@@ -139,7 +140,8 @@ std::vector<std::string> sandboxed_environment(const std::filesystem::path& scra
   if (!std::getenv("OMP_WAIT_POLICY")) env.push_back("OMP_WAIT_POLICY=PASSIVE");
   env.push_back("TMPDIR=" + scratch.string());
   env.push_back("KFORGE_WORKER_SCRATCH=" + scratch.string());
-  env.push_back("KFORGE_WORKER_WRITABLE=" + writable_caches());
+  env.push_back("KFORGE_WORKER_WRITABLE=" + writable_caches() +
+                (also_writable.empty() ? std::string() : ":" + also_writable.string()));
   if (!std::getenv("TORCHINDUCTOR_CACHE_DIR"))  // else /tmp/torchinductor_<user>, outside the sandbox
     env.push_back("TORCHINDUCTOR_CACHE_DIR=" + (scratch / "inductor").string());
   return env;
@@ -161,7 +163,7 @@ void WorkerProcess::start() {
   std::string script = (config_.module_dir / "kforge_worker.py").string();
   std::string python = config_.python.string();
   scratch_ = make_scratch();
-  std::vector<std::string> env_strings = sandboxed_environment(scratch_);
+  std::vector<std::string> env_strings = sandboxed_environment(scratch_, config_.rank_candidates_folder);
   env_strings.push_back("PYTHONUNBUFFERED=1");
   env_strings.push_back("KFORGE_WORKER_DEVICE=" + config_.device);
   if (!config_.rank_references_folder.empty()) {
@@ -169,8 +171,6 @@ void WorkerProcess::start() {
     env_strings.push_back("KFORGE_WORKER_RANK_NETWORK=" +
                           std::to_string(config_.rank_user_namespace_fd >= 0 ? kRankUserNamespace : -1) + "," +
                           std::to_string(kRankNetworkNamespace));
-    for (auto& entry : env_strings)
-      if (entry.starts_with("KFORGE_WORKER_WRITABLE=")) entry += ":" + config_.rank_candidates_folder.string();
   }
   if (config_.device == "cuda") env_strings.push_back("CUDA_VISIBLE_DEVICES=" + config_.cuda_visible_devices);
   else env_strings.push_back("CUDA_VISIBLE_DEVICES=");  // a CPU worker never touches a GPU

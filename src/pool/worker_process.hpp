@@ -56,7 +56,9 @@ std::filesystem::path make_scratch();
 // kforge's, filtered by worker_may_see, with `scratch` as TMPDIR and KFORGE_WORKER_SCRATCH, the
 // caches it may write to as KFORGE_WORKER_WRITABLE (the sandbox reads both), torch's inductor
 // cache in the scratch folder, and OMP_WAIT_POLICY=PASSIVE. The device variables are the caller's.
-std::vector<std::string> sandboxed_environment(const std::filesystem::path& scratch);
+// `also_writable`: a folder added to KFORGE_WORKER_WRITABLE (a multi-rank job's candidates' folder).
+std::vector<std::string> sandboxed_environment(const std::filesystem::path& scratch,
+                                               const std::filesystem::path& also_writable = {});
 
 // The job bounds: host_memory (JobFailure::host_memory) and cpu_cores (JobFailure::cpu_share).
 class WorkerProcess : public JobRunner {

@@ -57,6 +57,12 @@ struct RankPlace {
   int world_size = 1;
   std::string rendezvous;
   double timeout_s = 60;  // a collective that waits longer ends the evaluation (a rank that died)
+
+  // The meeting folder's two parts, and the file each group meets through.
+  std::string references_folder() const { return rendezvous + "/references"; }
+  std::string candidates_folder() const { return rendezvous + "/candidates"; }
+  std::string references_store() const { return references_folder() + "/store"; }
+  std::string candidates_store() const { return candidates_folder() + "/store"; }
 };
 
 struct EvalJob {

@@ -127,42 +127,12 @@ class Evaluation {
   protocol::JobResult run() {
     c10::AutoGradMode no_grad(false);  // as upstream: forward under torch.no_grad()
     PhaseTrace::current().reset();
-    try {
-      check();
-      phase(&res_.load_s, [&] { load(); });
-      // The next candidate's process makes its CUDA context and stream hold while this one's
-      // correctness trials run, and is ready (and stopped) before anything is timed: the next
-      // job's load no longer waits for it (docs/benchmarks.md, session 16: load 0.23 s with the
-      // boundary against 0.01 s without, when it was started after the timing).
-      // (Not for a rank: a spare is forked before its job's private network exists.)
-      if (!job_.rank) {
-        TracedPart part("spare start");
-        start_spare(context_);
-      }
-      phase(&res_.correctness_s, [&] { correctness(); });
-      if (!job_.rank) {
-        TracedPart part("spare settle");
-        settle_spare(context_);
-      }
-      phase(&res_.timing_s, [&] { agreed([&] { timing(); }); });
-      phase(&res_.correctness_s, [&] {
-        TracedPart part("census");
-        census();
-      });
-      res_.verdict = Verdict::correct;
-      res_.message = summary();
-    } catch (const Failure& f) {
-      res_.verdict = f.verdict;
-      res_.message = f.message;
-      res_.rule = f.rule;
-      res_.not_the_candidates = f.not_the_candidates;
-      res_.another_ranks_failure = f.another_ranks;
-    } catch (py::error_already_set& e) {  // raised outside a guarded call: the problem's or kforge's
-      res_.verdict = Verdict::runtime_error;
-      res_.message = describe(e).summary;
-    } catch (const std::exception& e) {
-      res_.verdict = Verdict::runtime_error;
-      res_.message = std::string("worker: ") + e.what();
+    if (std::optional<Failure> f = failure_of([&] { phases(); })) {
+      res_.verdict = f->verdict;
+      res_.message = f->message;
+      res_.rule = f->rule;
+      res_.not_the_candidates = f->not_the_candidates;
+      res_.another_ranks_failure = f->another_ranks;
     }
     if (watch_ && watch_->tripped() != ResourceWatch::Tripped::none) over_bounds();
     watch_.reset();
@@ -184,6 +154,48 @@ class Evaluation {
   }
 
  private:
+  void phases() {
+    check();
+    phase(&res_.load_s, [&] { load(); });
+    // The next candidate's process makes its CUDA context and stream hold while this one's
+    // correctness trials run, and is ready (and stopped) before anything is timed: the next
+    // job's load no longer waits for it (docs/benchmarks.md, session 16: load 0.23 s with the
+    // boundary against 0.01 s without, when it was started after the timing).
+    // (Not for a rank: a spare is forked before its job's private network exists.)
+    if (!job_.rank) {
+      TracedPart part("spare start");
+      start_spare(context_);
+    }
+    phase(&res_.correctness_s, [&] { correctness(); });
+    if (!job_.rank) {
+      TracedPart part("spare settle");
+      settle_spare(context_);
+    }
+    phase(&res_.timing_s, [&] { agreed([&] { timing(); }); });
+    phase(&res_.correctness_s, [&] {
+      TracedPart part("census");
+      census();
+    });
+    res_.verdict = Verdict::correct;
+    res_.message = summary();
+  }
+
+  // What `fn` ended with, as a Failure (nothing when it returned): its own Failure, or what was
+  // raised outside a guarded call (the problem's or kforge's) as runtime_error.
+  template <class Fn>
+  static std::optional<Failure> failure_of(Fn&& fn) {
+    try {
+      fn();
+    } catch (const Failure& f) {
+      return f;
+    } catch (py::error_already_set& e) {
+      return Failure{Verdict::runtime_error, describe(e).summary, ""};
+    } catch (const std::exception& e) {
+      return Failure{Verdict::runtime_error, std::string("worker: ") + e.what(), ""};
+    }
+    return std::nullopt;
+  }
+
   // Runs one phase and adds its wall time to `seconds`, also when it ends the evaluation.
   template <class Fn>
   void phase(double* seconds, Fn&& fn) {
@@ -229,16 +241,7 @@ class Evaluation {
   template <class Fn>
   void agreed(Fn&& fn) {
     if (!ranks_) return fn();
-    std::optional<Failure> mine;
-    try {
-      fn();
-    } catch (const Failure& f) {
-      mine = f;
-    } catch (py::error_already_set& e) {
-      mine = Failure{Verdict::runtime_error, describe(e).summary, ""};
-    } catch (const std::exception& e) {
-      mine = Failure{Verdict::runtime_error, std::string("worker: ") + e.what(), ""};
-    }
+    std::optional<Failure> mine = failure_of(fn);
     if (mine) cand_.reset();
     if (ranks_->any(mine.has_value()) && !mine)
       throw Failure{Verdict::runtime_error, "another rank failed", "", false, true};
@@ -662,7 +665,7 @@ class Evaluation {
     const auto& place = ranks_->place();
     return {{"rank", place.rank},
             {"world_size", place.world_size},
-            {"store", RankGroup::candidates_folder(place.rendezvous) + "/store"},
+            {"store", place.candidates_store()},
             {"timeout_s", place.timeout_s}};
   }
 

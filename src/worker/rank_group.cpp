@@ -10,8 +10,7 @@ namespace kforge::worker {
 RankGroup::RankGroup(const protocol::RankPlace& place, bool cuda)
     : place_(place), control_(py::module_::import("kforge_rank_control")) {
   guarded(Verdict::runtime_error, "rank " + std::to_string(place_.rank) + ": joining the references' group", [&] {
-    control_.attr("join_references")(references_folder(place_.rendezvous) + "/store", place_.rank, place_.world_size,
-                                      cuda, place_.timeout_s);
+    control_.attr("join_references")(place_.references_store(), place_.rank, place_.world_size, cuda, place_.timeout_s);
     return 0;
   });
 }

@@ -24,7 +24,6 @@ class RankGroup {
   RankGroup& operator=(const RankGroup&) = delete;
 
   int rank() const { return place_.rank; }
-  int world_size() const { return place_.world_size; }
   const protocol::RankPlace& place() const { return place_; }
 
   // get_inputs(rank, world_size)'s arguments.
@@ -34,10 +33,6 @@ class RankGroup {
   bool any(bool flag) const;                                      // true when any rank's is
   std::vector<double> max(const std::vector<double>& values) const;  // element by element
   bool rank_zero_says(bool flag) const;                            // rank 0's flag, on every rank
-
-  // The folder the references' group meets in, and the candidates' (docs/notes/multi-rank-judge.md).
-  static std::string references_folder(const std::string& rendezvous) { return rendezvous + "/references"; }
-  static std::string candidates_folder(const std::string& rendezvous) { return rendezvous + "/candidates"; }
 
  private:
   protocol::RankPlace place_;
