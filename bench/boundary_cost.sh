@@ -9,8 +9,9 @@
 # Usage: bench/boundary_cost.sh [OUT_DIR]   BEFORE=<commit> (default 2af1dae, the last without it)
 #   BOUNDARY_PARTS=thirty,level1 (default both): the parts to run, so that each fits a device call;
 #   the table is made from whatever parts' results are in OUT_DIR. BOUNDARY_SIDES=after: this build
-#   only (no build of BEFORE), for the phase breakdown; "vmm" adds this build with
-#   KFORGE_WORKER_ARENA=vmm (the arena a VMM allocation, the candidate computing on it in place);
+#   only (no build of BEFORE), for the phase breakdown; "ipc" adds this build with
+#   KFORGE_WORKER_ARENA=ipc (the legacy CUDA IPC arena, copied out of) and "vmm" with =vmm (the
+#   default since session 30: a VMM allocation, the candidate computing on it in place);
 #   "alt" adds this build again with BOUNDARY_ALT_ENV (e.g. KFORGE_WORKER_PAIRS_PER_BATCH=10) in its
 #   environment and BOUNDARY_ALT_ARGS (e.g. --warmup 1) on its command line: two settings, one run.
 # Needs the commit in .git and .deps/ (tools/fetch-deps.sh) where the machine has no registry.
@@ -78,14 +79,17 @@ parts="${BOUNDARY_PARTS:-thirty,level1}"
 for part in ${parts//,/ }; do
   for side in ${BOUNDARY_SIDES:-before after}; do
     binary=$new; [[ $side == before ]] && binary=$old
-    # vmm: this build with the exchange arena as a VMM allocation, computed on in place (worker/exchange_arena.hpp).
-    arena=ipc; [[ $side == vmm ]] && arena=vmm
+    # ipc / vmm: this build with the exchange arena of that kind (worker/exchange_arena.hpp; the
+    # default is vmm since session 30, and "after" runs the default).
+    arena=""; [[ $side == ipc || $side == vmm ]] && arena=$side
     if [[ $side == alt ]]; then
       # shellcheck disable=SC2086  # NAME=VALUE words
       (if [[ -n "${BOUNDARY_ALT_ENV:-}" ]]; then export ${BOUNDARY_ALT_ENV}; fi
        run "$binary" "$part-alt" "$part" >"$out/boundary-$part-alt.wall")
     else
-      KFORGE_WORKER_ARENA=$arena run "$binary" "$part-$side" "$part" >"$out/boundary-$part-$side.wall"
+      if [[ -n $arena ]]; then export KFORGE_WORKER_ARENA=$arena; else unset KFORGE_WORKER_ARENA; fi
+      run "$binary" "$part-$side" "$part" >"$out/boundary-$part-$side.wall"
+      unset KFORGE_WORKER_ARENA
     fi
   done
 done
@@ -96,14 +100,14 @@ out, before = sys.argv[1], sys.argv[2]
 def rows(name):
     return {j["problem"]: j for j in map(json.loads, open(f"{out}/boundary-{name}.jsonl"))}
 walls = {}
-for name in ("thirty-before", "thirty-after", "thirty-vmm", "thirty-alt", "level1-before", "level1-after", "level1-vmm", "level1-alt"):
+for name in (f"{group}-{side}" for group in ("thirty", "level1") for side in ("before", "after", "ipc", "vmm", "alt")):
     if os.path.exists(f"{out}/boundary-{name}.wall"):
         walls[name] = float(open(f"{out}/boundary-{name}.wall").read())
 print(f"benchmark (f): the process boundary's cost, {before} (before) against this build (after), one run")
 for name, wall in sorted(walls.items()):
     print(f"  {name:<16} whole run {wall:7.1f} s")
 for group, count in (("thirty", 30), ("level1", 100)):
-    for side in ("after", "vmm", "alt"):
+    for side in ("after", "ipc", "vmm", "alt"):
         if f"{group}-{side}" in walls:
             r = rows(f"{group}-{side}")
             speedups = sorted(j["speedup"] for j in r.values() if j["speedup"] is not None)

@@ -211,13 +211,20 @@ class CandidateHost {
     CollectorPaused paused;
     PinnedThread pinned(cpu_of(request));
     Sample s = timer_->time([] {}, timer_->can_hold());
-    // A graph's timed call then copies its outputs out of the graph's static buffers (the
-    // snapshot, inside the request): a copy of as many bytes here.
-    const int64_t output_bytes = request.value("graph", false) ? request.value("output_bytes", int64_t{0}) : 0;
+    // A timed call then puts its outputs into the arena before its frame (a graph's first copies
+    // them out of its static buffers, the snapshot): copies of as many bytes here.
+    const int64_t output_bytes = request.value("output_bytes", int64_t{0});
     if (output_bytes > 0) {
       if (!calibration_outputs_.defined() || calibration_outputs_.numel() != output_bytes)
         calibration_outputs_ = at::empty({output_bytes}, at::TensorOptions().dtype(at::kByte).device(cuda_ ? at::kCUDA : at::kCPU));
-      at::Tensor snapshot = calibration_outputs_.clone();
+      if (request.value("graph", false)) at::Tensor snapshot = calibration_outputs_.clone();
+      // Into the arena's output space, as place_outputs copies a call's: writes into memory the
+      // reference process shares cost more than into this process's own (session 30: with a
+      // copy between buffers of its own here, honest level-1 identities were bounded 0.37-0.57
+      // ms a call above their reports on the legacy IPC arena).
+      const json out = request.value("out", json::object());
+      const TensorSlot slot{out.value("offset", int64_t{0}), at::kByte, {output_bytes}};
+      if (arena_ && arena_->contains(slot, nullptr)) arena_->view(slot).copy_(calibration_outputs_);
       synchronize_device(cuda_);
     }
     if (!protocol::write_frame(fd_, {{"type", "timed"}, {"sample", sample_json(s, request_read_)}}))
@@ -236,6 +243,7 @@ class CandidateHost {
 
   json load(const json& request) {
     if (sandboxed_) throw Failure{Verdict::runtime_error, "a candidate process loads one candidate", ""};
+    calibration_outputs_ = at::Tensor();  // the calibration is over: the memory is the candidate's
     enter_sandbox_for(request);
     const std::string device_name = cuda_ ? "cuda:0" : "cpu";
     const at::Device device = cuda_ ? at::Device(at::kCUDA, 0) : at::Device(at::kCPU);
@@ -349,14 +357,15 @@ class CandidateHost {
     if (auto v = watch_->check()) throw Failure{Verdict::rejected, when + ": " + v->message, v->rule};
   }
 
-  // A call's arguments: each tensor copied out of the arena into this process's own memory
-  // before the call; `back` copies them into the arena again, so the reference process sees what
-  // the call changed in place. Computed on the CUDA IPC mapping itself, kernels ran slower: at
+  // A call's arguments: on the CPU's arena and a legacy IPC one, each tensor copied out of the
+  // arena into this process's own memory before the call; `back` copies them into the arena
+  // again, so the reference process sees what the call changed in place. Computed on the CUDA IPC
+  // mapping itself, kernels ran slower: at
   // 1 GiB a streaming relu as fast, but on the H200 level-1 identities fell to a median of 0.959
   // and level1/16's matrix-vector product to 0.20 (docs/benchmarks.md, session 19; the mapping's
-  // pages, presumably). The copy costs a level-1 evaluation 44 ms. On a VMM arena
-  // (worker/exchange_arena.hpp, KFORGE_WORKER_ARENA=vmm) the call gets views of it, no copies:
-  // what it changes in place is in the arena already.
+  // pages, presumably). The copy costs a level-1 evaluation 44 ms. On a VMM arena (the default,
+  // worker/exchange_arena.hpp) the call gets views of it, no copies: what it changes in place is
+  // in the arena already.
   struct Arguments {
     py::tuple args;
     std::vector<std::pair<at::Tensor, at::Tensor>> copies;  // (arena view, own copy)
@@ -418,21 +427,24 @@ class CandidateHost {
     json reply = {{"type", "done"}};
     py::object result;
     const json timing = request.value("time", json());
+    const int64_t out_offset = request.at("out").at("offset").get<int64_t>();
+    const int64_t out_capacity = request.at("out").at("capacity").get<int64_t>();
     guarded(Verdict::runtime_error, "ModelNew.forward raised (" + what + ")", [&] {
       if (timing.is_object()) {
         PinnedThread pinned(cpu_of(timing));
         CollectorPaused paused;  // until the frame is out, as in the calibration's empty call
         const bool graph = timing.value("graph", false);
         Sample s = timed_call(args, timing.value("hold", false), graph, &result);
-        if (graph) synchronize_device(cuda_);
-        // At once: the reference process's clock around the request stops at this frame, so
-        // what follows (the checks, copying the outputs out) is not counted against the call.
-        // A graph's output snapshot comes before it, finished: kforge_graphs is in this process,
-        // where candidate code can move its work from the replay into the snapshot, queued
-        // after the timed window; kforge's clock sees it there (the calibration makes a copy of
-        // the outputs' size to match).
-        if (!protocol::write_frame(fd_, {{"type", "timed"}, {"sample", sample_json(s, request_read_)}}))
-          throw Failure{Verdict::runtime_error, "the reference process went away", ""};
+        // The outputs go into the arena before the frame, finished: the reference process's
+        // clock around the request stops at the frame, and it stops this process there and reads
+        // them, so nothing run after it (the checks call Python that candidate code can replace;
+        // a thread can wake) can still make them. A graph's output snapshot comes first:
+        // kforge_graphs is in this process, where candidate code can move its work from the replay
+        // into the snapshot. The calibration copies as many bytes to match.
+        json timed = {{"type", "timed"}};
+        timed["outputs"] = place_outputs(result, out_offset, out_capacity, &timed);
+        timed["sample"] = sample_json(s, request_read_);
+        if (!protocol::write_frame(fd_, timed)) throw Failure{Verdict::runtime_error, "the reference process went away", ""};
       } else {
         result = model_(*args);
         if (recorder) recorder->forward_returned();
@@ -457,10 +469,12 @@ class CandidateHost {
     inside.mark("checks");
     // What the call changed in its inputs, for the reference process's input-mutation check. A
     // timed call's inputs are not checked (each pair has fresh ones), and copying them back cost
-    // a full copy of the inputs per timed call (issue 18's phase trace).
-    if (!timing.is_object()) arguments_given.back();
-    reply["outputs"] = place_outputs(result, request.at("out").at("offset").get<int64_t>(),
-                                     request.at("out").at("capacity").get<int64_t>(), &reply);
+    // a full copy of the inputs per timed call (issue 18's phase trace). Its outputs went with
+    // the timed frame.
+    if (!timing.is_object()) {
+      arguments_given.back();
+      reply["outputs"] = place_outputs(result, out_offset, out_capacity, &reply);
+    }
     inside.mark("outputs");
     if (recorder) {
       // Another thread's launch is late however long after forward returned it comes; give one
@@ -521,7 +535,7 @@ class CandidateHost {
 
   int fd_;
   Clock::time_point request_read_;  // when the request being served was read (sample_json)
-  at::Tensor calibration_outputs_;   // stands for a graph's static outputs in the calibration
+  at::Tensor calibration_outputs_;   // stands for a call's outputs in the calibration
   double prepare_ms_ = 0;            // [ms] prepare()'s time on CUDA, sent with "ready"
   bool cuda_;
   std::vector<std::string> writable_;

@@ -6,6 +6,7 @@
 
 #include <cerrno>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <limits>
@@ -127,10 +128,11 @@ CUmemAllocationProp allocation_properties(int device) {
 }
 #endif
 
-// KFORGE_WORKER_ARENA=vmm: the CUDA arena as a VMM allocation (exchange_arena.hpp).
+// The CUDA arena is a VMM allocation (exchange_arena.hpp) unless KFORGE_WORKER_ARENA=ipc asks
+// for the legacy IPC one.
 bool vmm_wanted() {
   const char* kind = std::getenv("KFORGE_WORKER_ARENA");
-  return kind && std::strcmp(kind, "vmm") == 0;
+  return !(kind && std::strcmp(kind, "ipc") == 0);
 }
 
 }  // namespace
@@ -214,22 +216,32 @@ std::unique_ptr<ExchangeArena> ExchangeArena::create(int64_t bytes, bool cuda) {
   if (cuda) {
 #if KFORGE_WITH_CUDA
     if (vmm_wanted()) {
-      const VmmDriver& d = VmmDriver::get();
-      const int device = current_device();
-      const CUmemAllocationProp prop = allocation_properties(device);
-      size_t granularity = 0;
-      check_driver(d.granularity(&granularity, &prop, CU_MEM_ALLOC_GRANULARITY_RECOMMENDED), "the allocation granularity");
-      arena->bytes_ = (arena->bytes_ + static_cast<int64_t>(granularity) - 1) / static_cast<int64_t>(granularity) *
-                      static_cast<int64_t>(granularity);
-      CUmemGenericAllocationHandle handle = 0;
-      check_driver(d.create(&handle, static_cast<size_t>(arena->bytes_), &prop, 0), "allocating the exchange arena");
-      arena->vmm_ = std::make_unique<VmmMapping>();
-      arena->vmm_->map(handle, static_cast<size_t>(arena->bytes_), device);
-      arena->base_ = reinterpret_cast<void*>(arena->vmm_->address);
-      int fd = -1;
-      check_driver(d.export_handle(&fd, handle, CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, 0), "exporting the exchange arena");
-      arena->fd_ = fd;
-      return arena;
+      try {
+        const VmmDriver& d = VmmDriver::get();
+        const int device = current_device();
+        const CUmemAllocationProp prop = allocation_properties(device);
+        size_t granularity = 0;
+        check_driver(d.granularity(&granularity, &prop, CU_MEM_ALLOC_GRANULARITY_RECOMMENDED), "the allocation granularity");
+        arena->bytes_ = (arena->bytes_ + static_cast<int64_t>(granularity) - 1) / static_cast<int64_t>(granularity) *
+                        static_cast<int64_t>(granularity);
+        CUmemGenericAllocationHandle handle = 0;
+        check_driver(d.create(&handle, static_cast<size_t>(arena->bytes_), &prop, 0), "allocating the exchange arena");
+        arena->vmm_ = std::make_unique<VmmMapping>();
+        arena->vmm_->map(handle, static_cast<size_t>(arena->bytes_), device);
+        arena->base_ = reinterpret_cast<void*>(arena->vmm_->address);
+        int fd = -1;
+        check_driver(d.export_handle(&fd, handle, CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, 0), "exporting the exchange arena");
+        arena->fd_ = fd;
+        return arena;
+      } catch (const std::exception& e) {
+        // A driver or device that cannot make or export one gets the legacy IPC arena, said once.
+        static bool said = false;
+        if (!said) std::fprintf(stderr, "kforge worker: exchange arena: %s; a legacy CUDA IPC arena instead\n", e.what());
+        said = true;
+        arena->vmm_.reset();
+        arena->base_ = nullptr;
+        arena->bytes_ = aligned(std::max<int64_t>(bytes, kSlotAlignment));
+      }
     }
     check_cuda(cudaMalloc(&arena->base_, static_cast<size_t>(arena->bytes_)), "allocating the exchange arena");
 #else

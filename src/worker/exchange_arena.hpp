@@ -5,14 +5,16 @@
 // call's inputs and nothing else of the judge: not the reference's model, outputs or seeds, and
 // not the inputs of calls still to come.
 //   CPU:  a memfd mapped shared; its file descriptor travels over the socket (SCM_RIGHTS).
-//   CUDA: one cudaMalloc'ed block exported with a CUDA IPC handle (outside torch's caching
-//         allocator, so no other tensor of the reference process shares its pages); or, with
-//         KFORGE_WORKER_ARENA=vmm, one physical allocation (cuMemCreate) whose POSIX file
-//         descriptor travels as the CPU's does, mapped by each process into its own addresses.
-//         Kernels ran slower on the legacy IPC mapping (level1/16's matrix-vector product at
-//         0.20 of its own speed, docs/benchmarks.md session 19), so a candidate's process copies
-//         its inputs out of that one; on a VMM arena it computes on them in place (in_place()).
-//         Whether a VMM mapping runs at full speed is not yet measured: it is not the default.
+//   CUDA: one physical allocation (cuMemCreate, outside torch's caching allocator, so no other
+//         tensor of the reference process shares its pages) whose POSIX file descriptor travels
+//         as the CPU's does, mapped by each process into its own addresses; the candidate computes
+//         on its inputs there in place (in_place()). With KFORGE_WORKER_ARENA=ipc, or where the
+//         driver cannot make or export one, a cudaMalloc'ed block exported with a legacy CUDA IPC
+//         handle instead, which a candidate's process copies its inputs out of: kernels ran slower
+//         on that mapping (level1/16's matrix-vector product at 0.20 of its own speed,
+//         docs/benchmarks.md session 19), and copies into it cost more than into its own memory.
+//         On the H200 (session 30) the VMM arena ran level 1's identities in 91.9 s against the
+//         IPC arena's 101.3 s, 97 of 100 within 0.5% of 1.00.
 // Tensors in it are contiguous and described by a TensorSlot; every slot a candidate names is
 // checked against the arena's bounds before it is viewed.
 #include <ATen/ATen.h>

@@ -56,6 +56,14 @@ std::set<int> numbers_in(const char* dir) {
 
 std::set<int> native_threads() { return numbers_in("/proc/self/task"); }
 
+// The dict an owner's attributes live in, itself rather than a view: a module's __dict__, a
+// class's tp_dict (its __dict__ is a read-only proxy of it). Borrowed; null if it has none.
+PyObject* owned_dict(const py::object& owner) {
+  if (PyModule_Check(owner.ptr())) return PyModule_GetDict(owner.ptr());
+  if (PyType_Check(owner.ptr())) return reinterpret_cast<PyTypeObject*>(owner.ptr())->tp_dict;
+  return nullptr;
+}
+
 // A /proc file's text, read with open(2)/read(2). (Not iostreams: on the H200 machine the worker
 // crashed inside std::istream's int parsing, reached only when a child process existed, with the
 // facets of a libstdc++ other than the one the module was built against.)
@@ -134,15 +142,16 @@ IntegrityWatch::IntegrityWatch() {
       w.owner_name += std::string(".") + ns.attribute;
       w.is_class = true;
     }
-    // A module's __dict__ is its live dict; a class's is a read-only view of it: read it anew
-    // at each check, never a copy.
-    py::object dict = w.owner.attr("__dict__");
-    for (auto item : dict.attr("items")()) {
-      py::tuple kv = py::reinterpret_borrow<py::tuple>(item);
-      std::string key = py::str(kv[0]).cast<std::string>();
-      if (w.is_class) w.keys.insert(key);
-      if (PyCallable_Check(kv[1].ptr())) w.callables.emplace_back(key, py::reinterpret_borrow<py::object>(kv[1]));
+    PyObject* dict = owned_dict(w.owner);
+    if (!dict) continue;
+    PyObject* key = nullptr;
+    PyObject* value = nullptr;
+    for (Py_ssize_t pos = 0; PyDict_Next(dict, &pos, &key, &value);) {
+      if (!PyUnicode_CheckExact(key)) continue;
+      py::object name = py::reinterpret_borrow<py::object>(key);
+      if (PyCallable_Check(value)) w.callables.emplace_back(name, py::reinterpret_borrow<py::object>(value));
     }
+    if (w.is_class) w.keys = py::reinterpret_steal<py::object>(PyFrozenSet_New(dict));
     watched_.push_back(std::move(w));
   }
   flags_ = read_flags();
@@ -154,22 +163,27 @@ void IntegrityWatch::settle_native_threads() { native_threads_ = native_threads(
 
 std::optional<Violation> IntegrityWatch::check() const {
   for (const auto& w : watched_) {
-    py::object dict = w.owner.attr("__dict__");
+    PyObject* dict = owned_dict(w.owner);
+    if (!dict) continue;
     for (const auto& [name, value] : w.callables) {
-      PyObject* now = PyMapping_GetItemString(dict.ptr(), name.c_str());  // new reference, or null
+      PyObject* now = PyDict_GetItemWithError(dict, name.ptr());  // borrowed, or null
       if (!now) PyErr_Clear();
-      bool same = now == value.ptr();
-      Py_XDECREF(now);
-      if (!same)
-        return Violation{std::string(rules::kPatchedTorch), w.owner_name + "." + name + " was " + (now ? "replaced" : "removed") +
+      if (now != value.ptr())
+        return Violation{std::string(rules::kPatchedTorch), w.owner_name + "." + py::str(name).cast<std::string>() + " was " +
+                                              (now ? "replaced" : "removed") +
                                               " by the candidate (a patched function changes what the reference "
                                               "computes, how inputs are made or how time is read)"};
     }
-    if (w.is_class)
-      for (auto key : dict)
-        if (!w.keys.count(py::str(key).cast<std::string>()))
+    if (w.is_class) {
+      PyObject* key = nullptr;
+      PyObject* value = nullptr;
+      for (Py_ssize_t pos = 0; PyDict_Next(dict, &pos, &key, &value);)
+        if (PySet_Contains(w.keys.ptr(), key) != 1) {
+          PyErr_Clear();  // an unhashable key cannot have been there either
           return Violation{std::string(rules::kPatchedTorch), "the candidate added " + py::str(key).cast<std::string>() + " to " +
                                                 w.owner_name + ", overriding its inherited behaviour"};
+        }
+    }
   }
   auto flags = read_flags();
   for (size_t i = 0; i < flags.size() && i < flags_.size(); ++i)

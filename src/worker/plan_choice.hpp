@@ -8,6 +8,12 @@
 // the process boundary; now each chooses on its own, and an identity candidate's ConvTranspose2d
 // (level1/83) timed at 1.19 and at 0.85 against its reference in two runs, its ConvTranspose3d
 // siblings 0.88-1.01 (docs/benchmarks.md, sessions 17 and 18).
+// What this settles is less than it meant to: the largest block torch's cuDNN path asks c10's
+// cacheInfo for starts from cudaMemGetInfo's free memory, so on a 139 GiB device a cached 4 GiB
+// block bounds nothing, and in fresh processes level1/83's plan did not follow the free memory at
+// all: it ran at 2.8 or 3.4 ms whatever memory a hog left, and level1/75's changed with a hog
+// placed after its inputs (docs/benchmarks.md, session 30). Kept: it empties the cache, which the
+// first forward then fills the same way in either process.
 #include <cstdint>
 
 namespace kforge::worker {

@@ -133,6 +133,8 @@ void RemoteCandidate::calibrate(const py::list& inputs, const std::function<int6
   std::vector<double> overhead, probes;
   int64_t output_bytes = 0;
   auto request_empty_call = [&](int i) {
+    // The arena as a call's: its inputs, then the space its outputs are copied into.
+    ensure_arena(arena_input_bytes(inputs) + aligned(output_bytes) + kSlotAlignment);
     py::list views;
     int64_t end = 0;
     json args = place_inputs(inputs, views, &end);
@@ -142,7 +144,8 @@ void RemoteCandidate::calibrate(const py::list& inputs, const std::function<int6
                     {"args", args},
                     {"seed", static_cast<uint64_t>(i)},
                     {"graph", options.graph},
-                    {"output_bytes", output_bytes}};
+                    {"output_bytes", output_bytes},
+                    {"out", {{"offset", end}, {"capacity", aligned(output_bytes)}}}};
     if (options.cpu) message["cpu"] = *options.cpu;
     process_->request(message, &outer, -1, &timed);
     const json sample = timed.value("sample", json());
@@ -312,6 +315,46 @@ void RemoteCandidate::trace_inside(const json& reply) {
   }
 }
 
+// The outputs a frame of the candidate's process describes, checked against the space given for
+// them and copied out of the arena (or what options.keep takes of them).
+void RemoteCandidate::read_outputs(const json& frame, int64_t out_offset, int64_t output_capacity, const CallOptions& options,
+                                   RemoteCall& out) {
+  if (frame.contains("output_error")) {
+    const json& e = frame["output_error"];
+    bool subclass = e.is_object() && e.value("subclass", false);
+    throw Failure{subclass ? Verdict::rejected : Verdict::incorrect, options.what + ": " + bounded_text(e, "message"),
+                  subclass ? std::string(rules::kTensorSubclass) : ""};
+  }
+  if (!frame.contains("outputs") || !frame["outputs"].is_array() || frame["outputs"].empty() ||
+      frame["outputs"].size() > 64)
+    throw Failure{Verdict::rejected, options.what + ": the candidate's process described no outputs kforge can read",
+                  std::string(rules::kForgedResult)};
+  const std::string expected_device = cuda_ ? "cuda" : "cpu";
+  size_t index = 0;
+  for (const auto& o : frame["outputs"]) {
+    std::string why;
+    auto slot = TensorSlot::from_json(o, &why);
+    std::string name = "output " + std::to_string(index++);
+    if (!slot) throw Failure{Verdict::rejected, options.what + ": " + name + ": " + why, std::string(rules::kForgedResult)};
+    if (o.value("device", std::string()) != expected_device)
+      throw Failure{Verdict::incorrect, options.what + ": " + name + " is on " + bounded_text(o, "device") + ", not " + expected_device, ""};
+    out.output_shapes.push_back(slot->shape);
+    if (!o.value("fits", true)) {
+      // Larger than the reference's outputs, so its shape or dtype differs from theirs: a tensor
+      // without storage says which, in the comparison's words.
+      out.outputs.tensors.push_back(at::empty(slot->shape, at::TensorOptions().dtype(slot->dtype).device(at::kMeta)));
+      continue;
+    }
+    if (slot->offset < out_offset || slot->offset + slot->nbytes() > out_offset + output_capacity ||
+        !arena_->contains(*slot, &why))
+      throw Failure{Verdict::rejected, options.what + ": " + name + " lies outside the space given for outputs", std::string(rules::kForgedResult)};
+    // The candidate's process is stopped: nothing changes the arena while this reads it.
+    at::Tensor view = arena_->view(*slot);
+    out.outputs.tensors.push_back(options.keep ? options.keep(view) : view.clone());
+  }
+  synchronize_device(cuda_);
+}
+
 RemoteCall RemoteCandidate::call(const py::list& inputs, const CallOptions& options) {
   // Layout: the tensor inputs, then the space for the outputs.
   const int64_t input_bytes = arena_input_bytes(inputs);
@@ -338,11 +381,24 @@ RemoteCall RemoteCandidate::call(const py::list& inputs, const CallOptions& opti
 
   double outer_ms = 0;
   json timed;
+  double drained = 0;
+  bool outputs_read = false;
+  // A timed call's outputs are read where its clock stops: at its timed frame, its process
+  // stopped and its GPU work drained, so nothing it runs after the frame can still make them.
+  const auto read_timed_outputs = [&](const json& frame) {
+    part.emplace("call drain");
+    drained += drain_gpu(options.what);
+    part.emplace("call outputs");
+    read_outputs(frame, out_offset, output_capacity, options, out);
+    outputs_read = true;
+    part.emplace("call request");
+  };
   part.emplace("call request");
-  json reply = process_->request(message, &outer_ms, -1, options.timed_hold ? &timed : nullptr);
+  json reply = options.timed_hold ? process_->request(message, &outer_ms, -1, &timed, read_timed_outputs)
+                                  : process_->request(message, &outer_ms);
   // Stopped now. Whatever the candidate left on the GPU runs before anything else is timed.
   part.emplace("call drain");
-  const double drained = drain_gpu(options.what);
+  drained += drain_gpu(options.what);
   part.emplace("call outputs");
   trace_inside(reply);
 
@@ -351,40 +407,10 @@ RemoteCall RemoteCandidate::call(const py::list& inputs, const CallOptions& opti
     Verdict v = verdict && (*verdict == Verdict::rejected || *verdict == Verdict::runtime_error) ? *verdict : Verdict::runtime_error;
     throw Failure{v, bounded_text(reply, "message"), v == Verdict::rejected ? checked_rule(reply) : ""};
   }
-  if (reply.contains("output_error")) {
-    const json& e = reply["output_error"];
-    bool subclass = e.is_object() && e.value("subclass", false);
-    throw Failure{subclass ? Verdict::rejected : Verdict::incorrect, options.what + ": " + bounded_text(e, "message"),
-                  subclass ? std::string(rules::kTensorSubclass) : ""};
-  }
-  if (!reply.contains("outputs") || !reply["outputs"].is_array() || reply["outputs"].empty() ||
-      reply["outputs"].size() > 64)
-    throw Failure{Verdict::rejected, options.what + ": the candidate's process described no outputs kforge can read",
+  if (options.timed_hold && !outputs_read)
+    throw Failure{Verdict::rejected, options.what + ": the candidate's process answered a timed call without its timed frame",
                   std::string(rules::kForgedResult)};
-  const std::string expected_device = cuda_ ? "cuda" : "cpu";
-  size_t index = 0;
-  for (const auto& o : reply["outputs"]) {
-    std::string why;
-    auto slot = TensorSlot::from_json(o, &why);
-    std::string name = "output " + std::to_string(index++);
-    if (!slot) throw Failure{Verdict::rejected, options.what + ": " + name + ": " + why, std::string(rules::kForgedResult)};
-    if (o.value("device", std::string()) != expected_device)
-      throw Failure{Verdict::incorrect, options.what + ": " + name + " is on " + bounded_text(o, "device") + ", not " + expected_device, ""};
-    out.output_shapes.push_back(slot->shape);
-    if (!o.value("fits", true)) {
-      // Larger than the reference's outputs, so its shape or dtype differs from theirs: a tensor
-      // without storage says which, in the comparison's words.
-      out.outputs.tensors.push_back(at::empty(slot->shape, at::TensorOptions().dtype(slot->dtype).device(at::kMeta)));
-      continue;
-    }
-    if (slot->offset < out_offset || slot->offset + slot->nbytes() > out_offset + output_capacity ||
-        !arena_->contains(*slot, &why))
-      throw Failure{Verdict::rejected, options.what + ": " + name + " lies outside the space given for outputs", std::string(rules::kForgedResult)};
-    // The candidate's process is stopped: nothing changes the arena while this reads it.
-    at::Tensor view = arena_->view(*slot);
-    out.outputs.tensors.push_back(options.keep ? options.keep(view) : view.clone());
-  }
-  synchronize_device(cuda_);
+  if (!outputs_read) read_outputs(reply, out_offset, output_capacity, options, out);
   out.kernels = bounded_text(reply, "kernels");
 
   if (options.timed_hold) {

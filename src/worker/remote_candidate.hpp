@@ -2,7 +2,8 @@
 // The candidate as the reference process sees it: a model in another process (worker/
 // candidate_host.hpp), called through the exchange arena (worker/exchange_arena.hpp). Every
 // call copies its inputs in while the candidate's process is stopped, resumes it for the call,
-// stops it again, copies the outputs out into the reference process's own memory, and checks
+// stops it again (a timed call: at its timed frame, where kforge's clock stops, and again after
+// its checks), copies the outputs out into the reference process's own memory, and checks
 // what came back: the output descriptions against the arena's bounds, the inputs for changes,
 // and, when timed, the candidate's reported times against the reference process's own clock
 // and the GPU for work the candidate left running.
@@ -88,6 +89,10 @@ class RemoteCandidate {
   // Copies the tensor inputs into the arena from offset 0; their descriptions, the views (appended
   // to `views`), and the first free offset after them.
   nlohmann::json place_inputs(const py::list& inputs, py::list& views, int64_t* end);
+  // The outputs `frame` describes (a timed call's timed frame, or a call's reply), checked against
+  // the space given for them (from `out_offset`, `output_capacity` bytes) and copied out into `out`.
+  void read_outputs(const nlohmann::json& frame, int64_t out_offset, int64_t output_capacity, const CallOptions& options,
+                    RemoteCall& out);
   double drain_gpu(const std::string& what);  // [ms] beyond an idle probe that the GPU stayed busy
   // Ends the candidate's process and tells whether the GPU stays busy all the same (another
   // process's work); drain_gpu asks when the GPU stayed busy too long after a call.

@@ -102,10 +102,18 @@ Outputs normalize_outputs(const py::object& result) {
     out.tensors.push_back(to_tensor(h));
     return true;
   };
-  if (py::isinstance<py::tuple>(result) || py::isinstance<py::list>(result)) {
-    size_t i = 0;
-    for (auto item : result)
-      if (!plain_tensor(item, "output " + std::to_string(i++))) return out;
+  if (PyTuple_Check(result.ptr()) || PyList_Check(result.ptr())) {
+    // The items as the sequence holds them (PyTuple_GET_ITEM, PyList_GET_ITEM), taken before any
+    // is looked at, never through its methods: a subclass's __iter__ or __getitem__ is candidate
+    // code, which could do the call's work while kforge reads the result (a torch.return_types
+    // tuple, a subclass too, holds its items as a tuple does).
+    std::vector<py::object> items;
+    const bool tuple = PyTuple_Check(result.ptr());
+    const Py_ssize_t n = tuple ? PyTuple_GET_SIZE(result.ptr()) : PyList_GET_SIZE(result.ptr());
+    for (Py_ssize_t i = 0; i < n; ++i)
+      items.push_back(py::reinterpret_borrow<py::object>(tuple ? PyTuple_GET_ITEM(result.ptr(), i) : PyList_GET_ITEM(result.ptr(), i)));
+    for (size_t i = 0; i < items.size(); ++i)
+      if (!plain_tensor(items[i], "output " + std::to_string(i))) return out;
     if (out.tensors.empty()) out.error = "the result is an empty sequence";
     return out;
   }

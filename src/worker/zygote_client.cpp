@@ -241,7 +241,8 @@ void CandidateProcess::wait_ready(std::chrono::seconds wait) {
   throw Failure{Verdict::runtime_error, "the candidate's process could not start: " + (how.empty() ? "it died" : how), ""};
 }
 
-nlohmann::json CandidateProcess::request(const nlohmann::json& message, double* outer_ms, int fd, nlohmann::json* timed) {
+nlohmann::json CandidateProcess::request(const nlohmann::json& message, double* outer_ms, int fd, nlohmann::json* timed,
+                                         const std::function<void(const nlohmann::json&)>& while_stopped) {
   resume();
   auto t0 = Clock::now();
   bool sent = protocol::write_frame(socket_, message) && (fd < 0 || send_fd(socket_, fd));
@@ -251,6 +252,11 @@ nlohmann::json CandidateProcess::request(const nlohmann::json& message, double* 
   if (timed && frame.status == protocol::ReadStatus::ok && frame.message.is_object() &&
       frame.message.value("type", "") == "timed") {
     *timed = frame.message;
+    if (while_stopped) {
+      stop();
+      while_stopped(*timed);
+      resume();
+    }
     frame = protocol::read_frame(socket_);
   }
   if (frame.status == protocol::ReadStatus::ok && frame.message.is_object()) {

@@ -15,6 +15,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -80,10 +81,13 @@ class CandidateProcess {
   // clock from sending to receiving [ms]. `fd`, when given, follows the frame (SCM_RIGHTS).
   // Throws a Failure: `crashed` when the process died (with how), `rejected`/forged-result when
   // what came back is not a frame.
-  // A timed call answers twice: first {"type": "timed"} right after the timed window (where the
-  // clock stops; it is returned in `timed`), then its result.
+  // A timed call answers twice: first {"type": "timed"} once its outputs are in the arena (where
+  // the clock stops; it is returned in `timed`), then its result. `while_stopped`, when given,
+  // runs between the two with the process stopped: what it reads of the arena is what the call
+  // left there when the clock stopped, whatever the process does after.
   nlohmann::json request(const nlohmann::json& message, double* outer_ms = nullptr, int fd = -1,
-                         nlohmann::json* timed = nullptr);
+                         nlohmann::json* timed = nullptr,
+                         const std::function<void(const nlohmann::json&)>& while_stopped = {});
   void resume();
   void stop();
   // Kills the process group now and waits up to `wait` for the zygote's report of the exit;

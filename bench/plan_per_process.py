@@ -1,0 +1,75 @@
+"""Why one problem runs at two speeds in fresh processes (level1/83's ConvTranspose2d: 2.82-2.89 ms
+in some, 3.38-3.40 ms in others, whatever the free memory: bench/plan_vs_free_memory.py).
+
+Each fresh process times the problem's forward (median of 15 calls), then the same after its inputs
+are cloned to other addresses and the allocator's cache is emptied (a different placement of the
+inputs and outputs), and lists the kernels of one call (torch.profiler) with their GPU times: the
+same kernels at another speed says placement, other kernels says the plan.
+Usage: python bench/plan_per_process.py PROBLEM.py [PROCESSES [HOG_GIB]]   (needs a CUDA device)
+"""
+import importlib.util
+import json
+import statistics
+import subprocess
+import sys
+
+import torch
+
+
+def median_ms(model, inputs, calls=15):
+    times = []
+    with torch.no_grad():
+        for _ in range(calls):
+            a, b = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+            a.record()
+            model(*inputs)
+            b.record()
+            b.synchronize()
+            times.append(a.elapsed_time(b))
+    return statistics.median(times)
+
+
+def one_process(path, hog_gib=0):
+    spec = importlib.util.spec_from_file_location("problem", path)
+    problem = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(problem)
+    torch.manual_seed(0)
+    model = problem.Model(*problem.get_init_inputs()).cuda()
+    # A hog between the weights and the inputs: the first call's buffers far from the weights.
+    hog = torch.empty(hog_gib << 30, dtype=torch.uint8, device="cuda") if hog_gib else None
+    inputs = [x.cuda() if isinstance(x, torch.Tensor) else x for x in problem.get_inputs()]
+    first = median_ms(model, inputs)
+    spacer = torch.empty(3 << 30, dtype=torch.uint8, device="cuda")
+    moved = [x.clone() if isinstance(x, torch.Tensor) else x for x in inputs]
+    del inputs
+    torch.cuda.empty_cache()
+    moved_ms = median_ms(model, moved)
+    del spacer
+    with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof, torch.no_grad():
+        model(*moved)
+        torch.cuda.synchronize()
+    kernels = sorted(((e.key, e.device_time_total / 1e3) for e in prof.key_averages() if e.device_time_total > 0),
+                     key=lambda k: -k[1])[:3]
+    print(json.dumps({"ms": first, "moved_ms": moved_ms, "kernels": [[k[:90], round(t, 3)] for k, t in kernels]}))
+
+
+def main():
+    if len(sys.argv) == 4 and sys.argv[1] == "--one":
+        one_process(sys.argv[2], int(sys.argv[3]))
+        return
+    path, n = sys.argv[1], int(sys.argv[2]) if len(sys.argv) > 2 else 8
+    hog = int(sys.argv[3]) if len(sys.argv) > 3 else 0
+    print(f"{path} (hog {hog} GiB between the weights and the inputs)")
+    for i in range(n):
+        out = subprocess.run([sys.executable, __file__, "--one", path, str(hog)], capture_output=True, text=True)
+        line = next((l for l in out.stdout.splitlines() if l.startswith("{")), None)
+        if line is None:
+            print(f"  process {i}: failed: {(out.stderr.strip().splitlines() or ['?'])[-1][:100]}")
+            continue
+        r = json.loads(line)
+        print(f"  process {i}: {r['ms']:.3f} ms, moved {r['moved_ms']:.3f} ms; " +
+              "; ".join(f"{k} {t} ms" for k, t in r["kernels"]), flush=True)
+
+
+if __name__ == "__main__":
+    main()
