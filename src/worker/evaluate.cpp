@@ -578,8 +578,9 @@ class Evaluation {
       return inputs_at(seed);
     };
     CandidateCall cand = [&](bool hold, const py::list& args, uint64_t forward_seed, const RecheckSample& keep,
-                             KeptOutputs* kept) {
+                             KeptOutputs* kept, bool checks) {
       RemoteCandidate::CallOptions options;
+      options.checks = checks;
       options.forward_seed = forward_seed;
       options.what = "a timed call";
       options.output_bytes = output_bytes_;

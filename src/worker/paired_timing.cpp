@@ -214,7 +214,7 @@ TimingOutcome time_pairs(const py::object& ref, const CandidateCall& cand, const
                     "the reference");
       together();
       note_watchdog(guarded(Verdict::runtime_error, "ModelNew.forward (" + what + ", untimed)",
-                            [&] { return cand(hold, py::list(warm), warm_seed, pairs.front().keep, nullptr); }),
+                            [&] { return cand(hold, py::list(warm), warm_seed, pairs.front().keep, nullptr, false); }),
                     "ModelNew");
     }
     part.reset();  // the pairs' parts are their own
@@ -239,7 +239,7 @@ TimingOutcome time_pairs(const py::object& ref, const CandidateCall& cand, const
         together();
         TracedPart part("timing candidate");
         Sample s = guarded(Verdict::runtime_error, "ModelNew.forward (" + what + ")",
-                           [&] { return cand(hold, py::list(p.cand_args), pair_seed, p.keep, &p.cand_kept); });
+                           [&] { return cand(hold, py::list(p.cand_args), pair_seed, p.keep, &p.cand_kept, &p == &pairs.back()); });
         note_watchdog(s, "ModelNew");
         return s;
       };

@@ -55,8 +55,11 @@ struct KeptOutputs {
 // seeded with `forward_seed` first (as the reference's call of the same pair is: dropout and other
 // random ops draw alike); what `keep` takes of its outputs into `kept` (null: an untimed call
 // whose outputs nobody reads).
+// `checks`: the candidate process's integrity checks after this call, asked for on a batch's last
+// call only (its outputs are read at its timed frame, before them, so they guard no timed figure:
+// a change they would find after an earlier call of the batch is still there after the last).
 using CandidateCall = std::function<Sample(bool hold, const py::list& args, uint64_t forward_seed, const RecheckSample& keep,
-                                           KeptOutputs* kept)>;
+                                           KeptOutputs* kept, bool checks)>;
 
 struct PairSetup {
   int batch = 1;  // pairs whose inputs are made at once (timing_batch)

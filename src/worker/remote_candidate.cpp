@@ -373,7 +373,7 @@ RemoteCall RemoteCandidate::call(const py::list& inputs, const CallOptions& opti
                   {"poison", options.poison},
                   {"record", options.record}};
   if (options.timed_hold) {
-    message["time"] = {{"hold", *options.timed_hold}, {"graph", options.graph}};
+    message["time"] = {{"hold", *options.timed_hold}, {"graph", options.graph}, {"checks", options.checks}};
     if (options.cpu) message["time"]["cpu"] = *options.cpu;
   }
   if (options.forward_seed) message["seed"] = *options.forward_seed;

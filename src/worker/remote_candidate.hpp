@@ -65,6 +65,7 @@ class RemoteCandidate {
     bool poison = false;           // fill the candidate's free memory and native outputs with NaN first
     bool record = false;           // record the kernels it launches (CUDA)
     std::optional<bool> timed_hold;  // timed: with the stream held or not
+    bool checks = true;            // a timed call: the integrity checks after it (paired_timing.hpp's CandidateCall)
     bool graph = false;            // timed as a CUDA graph replay
     std::optional<uint64_t> forward_seed;  // torch's generators seeded with it before the forward
     std::optional<int> cpu;        // timed on this CPU, as the reference is (worker/cpu_pin.hpp)
