@@ -29,11 +29,17 @@ def median_ms(model, inputs, calls=15):
     return statistics.median(times)
 
 
-def one_process(path, hog_gib=0):
+def load_problem(path):
+    """The problem file as a module, its seed set as for every process here."""
     spec = importlib.util.spec_from_file_location("problem", path)
     problem = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(problem)
     torch.manual_seed(0)
+    return problem
+
+
+def one_process(path, hog_gib=0):
+    problem = load_problem(path)
     model = problem.Model(*problem.get_init_inputs()).cuda()
     # A hog between the weights and the inputs: the first call's buffers far from the weights.
     hog = torch.empty(hog_gib << 30, dtype=torch.uint8, device="cuda") if hog_gib else None
@@ -53,6 +59,15 @@ def one_process(path, hog_gib=0):
     print(json.dumps({"ms": first, "moved_ms": moved_ms, "kernels": [[k[:90], round(t, 3)] for k, t in kernels]}))
 
 
+def fresh_process(script, path, hog_gib):
+    """`script --one PATH HOG` in a fresh interpreter: its JSON line as a dict, or why it gave none."""
+    out = subprocess.run([sys.executable, script, "--one", path, str(hog_gib)], capture_output=True, text=True)
+    line = next((l for l in out.stdout.splitlines() if l.startswith("{")), None)
+    if line is None:
+        return f"failed: {(out.stderr.strip().splitlines() or ['?'])[-1][:100]}"
+    return json.loads(line)
+
+
 def main():
     if len(sys.argv) == 4 and sys.argv[1] == "--one":
         one_process(sys.argv[2], int(sys.argv[3]))
@@ -61,12 +76,10 @@ def main():
     hog = int(sys.argv[3]) if len(sys.argv) > 3 else 0
     print(f"{path} (hog {hog} GiB between the weights and the inputs)")
     for i in range(n):
-        out = subprocess.run([sys.executable, __file__, "--one", path, str(hog)], capture_output=True, text=True)
-        line = next((l for l in out.stdout.splitlines() if l.startswith("{")), None)
-        if line is None:
-            print(f"  process {i}: failed: {(out.stderr.strip().splitlines() or ['?'])[-1][:100]}")
+        r = fresh_process(__file__, path, hog)
+        if isinstance(r, str):
+            print(f"  process {i}: {r}")
             continue
-        r = json.loads(line)
         print(f"  process {i}: {r['ms']:.3f} ms, moved {r['moved_ms']:.3f} ms; " +
               "; ".join(f"{k} {t} ms" for k, t in r["kernels"]), flush=True)
 

@@ -12,23 +12,21 @@ and outputs), and the median of 15 timed calls after it. It also times what hold
 that much memory costs (cudaMalloc and cudaFree under torch's allocator).
 Usage: python bench/plan_vs_free_memory.py PROBLEM.py [PROBLEM.py...]   (needs a CUDA device)
 """
-import importlib.util
 import json
-import statistics
-import subprocess
+import os
 import sys
 import time
 
 import torch
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from plan_per_process import fresh_process, load_problem, median_ms  # noqa: E402  (a script beside this one)
+
 HOGS_GIB = [0, 40, 80, 100, 110, 120, 125, 130, 133]
 
 
 def one_process(path, hog_gib):
-    spec = importlib.util.spec_from_file_location("problem", path)
-    problem = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(problem)
-    torch.manual_seed(0)
+    problem = load_problem(path)
     model = problem.Model(*problem.get_init_inputs()).cuda()
     inputs = [x.cuda() if isinstance(x, torch.Tensor) else x for x in problem.get_inputs()]
     torch.cuda.synchronize()
@@ -52,17 +50,8 @@ def one_process(path, hog_gib):
     torch.cuda.empty_cache()
     torch.cuda.synchronize()
     release_ms = (time.perf_counter() - t0) * 1e3
-    times = []
-    with torch.no_grad():
-        for _ in range(15):
-            a, b = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-            a.record()
-            model(*inputs)
-            b.record()
-            b.synchronize()
-            times.append(a.elapsed_time(b))
     print(json.dumps({"hog_gib": hog_gib, "free_gib": free / 2**30, "first_peak_gib": first_peak / 2**30,
-                      "ms": statistics.median(times), "hog_ms": hog_ms, "release_ms": release_ms}))
+                      "ms": median_ms(model, inputs), "hog_ms": hog_ms, "release_ms": release_ms}))
 
 
 def main():
@@ -73,12 +62,10 @@ def main():
         print(f"{path}")
         print(f"  {'hog GiB':>8} {'free GiB':>9} {'1st peak GiB':>12} {'ms':>8} {'hog ms':>7} {'free ms':>8}")
         for hog in HOGS_GIB:
-            out = subprocess.run([sys.executable, __file__, "--one", path, str(hog)], capture_output=True, text=True)
-            line = next((l for l in out.stdout.splitlines() if l.startswith("{")), None)
-            if line is None:
-                print(f"  {hog:>8} failed: {(out.stderr.strip().splitlines() or ['?'])[-1][:100]}")
+            r = fresh_process(__file__, path, hog)
+            if isinstance(r, str):
+                print(f"  {hog:>8} {r}")
                 continue
-            r = json.loads(line)
             print(f"  {hog:>8} {r['free_gib']:9.1f} {r['first_peak_gib']:12.2f} {r['ms']:8.3f} {r['hog_ms']:7.1f} {r['release_ms']:8.1f}",
                   flush=True)
 
