@@ -413,45 +413,48 @@ RemoteCall RemoteCandidate::call(const py::list& inputs, const CallOptions& opti
   if (!outputs_read) read_outputs(reply, out_offset, output_capacity, options, out);
   out.kernels = bounded_text(reply, "kernels");
 
-  if (options.timed_hold) {
-    const json s = timed.value("sample", json());
-    Sample sample;
-    // The candidate's own figures, which it could have forged: none beyond kforge's clock around
-    // the request; GPU work found running after the call is added to them. Whether they are
-    // believed at all is decided over every call (stats::choose_bound).
-    // Held, a call is queued first (`queued_ms`) and runs on the GPU only after the release, which
-    // the host time starts at: the bound leaves the queueing out. A process that claims a longer
-    // queueing to lower the bound raises its own event time with it (held, the event time is at
-    // least the time spent queueing).
-    const bool held = *options.timed_hold && !(s.is_object() && s.value("watchdog", false));
-    const double queued = finite_or(s, "queued_ms", 0);
-    const double bound = std::max(0.0, outer_ms - request_overhead_ms_ - (held ? queued : 0.0)) + drained;
-    drained_ms_ += drained;
-    sample.bound_ms = std::max(bound, kLeastMs);
-    // No call takes longer than the request around it (kforge's clock, with nothing subtracted:
-    // the calibrated cost is a median and may exceed one request's), nor no time at all.
-    sample.host_ms = std::clamp(finite_or(s, "host_ms", bound) + drained, kLeastMs, outer_ms + drained);
-    sample.queued_ms = std::min(queued, sample.host_ms);
-    sample.event_ms = std::clamp(std::max(finite_or(s, "event_ms", sample.host_ms), held ? queued : 0.0), kLeastMs,
-                                 sample.host_ms);
-    sample.watchdog = s.is_object() && s.value("watchdog", false);
-    sample.held = *options.timed_hold && !sample.watchdog;
-    // The clock and slowdown reasons as this process reads them, never as the candidate reports them.
-    if (clock_)
-      if (auto reading = clock_->read()) {
-        sample.sm_mhz = reading->sm_mhz;
-        sample.throttled = reading->throttled;
-      }
-    out.sample = sample;
-    // `inside` is the candidate process's own word (trace only): the request less it is delivery.
-    if (trace_timing())
-      std::fprintf(stderr,
-                   "kforge worker: timing trace: %s: request %.3f ms, calibrated cost %.3f, queued %.3f, bound %.3f; "
-                   "reported host %.3f, events %.3f; drained %.3f; inside %.3f\n",
-                   options.what.c_str(), outer_ms, request_overhead_ms_, queued, sample.bound_ms, sample.host_ms,
-                   sample.event_ms, drained, finite_or(s, "inside_ms", 0));
-  }
+  if (options.timed_hold) out.sample = timed_sample(timed.value("sample", json()), *options.timed_hold, outer_ms, drained, options.what);
   return out;
+}
+
+// A timed call's sample: the times the candidate's process reported (`s`, its timed frame's),
+// bounded by kforge's clock around the request (`outer_ms`) and charged the GPU time drained after it.
+Sample RemoteCandidate::timed_sample(const json& s, bool hold, double outer_ms, double drained, const std::string& what) {
+  Sample sample;
+  // The candidate's own figures, which it could have forged: none beyond kforge's clock around
+  // the request; GPU work found running after the call is added to them. Whether they are
+  // believed at all is decided over every call (stats::choose_bound).
+  // Held, a call is queued first (`queued_ms`) and runs on the GPU only after the release, which
+  // the host time starts at: the bound leaves the queueing out. A process that claims a longer
+  // queueing to lower the bound raises its own event time with it (held, the event time is at
+  // least the time spent queueing).
+  const bool held = hold && !(s.is_object() && s.value("watchdog", false));
+  const double queued = finite_or(s, "queued_ms", 0);
+  const double bound = std::max(0.0, outer_ms - request_overhead_ms_ - (held ? queued : 0.0)) + drained;
+  drained_ms_ += drained;
+  sample.bound_ms = std::max(bound, kLeastMs);
+  // No call takes longer than the request around it (kforge's clock, with nothing subtracted:
+  // the calibrated cost is a median and may exceed one request's), nor no time at all.
+  sample.host_ms = std::clamp(finite_or(s, "host_ms", bound) + drained, kLeastMs, outer_ms + drained);
+  sample.queued_ms = std::min(queued, sample.host_ms);
+  sample.event_ms = std::clamp(std::max(finite_or(s, "event_ms", sample.host_ms), held ? queued : 0.0), kLeastMs,
+                               sample.host_ms);
+  sample.watchdog = s.is_object() && s.value("watchdog", false);
+  sample.held = hold && !sample.watchdog;
+  // The clock and slowdown reasons as this process reads them, never as the candidate reports them.
+  if (clock_)
+    if (auto reading = clock_->read()) {
+      sample.sm_mhz = reading->sm_mhz;
+      sample.throttled = reading->throttled;
+    }
+  // `inside` is the candidate process's own word (trace only): the request less it is delivery.
+  if (trace_timing())
+    std::fprintf(stderr,
+                 "kforge worker: timing trace: %s: request %.3f ms, calibrated cost %.3f, queued %.3f, bound %.3f; "
+                 "reported host %.3f, events %.3f; drained %.3f; inside %.3f\n",
+                 what.c_str(), outer_ms, request_overhead_ms_, queued, sample.bound_ms, sample.host_ms,
+                 sample.event_ms, drained, finite_or(s, "inside_ms", 0));
+  return sample;
 }
 
 std::string RemoteCandidate::describe_timing() const {

@@ -94,6 +94,9 @@ class RemoteCandidate {
   // the space given for them (from `out_offset`, `output_capacity` bytes) and copied out into `out`.
   void read_outputs(const nlohmann::json& frame, int64_t out_offset, int64_t output_capacity, const CallOptions& options,
                     RemoteCall& out);
+  // A timed call's sample from its timed frame's report `s`, bounded by kforge's clock (`outer_ms`
+  // around the request) and charged `drained` ms of GPU work found after it; `what` for the trace.
+  Sample timed_sample(const nlohmann::json& s, bool hold, double outer_ms, double drained, const std::string& what);
   double drain_gpu(const std::string& what);  // [ms] beyond an idle probe that the GPU stayed busy
   // Ends the candidate's process and tells whether the GPU stays busy all the same (another
   // process's work); drain_gpu asks when the GPU stayed busy too long after a call.
