@@ -360,12 +360,11 @@ class CandidateHost {
   // A call's arguments: on the CPU's arena and a legacy IPC one, each tensor copied out of the
   // arena into this process's own memory before the call; `back` copies them into the arena
   // again, so the reference process sees what the call changed in place. Computed on the CUDA IPC
-  // mapping itself, kernels ran slower: at
-  // 1 GiB a streaming relu as fast, but on the H200 level-1 identities fell to a median of 0.959
-  // and level1/16's matrix-vector product to 0.20 (docs/benchmarks.md, session 19; the mapping's
-  // pages, presumably). The copy costs a level-1 evaluation 44 ms. On a VMM arena (the default,
-  // worker/exchange_arena.hpp) the call gets views of it, no copies: what it changes in place is
-  // in the arena already.
+  // mapping itself, kernels ran slower: at 1 GiB a streaming relu as fast, but on the H200
+  // level-1 identities fell to a median of 0.959 and level1/16's matrix-vector product to 0.20
+  // (docs/benchmarks.md, session 19; the mapping's pages, presumably). The copy costs a level-1
+  // evaluation 44 ms. On a VMM arena (the default, worker/exchange_arena.hpp) the call gets views
+  // of it, no copies: what it changes in place is in the arena already.
   struct Arguments {
     py::tuple args;
     std::vector<std::pair<at::Tensor, at::Tensor>> copies;  // (arena view, own copy)

@@ -151,7 +151,10 @@ IntegrityWatch::IntegrityWatch() {
       py::object name = py::reinterpret_borrow<py::object>(key);
       if (PyCallable_Check(value)) w.callables.emplace_back(name, py::reinterpret_borrow<py::object>(value));
     }
-    if (w.is_class) w.keys = py::reinterpret_steal<py::object>(PyFrozenSet_New(dict));
+    if (w.is_class) {
+      w.keys = py::reinterpret_steal<py::object>(PyFrozenSet_New(dict));
+      if (!w.keys) throw py::error_already_set();
+    }
     watched_.push_back(std::move(w));
   }
   flags_ = read_flags();
