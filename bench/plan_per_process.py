@@ -5,7 +5,9 @@ Each fresh process times the problem's forward (median of 15 calls), then the sa
 are cloned to other addresses and the allocator's cache is emptied (a different placement of the
 inputs and outputs), and lists the kernels of one call (torch.profiler) with their GPU times: the
 same kernels at another speed says placement, other kernels says the plan.
-Usage: python bench/plan_per_process.py PROBLEM.py [PROCESSES [HOG_GIB]]   (needs a CUDA device)
+Usage: python bench/plan_per_process.py PROBLEM.py [PROCESSES [HOG_GIB [vmm]]]   (needs a CUDA device)
+  vmm: the inputs in a cuMemCreate mapping of their own, as kforge's exchange arena holds a
+  candidate's (a lead for level 1's transposed convolutions under the VMM arena: not yet run)
 """
 import importlib.util
 import json
@@ -38,12 +40,42 @@ def load_problem(path):
     return problem
 
 
-def one_process(path, hog_gib=0):
+def in_vmm_mapping(inputs):
+    """The tensors copied into one cuMemCreate allocation mapped into this process, as kforge's
+    exchange arena holds a candidate's inputs (worker/exchange_arena.hpp), each at a 256-byte
+    aligned offset; other arguments as they are."""
+    import ctypes
+    from ipc_mapping_speed import Access, View, check, cuda, granularity, prop
+    offsets, end = [], 0
+    for x in inputs:
+        offsets.append(end)
+        end += (x.numel() * x.element_size() + 255) // 256 * 256 if isinstance(x, torch.Tensor) else 0
+    size = max((end + granularity() - 1) // granularity() * granularity(), granularity())
+    handle, va = ctypes.c_uint64(), ctypes.c_uint64()
+    check(cuda.cuMemCreate(ctypes.byref(handle), ctypes.c_size_t(size), ctypes.byref(prop()), ctypes.c_uint64(0)), "cuMemCreate")
+    check(cuda.cuMemAddressReserve(ctypes.byref(va), ctypes.c_size_t(size), ctypes.c_size_t(0), ctypes.c_uint64(0), ctypes.c_uint64(0)), "reserve")
+    check(cuda.cuMemMap(va, ctypes.c_size_t(size), ctypes.c_size_t(0), handle, ctypes.c_uint64(0)), "map")
+    check(cuda.cuMemSetAccess(va, ctypes.c_size_t(size), ctypes.byref(Access(1, 0, 3)), ctypes.c_size_t(1)), "access")
+    placed = []
+    for x, offset in zip(inputs, offsets):
+        if not isinstance(x, torch.Tensor):
+            placed.append(x)
+            continue
+        raw = torch.as_tensor(View(va.value + offset, x.numel()), device="cuda")  # float32 words
+        view = raw.view(torch.uint8)[: x.numel() * x.element_size()].view(x.dtype).view(x.shape)
+        view.copy_(x)
+        placed.append(view)
+    return placed
+
+
+def one_process(path, hog_gib=0, vmm=False):
     problem = load_problem(path)
     model = problem.Model(*problem.get_init_inputs()).cuda()
     # A hog between the weights and the inputs: the first call's buffers far from the weights.
     hog = torch.empty(hog_gib << 30, dtype=torch.uint8, device="cuda") if hog_gib else None
     inputs = [x.cuda() if isinstance(x, torch.Tensor) else x for x in problem.get_inputs()]
+    if vmm:  # as a candidate's process on kforge's VMM arena computes on them
+        inputs = in_vmm_mapping(inputs)
     first = median_ms(model, inputs)
     spacer = torch.empty(3 << 30, dtype=torch.uint8, device="cuda")
     moved = [x.clone() if isinstance(x, torch.Tensor) else x for x in inputs]
@@ -59,9 +91,9 @@ def one_process(path, hog_gib=0):
     print(json.dumps({"ms": first, "moved_ms": moved_ms, "kernels": [[k[:90], round(t, 3)] for k, t in kernels]}))
 
 
-def fresh_process(script, path, hog_gib):
-    """`script --one PATH HOG` in a fresh interpreter: its JSON line as a dict, or why it gave none."""
-    out = subprocess.run([sys.executable, script, "--one", path, str(hog_gib)], capture_output=True, text=True)
+def fresh_process(script, path, hog_gib, *extra):
+    """`script --one PATH HOG [EXTRA...]` in a fresh interpreter: its JSON line as a dict, or why it gave none."""
+    out = subprocess.run([sys.executable, script, "--one", path, str(hog_gib), *extra], capture_output=True, text=True)
     line = next((l for l in out.stdout.splitlines() if l.startswith("{")), None)
     if line is None:
         return f"failed: {(out.stderr.strip().splitlines() or ['?'])[-1][:100]}"
@@ -69,14 +101,15 @@ def fresh_process(script, path, hog_gib):
 
 
 def main():
-    if len(sys.argv) == 4 and sys.argv[1] == "--one":
-        one_process(sys.argv[2], int(sys.argv[3]))
+    if len(sys.argv) in (4, 5) and sys.argv[1] == "--one":
+        one_process(sys.argv[2], int(sys.argv[3]), sys.argv[4:] == ["vmm"])
         return
     path, n = sys.argv[1], int(sys.argv[2]) if len(sys.argv) > 2 else 8
     hog = int(sys.argv[3]) if len(sys.argv) > 3 else 0
-    print(f"{path} (hog {hog} GiB between the weights and the inputs)")
+    vmm = sys.argv[4:5] == ["vmm"]
+    print(f"{path} (hog {hog} GiB between the weights and the inputs; inputs in {'a VMM mapping' if vmm else 'torch memory'})")
     for i in range(n):
-        r = fresh_process(__file__, path, hog)
+        r = fresh_process(__file__, path, hog, *(["vmm"] if vmm else []))
         if isinstance(r, str):
             print(f"  process {i}: {r}")
             continue
