@@ -5,7 +5,7 @@
 # copied to $OUT when it is set (the device tool brings back what fits); a summary table is printed last.
 #   On the device machine: carry .deps/ (tools/fetch-deps.sh; and .prebuilt/ with GPU_CHECK_BUILD=lean,
 #   below) and run tools/gpu-check.sh [tests|bench|all|STEPS]
-#   STEPS is a comma list of: solutions unit gpu cpu demo wall ident ipcspeed coreswap timingtrace traceset level6trace modes agent profile ncu buildtimes splitcov boundary realworld drainprobe lint baseline sol remeasure level6 level6lint level6ident level6sol level6trust level6base exact level7
+#   STEPS is a comma list of: solutions unit gpu cpu demo wall ident ipcspeed plans coreswap timingtrace traceset level6trace modes agent profile ncu buildtimes splitcov boundary realworld drainprobe lint baseline sol remeasure level6 level6lint level6ident level6sol level6trust level6base exact level7
 #   (level6: the training level's GPU lint, identity sweep and solutions, or one of them: level6lint,
 #   level6ident, level6sol; level6trust: the trust corpora's training cases; level6trace: timing
 #   traces of a few identities; level6base: its eager and compiled baselines, after the others)
@@ -179,6 +179,16 @@ want realworld && step bench-realworld bash -c "$(tools/find-python.sh) bench/re
 want drainprobe && step bench-drainprobe bash -c "timeout 120 $(tools/find-python.sh) -u bench/gpu_drain_probe.py | tee $logs/drain-probe.txt"
 # How fast a kernel runs on memory another process owns: legacy CUDA IPC against a VMM import (issue 18's arena).
 want ipcspeed && step bench-ipcspeed bash -c "$(tools/find-python.sh) bench/ipc_mapping_speed.py | tee $logs/ipc-speed.txt"
+# plans: level 1's transposed convolutions in fresh processes, inputs in torch memory and in a VMM
+# mapping as the arena holds a candidate's (bench/plan_per_process.py; PLAN_PROBLEMS to choose).
+plans() {
+  local py p
+  py=$(tools/find-python.sh)
+  for p in ${PLAN_PROBLEMS:-75 76 77 83}; do
+    for where in "" vmm; do (cd bench && "$py" -u plan_per_process.py ../problems/level1/"$p"_*.py 4 0 $where); done
+  done
+}
+want plans && step bench-plans bash -c "$(declare -f plans); plans | tee $logs/plans.txt"
 want coreswap && step bench-coreswap bench/core_swap.sh "$logs"
 want timingtrace && step bench-timingtrace bench/timing_trace.sh "$logs"
 want traceset && step bench-traceset bench/timing_trace_set.sh "$logs"
@@ -241,7 +251,7 @@ cat "${XDG_CACHE_HOME:-$HOME/.cache}"/kforge/logs/worker-*.log 2>/dev/null |
   echo "== benchmarks =="
   cat "$logs/bench-wall.txt" "$logs/bench-identity.txt" "$logs/bench-ncu.txt" "$logs/build-times.txt" \
     "$logs/boundary-cost.txt" "$logs/split-coverage.txt" "$logs/core-swap.txt" "$logs/timing-trace.txt" "$logs/timing-trace-set.txt" "$logs/agent-throughput.txt" \
-    "$logs/lint-remeasure.txt" "$logs/sol-remeasure.txt" "$logs/process-modes.txt" "$logs/ipc-speed.txt" "$logs/realworld-table.txt" "$logs/drain-probe.txt" "$logs/profile.txt" \
+    "$logs/lint-remeasure.txt" "$logs/sol-remeasure.txt" "$logs/process-modes.txt" "$logs/ipc-speed.txt" "$logs/plans.txt" "$logs/realworld-table.txt" "$logs/drain-probe.txt" "$logs/profile.txt" \
     "$logs/level6/bench-identity.txt" "$logs/level6-trace.txt" "$logs/level6-sol.txt" "$logs/sol-level6.txt" "$logs/exact-candidates.txt" "$logs/level7-lint.log" 2>/dev/null
   echo "== worker start and census costs (most frequent lines) =="
   head -12 "$logs/worker-costs.txt"
