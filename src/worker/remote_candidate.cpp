@@ -120,7 +120,6 @@ double RemoteCandidate::probe_ms() {
 
 void RemoteCandidate::calibrate(const py::list& inputs, const std::function<int64_t()>& reference_call,
                                 const CalibrationOptions& options) {
-  ensure_arena(arena_input_bytes(inputs) + kSlotAlignment);
   if (cuda_) probe_ = at::zeros({1}, at::TensorOptions().device(at::kCUDA));
   // Each request as a timed call makes it, in the timing's order (pairs ABBA: after a timed
   // reference call half the time, after the previous request the other half; paired_timing.cpp),
@@ -133,7 +132,8 @@ void RemoteCandidate::calibrate(const py::list& inputs, const std::function<int6
   std::vector<double> overhead, probes;
   int64_t output_bytes = 0;
   auto request_empty_call = [&](int i) {
-    // The arena as a call's: its inputs, then the space its outputs are copied into.
+    // The arena as a call's: its inputs, then the space its outputs are copied into (the first
+    // request comes after a reference call, so the outputs' size is known and it is made once).
     ensure_arena(arena_input_bytes(inputs) + aligned(output_bytes) + kSlotAlignment);
     py::list views;
     int64_t end = 0;
