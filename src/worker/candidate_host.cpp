@@ -260,7 +260,12 @@ class CandidateHost {
     py::list init_args = init_arguments(problem, device_name, device, dtype);
     if (request.contains("rank")) join_candidates_group(request.at("rank"));
     watch_.emplace();  // the snapshot, before any of the candidate's code runs
-    if (format_ == CandidateFormat::kernelbench) {
+    if (request.value("reference", false)) {
+      // The reference twin (evaluate.cpp): the problem's own Model, built as a ModelNew is, and
+      // no candidate imported.
+      model_ = guarded(Verdict::load_error, "Model(*get_init_inputs()) failed",
+                       [&] { return build_model(problem.attr("Model"), init_args, device_name, dtype); });
+    } else if (format_ == CandidateFormat::kernelbench) {
       py::module_ module = guarded(Verdict::load_error, "importing the candidate failed", [&] {
         return import_file(request.at("candidate").get<std::string>(), "kforge_candidate_");
       });

@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <map>
 #include <optional>
@@ -377,8 +378,10 @@ class Evaluation {
     TracedPart part("timing recalibrate");
     try {
       settle_spare(context_);
-      if (!context_.spare) return std::nullopt;
-      RemoteCandidate spare(std::move(context_.spare), cuda_, nullptr);
+      if (context_.spares.empty()) return std::nullopt;
+      // Out of the list while lent (a failure below ends it; the next job starts another).
+      RemoteCandidate spare(std::move(context_.spares.front()), cuda_, nullptr);
+      context_.spares.erase(context_.spares.begin());
       std::optional<double> ms;
       try {
         calibrate(spare);
@@ -386,7 +389,7 @@ class Evaluation {
       } catch (const Failure& f) {
         std::fprintf(stderr, "kforge worker: recalibration in the spare process failed: %s\n", f.message.c_str());
       }
-      context_.spare = spare.release_process();
+      context_.spares.insert(context_.spares.begin(), spare.release_process());
       return ms;
     } catch (const std::exception& e) {
       std::fprintf(stderr, "kforge worker: recalibration in the spare process failed: %s\n", e.what());
@@ -474,7 +477,10 @@ class Evaluation {
     options.poison = true;
     options.record = record;
     options.forward_seed = forward_seed;
-    if (first) options.settle_allocator = plan_bytes_;
+    if (first) {
+      options.settle_allocator = plan_bytes_;
+      first_output_bytes_ = options.output_bytes;
+    }
     // The first call apart: a fresh process loads the kernels and libraries it uses then.
     part.emplace(first ? "trial candidate first" : "trial candidate");
     RemoteCall call = cand_->call(inputs, options);
@@ -577,8 +583,9 @@ class Evaluation {
       uint64_t seed = seed_bits(timing_seed + 0x2545f4914f6cdd1dULL * static_cast<uint64_t>(index + 1000));
       return inputs_at(seed);
     };
-    CandidateCall cand = [&](bool hold, const py::list& args, uint64_t forward_seed, const RecheckSample& keep,
-                             KeptOutputs* kept, bool checks) {
+    // One timed call of a model in a process of kforge's: the candidate's, or the reference twin's.
+    auto timed_call = [&](RemoteCandidate& process, std::optional<int> cpu, bool hold, const py::list& args,
+                          uint64_t forward_seed, const RecheckSample& keep, KeptOutputs* kept, bool checks) {
       RemoteCandidate::CallOptions options;
       options.checks = checks;
       options.forward_seed = forward_seed;
@@ -586,13 +593,25 @@ class Evaluation {
       options.output_bytes = output_bytes_;
       options.timed_hold = hold;
       options.graph = job_.timing.cuda_graph;
-      options.cpu = candidate_cpu();
+      options.cpu = cpu;
       options.keep = [&](const at::Tensor& output) { return keep.of(output); };
-      RemoteCall call = cand_->call(args, options);
+      RemoteCall call = process.call(args, options);
       if (kept) *kept = {std::move(call.outputs.tensors), std::move(call.output_shapes)};
       return call.sample;
     };
+    CandidateCall cand = [&](bool hold, const py::list& args, uint64_t forward_seed, const RecheckSample& keep,
+                             KeptOutputs* kept, bool checks) {
+      return timed_call(*cand_, candidate_cpu(), hold, args, forward_seed, keep, kept, checks);
+    };
     PairSetup setup;
+    if (twin_wanted()) {
+      start_twin();
+      setup.reference_process = [&](bool hold, const py::list& args, uint64_t forward_seed, const RecheckSample& keep,
+                                    KeptOutputs* kept, bool checks) {
+        // On the candidate's CPU too: the two processes take turns there, one stopped while the other runs.
+        return as_reference_failure([&] { return timed_call(*twin_, candidate_cpu(), hold, args, forward_seed, keep, kept, checks); });
+      };
+    }
     // The candidate's process takes its own copy of every argument (worker/candidate_host.cpp).
     setup.share_inputs = !reference_changes_inputs_;
     setup.roles = roles_;
@@ -648,6 +667,51 @@ class Evaluation {
       boundary_note_ += (boundary_note_.empty() ? "" : "; ") + drained;
   }
 
+  // The reference twin: the reference's timed calls made in a process of its own, started,
+  // calibrated and given its first call as the candidate's was, so that both models run from the
+  // same state of their process: the same allocator history, the same library plans, their inputs
+  // in an arena alike. Timed in the reference process, with another history than a fresh
+  // candidate's, level 1's transposed convolutions ran the same cuDNN kernel at two speeds, one per
+  // process (level1/83: 2.76 ms against the candidate's 3.28 ms, an identity at 0.84; docs/
+  // benchmarks.md, session 31). Not for a multi-rank job (its candidates' group is one per rank),
+  // nor with KFORGE_WORKER_REFERENCE=inline (the reference timed in this process, as before).
+  bool twin_wanted() const {
+    if (ranks_) return false;
+    const char* where = std::getenv("KFORGE_WORKER_REFERENCE");
+    return !(where && std::string(where) == "inline");
+  }
+
+  void start_twin() {
+    TracedPart part("timing twin start");
+    as_reference_failure([&] {
+      twin_ = std::make_unique<RemoteCandidate>(take_candidate_process(context_), cuda_, context_.clock.get());
+      calibrate(*twin_);
+      twin_->load_reference(job_, training_ ? training_->request() : nlohmann::json());
+      // The candidate's first trial again, as its process made it (the first forward, which
+      // chooses the libraries' plans, from the same settled allocator and poisoned memory).
+      const uint64_t seed = job_.trial_seeds.empty() ? 1 : job_.trial_seeds.front();
+      RemoteCandidate::CallOptions options;
+      options.what = "the reference twin's first call";
+      options.output_bytes = first_output_bytes_;
+      options.poison = true;
+      options.forward_seed = forward_seed_for(seed);
+      options.settle_allocator = plan_bytes_;
+      twin_->call(inputs_at(seed), options);
+      return 0;
+    });
+  }
+
+  // What the reference twin failed with, as the reference's failure: a broken problem or a
+  // machine in trouble, never the candidate's doing (its own words name the candidate).
+  template <class Fn>
+  auto as_reference_failure(Fn&& fn) -> decltype(fn()) {
+    try {
+      return fn();
+    } catch (const Failure& f) {
+      throw Failure{Verdict::runtime_error, "the reference's timing process: " + f.message, "", f.not_the_candidates};
+    }
+  }
+
   std::string summary() const {
     std::string text = std::to_string(res_.trials_passed) + "/" + std::to_string(res_.trials_total) + " trials passed; " +
                        std::to_string(res_.cand_ms.size()) + " timed pairs";
@@ -698,11 +762,15 @@ class Evaluation {
   std::vector<ComparedTensor> roles_;
   std::string sizes_;                   // the extra size applied now ("" at the benchmark's)
   std::unique_ptr<RemoteCandidate> cand_;
+  // The reference twin (twin_wanted), from the timing on; its process ends with the candidate's,
+  // when the evaluation does (ended right after the timing, its context's teardown ran beside the census).
+  std::unique_ptr<RemoteCandidate> twin_;
   std::optional<ResourceWatch> watch_;  // the candidate's process: host memory and CPU share
   std::vector<py::dict> extra_sizes_;
   int64_t input_bytes_ = 0;   // one call's inputs (the largest of the trials)
   int64_t plan_bytes_ = 0;    // the free block both processes' first forwards see (worker/plan_choice.hpp)
   int64_t output_bytes_ = 0;  // the reference's outputs, the space the candidate's get
+  int64_t first_output_bytes_ = 0;  // the first trial's (the reference twin's first call repeats it)
   std::string fp64_note_;     // the precision check's figures
   std::string exactness_note_;  // a candidate more exact than the reference: the figures
   std::string kernels_note_;  // which kernels the candidate launched (CUDA)
@@ -716,19 +784,32 @@ class Evaluation {
 constexpr auto kReady = std::chrono::seconds(120);
 
 void settle_spare(WorkerContext& context) {
-  if (!context.spare) return;
-  try {
-    context.spare->wait_ready(kReady);
-  } catch (const Failure& f) {
-    // Something killed it while it waited (the OOM killer, an operator): not a candidate's doing.
-    std::fprintf(stderr, "kforge worker: the spare candidate process was lost (%s)\n", f.message.c_str());
-    context.spare.reset();
+  auto& spares = context.spares;
+  for (auto it = spares.begin(); it != spares.end();) {
+    try {
+      (*it)->wait_ready(kReady);
+      ++it;
+    } catch (const Failure& f) {
+      // Something killed it while it waited (the OOM killer, an operator): not a candidate's doing.
+      std::fprintf(stderr, "kforge worker: a spare candidate process was lost (%s)\n", f.message.c_str());
+      it = spares.erase(it);
+    }
   }
 }
 
 std::unique_ptr<CandidateProcess> take_candidate_process(WorkerContext& context) {
-  settle_spare(context);
-  if (context.spare) return std::move(context.spare);
+  // The oldest spare only: the other may still be making its CUDA context (it is settled before
+  // anything is timed). Waiting for both cost every job 0.17 s on the H200 (session 31).
+  while (!context.spares.empty()) {
+    auto process = std::move(context.spares.front());
+    context.spares.erase(context.spares.begin());
+    try {
+      process->wait_ready(kReady);
+      return process;
+    } catch (const Failure& f) {
+      std::fprintf(stderr, "kforge worker: a spare candidate process was lost (%s)\n", f.message.c_str());
+    }
+  }
   auto process = std::make_unique<CandidateProcess>(*context.zygote, context.zygote->spawn());
   process->wait_ready(kReady);
   return process;

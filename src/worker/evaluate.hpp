@@ -8,6 +8,7 @@
 //   timing   reference and candidate interleaved (ABBA) on the same inputs, cold L2 each sample,
 //            until the speedup's interval is narrow enough or a cap is reached.
 #include <memory>
+#include <vector>
 
 #include "protocol/messages.hpp"
 #include "worker/gpu_clock.hpp"
@@ -23,24 +24,28 @@ struct WorkerContext {
   std::shared_ptr<StreamHold> hold;        // CUDA: holds the stream while a timed forward is queued
   std::string why_not_held;                // when `hold` is null
   std::unique_ptr<Zygote> zygote;          // starts candidate processes
-  // A candidate process started ahead, as soon as the previous evaluation's timing was done (or
-  // when its result was sent, if it ended before timing): its CUDA context is made by the time the
-  // next job needs it. It has run no candidate code.
-  std::unique_ptr<CandidateProcess> spare;
+  // Processes started ahead, as soon as the previous evaluation's timing was done (or when its
+  // result was sent, if it ended before timing): their CUDA contexts are made by the time the next
+  // job needs them, one for its candidate and one for its reference's timed calls (the reference
+  // twin, evaluate.cpp). None has run candidate code.
+  std::vector<std::unique_ptr<CandidateProcess>> spares;
 };
 
-// Starts the spare if there is none, while nothing is timed; a failure is only logged (the next
-// evaluation tries again and reports it).
+// How many spares an evaluation takes: the candidate's process and the reference twin's.
+inline constexpr size_t kSpareProcesses = 2;
+
+// Starts spares until there are kSpareProcesses, while nothing is timed; a failure is only logged
+// (the next evaluation tries again and reports it).
 void start_spare(WorkerContext& context);
 
-// The spare if there is one, else a new process; ready to be given a candidate.
+// A spare if there is one, else a new process; ready to be given a candidate (or the reference).
 std::unique_ptr<CandidateProcess> take_candidate_process(WorkerContext& context);
 
 // A multi-rank job's candidate process for this worker's rank: forked fresh by the zygote into the
 // job's private network (never a spare: those were forked before it existed), ready.
 std::unique_ptr<CandidateProcess> rank_process(WorkerContext& context);
-// Waits until the spare candidate process is ready and stopped, so that nothing of its start
-// runs while a candidate is timed; a spare lost meanwhile is dropped (the next job starts one).
+// Waits until the spare processes are ready and stopped, so that nothing of their start runs
+// while a candidate is timed; a spare lost meanwhile is dropped (the next job starts one).
 void settle_spare(WorkerContext& context);
 
 protocol::JobResult evaluate(const protocol::EvalJob& job, WorkerContext& context);

@@ -77,9 +77,9 @@ void release_memory(bool cuda) {
 }  // namespace
 
 void start_spare(WorkerContext& context) {
-  if (context.spare) return;
   try {
-    context.spare = std::make_unique<CandidateProcess>(*context.zygote, context.zygote->spawn());
+    while (context.spares.size() < kSpareProcesses)
+      context.spares.push_back(std::make_unique<CandidateProcess>(*context.zygote, context.zygote->spawn()));
   } catch (const std::exception& e) {
     std::fprintf(stderr, "kforge worker: no spare candidate process: %s\n", e.what());
   }

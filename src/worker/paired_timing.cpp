@@ -158,7 +158,8 @@ TimingOutcome time_pairs(const py::object& ref, const CandidateCall& cand, const
   // Each side as timed: its forward called eagerly, or (--cuda-graph) a captured graph of it
   // replayed, its inputs loaded before the timed window and its output copied after.
   const bool graphed = settings.cuda_graph;
-  TimedSide ref_side = TimedSide::make(ref, "the reference", graphed, graphed ? inputs_for(-1000) : py::list());
+  const bool twin = static_cast<bool>(setup.reference_process);
+  TimedSide ref_side = TimedSide::make(ref, "the reference", graphed && !twin, graphed && !twin ? inputs_for(-1000) : py::list());
   ref_side.fresh_copy = !device.is_cuda();
 
   // Both sides are timed the same way: with the stream held while each forward is queued, unless
@@ -208,6 +209,7 @@ TimingOutcome time_pairs(const py::object& ref, const CandidateCall& cand, const
       together();
       note_watchdog(guarded(Verdict::runtime_error, "reference forward (" + what + ", untimed)",
                             [&] {
+                              if (twin) return setup.reference_process(hold, py::list(warm), warm_seed, pairs.front().keep, nullptr, false);
                               seed_everything(warm_seed);
                               return ref_side.time(timer, hold, warm);
                             }),
@@ -228,11 +230,12 @@ TimingOutcome time_pairs(const py::object& ref, const CandidateCall& cand, const
         TracedPart part("timing reference");
         py::object result;
         Sample s = guarded(Verdict::runtime_error, "reference forward (" + what + ")", [&] {
+          if (twin) return setup.reference_process(hold, py::list(p.ref_args), pair_seed, p.keep, &p.ref_kept, false);
           seed_everything(pair_seed);
           return ref_side.time(timer, hold, p.ref_args, &result);
         });
         note_watchdog(s, "the reference");
-        p.ref_kept = keep_reference_outputs(result, p.keep, label_of(p));
+        if (!twin) p.ref_kept = keep_reference_outputs(result, p.keep, label_of(p));
         return s;
       };
       auto time_cand = [&] {

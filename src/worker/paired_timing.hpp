@@ -73,6 +73,10 @@ struct PairSetup {
   // A multi-rank job's (worker/rank_group.hpp): every timed call starts after a barrier, each
   // pair's times are the slowest rank's, and rank 0 decides when the timing stops. Null: one rank.
   const RankGroup* ranks = nullptr;
+  // The reference's timed calls made in a process of its own, as the candidate's are (the
+  // reference twin, evaluate.cpp); its kept outputs are the recheck's reference. Empty: `ref`,
+  // the reference process's own model, is timed here.
+  CandidateCall reference_process;
 };
 
 // The seed torch's generators get before each model's forward on the inputs of `input_seed`, the

@@ -239,26 +239,42 @@ json RemoteCandidate::place_inputs(const py::list& inputs, py::list& views, int6
   return args;
 }
 
+// The load request both load() and load_reference() send: what the candidate's process needs to
+// build the problem's inputs and its model.
+static json load_request(const protocol::EvalJob& job, CandidateFormat format, const json& training, const json& rank) {
+  json request = {{"type", "load"},
+                  {"problem", job.problem_path},
+                  {"format", to_string(format)},
+                  {"precision", to_string(job.precision)},
+                  {"fallback", census::to_string(job.fallback)}};
+  if (!training.is_null()) request["training"] = training;
+  if (!rank.is_null()) request["rank"] = rank;
+  return request;
+}
+
 void RemoteCandidate::load(const protocol::EvalJob& job, const std::vector<at::Tensor>& reference_outputs,
                            const json& training, const json& rank) {
   json outputs = json::array();
   for (const auto& t : reference_outputs) outputs.push_back(TensorSlot{0, t.scalar_type(), t.sizes().vec()}.to_json());
-  json request = {{"type", "load"},
-                  {"problem", job.problem_path},
-                  {"candidate", job.candidate_path},
-                  {"format", to_string(job.candidate_format)},
-                  {"library", job.candidate_library},
-                  {"precision", to_string(job.precision)},
-                  {"fallback", census::to_string(job.fallback)},
-                  {"outputs", outputs}};
-  if (!training.is_null()) request["training"] = training;
-  if (!rank.is_null()) request["rank"] = rank;
+  json request = load_request(job, job.candidate_format, training, rank);
+  request["candidate"] = job.candidate_path;
+  request["library"] = job.candidate_library;
+  request["outputs"] = outputs;
   json reply = process_->request(request);
   if (reply.value("type", "") == "loaded") return;
   auto verdict = verdict_from_string(reply.value("verdict", std::string()));
   // Only what a load can fail with; anything else the process says is taken as a load error.
   Verdict v = verdict && (*verdict == Verdict::compile_error || *verdict == Verdict::rejected) ? *verdict : Verdict::load_error;
   throw Failure{v, bounded_text(reply, "message"), v == Verdict::rejected ? checked_rule(reply) : ""};
+}
+
+void RemoteCandidate::load_reference(const protocol::EvalJob& job, const json& training) {
+  json request = load_request(job, CandidateFormat::kernelbench, training, nullptr);
+  request["reference"] = true;
+  json reply = process_->request(request);
+  if (reply.value("type", "") == "loaded") return;
+  throw Failure{Verdict::runtime_error,
+                "the reference's timing process could not build the problem's Model: " + bounded_text(reply, "message"), ""};
 }
 
 void RemoteCandidate::ensure_arena(int64_t bytes) {

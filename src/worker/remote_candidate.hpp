@@ -58,6 +58,9 @@ class RemoteCandidate {
   // `rank` (a multi-rank job's): the candidates' group to join before the candidate is imported.
   void load(const protocol::EvalJob& job, const std::vector<at::Tensor>& reference_outputs, const nlohmann::json& training,
             const nlohmann::json& rank = nullptr);
+  // Builds the problem's own Model there instead (the reference twin, evaluate.cpp): the process
+  // imports no candidate, and its calls time the reference as the candidate's are timed.
+  void load_reference(const protocol::EvalJob& job, const nlohmann::json& training);
 
   struct CallOptions {
     std::string what;              // "trial 1/5", for messages
