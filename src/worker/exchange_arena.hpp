@@ -14,7 +14,8 @@
 //         on that mapping (level1/16's matrix-vector product at 0.20 of its own speed,
 //         docs/benchmarks.md session 19), and copies into it cost more than into its own memory.
 //         On the H200 (session 30) the VMM arena ran level 1's identities in 91.9 s against the
-//         IPC arena's 101.3 s, 97 of 100 within 0.5% of 1.00.
+//         IPC arena's 101.3 s, 97 of 100 within 0.5% of 1.00. The reference twin (evaluate.cpp)
+//         gets an arena of its own, made the same way, so both models compute on arena inputs.
 // Tensors in it are contiguous and described by a TensorSlot; every slot a candidate names is
 // checked against the arena's bounds before it is viewed.
 #include <ATen/ATen.h>

@@ -12,8 +12,11 @@
 // cacheInfo for starts from cudaMemGetInfo's free memory, so on a 139 GiB device a cached 4 GiB
 // block bounds nothing, and in fresh processes level1/83's plan did not follow the free memory at
 // all: it ran at 2.8 or 3.4 ms whatever memory a hog left, and level1/75's changed with a hog
-// placed after its inputs (docs/benchmarks.md, session 30). Kept: it empties the cache, which the
-// first forward then fills the same way in either process.
+// placed after its inputs (docs/benchmarks.md, session 30). In session 31 the same kernel of
+// level1/83 ran 2.09 or 2.59 ms by its process's state, not its plan. Kept: it empties the cache,
+// which the first forward then fills the same way in either process, and the reference twin
+// (evaluate.cpp), which times the reference in a process in the candidate's state, settles its
+// first call with it too.
 #include <cstdint>
 
 namespace kforge::worker {
