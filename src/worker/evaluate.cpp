@@ -16,6 +16,7 @@
 #include <fstream>
 #include <map>
 #include <optional>
+#include <set>
 #include <sstream>
 
 #include <sys/stat.h>
@@ -584,9 +585,15 @@ class Evaluation {
       return inputs_at(seed);
     };
     // One timed call of a model in a process of kforge's: the candidate's, or the reference twin's.
+    // With the twin, each process's first call of the timing starts from a settled allocator
+    // (worker/plan_choice.hpp): the candidate's process comes from its correctness trials, the
+    // extra sizes' last, and the twin's from its one first call, and their cached blocks would
+    // otherwise differ where the timed calls' buffers are placed.
+    std::set<const RemoteCandidate*> settled;
     auto timed_call = [&](RemoteCandidate& process, std::optional<int> cpu, bool hold, const py::list& args,
                           uint64_t forward_seed, const RecheckSample& keep, KeptOutputs* kept, bool checks) {
       RemoteCandidate::CallOptions options;
+      if (twin_ && settled.insert(&process).second) options.settle_allocator = plan_bytes_;
       options.checks = checks;
       options.forward_seed = forward_seed;
       options.what = "a timed call";
