@@ -142,6 +142,7 @@ class Evaluation {
       TracedPart part("candidate end");
       cand_.reset();  // the candidate's process group is killed here, whatever the verdict
     }
+    keep_twin();
     ranks_.reset();
     if (PhaseTrace::wanted())
       std::fprintf(stderr, "kforge worker: phase trace: %s: %s: load %.3f s, correctness %.3f s, timing %.3f s: %s\n",
@@ -159,6 +160,8 @@ class Evaluation {
   void phases() {
     check();
     phase(&res_.load_s, [&] { load(); });
+    // A twin kept for another problem holds its memory no longer.
+    if (context_.twin && (!twin_wanted() || !job_.time_candidate || context_.twin_key != twin_key())) context_.twin.reset();
     // The next candidate's process makes its CUDA context and stream hold while this one's
     // correctness trials run, and is ready (and stopped) before anything is timed: the next
     // job's load no longer waits for it (docs/benchmarks.md, session 16: load 0.23 s with the
@@ -368,6 +371,16 @@ class Evaluation {
         return bytes;
       });
     }, {candidate_cpu(), job_.timing.cuda_graph, ranks_ != nullptr});
+  }
+
+  // The reference twin's calibration: the requests the candidate's process got before its load
+  // (the arena, the outputs' copy: the same state), the fewest of them and without reference calls
+  // between them, since its request cost bounds nothing; its idle probe is what the drain needs.
+  void calibrate_twin(RemoteCandidate& twin) {
+    py::list inputs = inputs_at(derived_seed(0x51afd7ed558ccd1dULL, 3));
+    RemoteCandidate::CalibrationOptions options{candidate_cpu(), job_.timing.cuda_graph};
+    options.fewest_pairs = true;
+    twin.calibrate(inputs, [&] { return first_output_bytes_; }, options);
   }
 
   // The empty request's cost measured again after the timing, in the spare process: no candidate
@@ -616,7 +629,11 @@ class Evaluation {
       setup.reference_process = [&](bool hold, const py::list& args, uint64_t forward_seed, const RecheckSample& keep,
                                     KeptOutputs* kept, bool checks) {
         // On the candidate's CPU too: the two processes take turns there, one stopped while the other runs.
-        return as_reference_failure([&] { return timed_call(*twin_, candidate_cpu(), hold, args, forward_seed, keep, kept, checks); });
+        twin_clean_ = false;  // until the call answers
+        Sample sample =
+            as_reference_failure([&] { return timed_call(*twin_, candidate_cpu(), hold, args, forward_seed, keep, kept, checks); });
+        twin_clean_ = true;
+        return sample;
       };
     }
     // The candidate's process takes its own copy of every argument (worker/candidate_host.cpp).
@@ -688,11 +705,29 @@ class Evaluation {
     return !(where && std::string(where) == "inline");
   }
 
+  // What a kept twin must match to serve this job: the problem (its path and text), the
+  // precision, the timing mode, a training step's request.
+  std::string twin_key() const {
+    std::ostringstream key;
+    key << job_.problem_path << '\n' << to_string(job_.precision) << '\n' << job_.timing.cuda_graph << '\n'
+        << (training_ ? training_->request().dump() : "") << '\n'
+        << std::ifstream(job_.problem_path).rdbuf();
+    return key.str();
+  }
+
   void start_twin() {
+    const std::string key = twin_key();
+    if (context_.twin && context_.twin_key == key) {
+      TracedPart part("timing twin kept");
+      twin_ = std::move(context_.twin);
+      twin_clean_ = true;
+      return;
+    }
     TracedPart part("timing twin start");
+    context_.twin.reset();  // another problem's
     as_reference_failure([&] {
       twin_ = std::make_unique<RemoteCandidate>(take_candidate_process(context_), cuda_, context_.clock.get());
-      calibrate(*twin_);
+      calibrate_twin(*twin_);
       twin_->load_reference(job_, training_ ? training_->request() : nlohmann::json());
       // The candidate's first trial again, as its process made it (the first forward, which
       // chooses the libraries' plans, from the same settled allocator and poisoned memory).
@@ -706,6 +741,14 @@ class Evaluation {
       twin_->call(inputs_at(seed), options);
       return 0;
     });
+    twin_clean_ = true;
+  }
+
+  // The twin kept for the next job, unless one of its requests ended other than in an answer.
+  void keep_twin() {
+    if (!twin_ || !twin_clean_) return;
+    context_.twin = std::move(twin_);
+    context_.twin_key = twin_key();
   }
 
   // What the reference twin failed with, as the reference's failure: a broken problem or a
@@ -769,9 +812,11 @@ class Evaluation {
   std::vector<ComparedTensor> roles_;
   std::string sizes_;                   // the extra size applied now ("" at the benchmark's)
   std::unique_ptr<RemoteCandidate> cand_;
-  // The reference twin (twin_wanted), from the timing on; its process ends with the candidate's,
-  // when the evaluation does (ended right after the timing, its context's teardown ran beside the census).
+  // The reference twin (twin_wanted), from the timing on; kept for the next job (keep_twin), or
+  // its process ends when the evaluation does (ended right after the timing, its context's
+  // teardown ran beside the census).
   std::unique_ptr<RemoteCandidate> twin_;
+  bool twin_clean_ = false;  // every request to twin_ answered (keep_twin)
   std::optional<ResourceWatch> watch_;  // the candidate's process: host memory and CPU share
   std::vector<py::dict> extra_sizes_;
   int64_t input_bytes_ = 0;   // one call's inputs (the largest of the trials)

@@ -8,6 +8,7 @@
 //   timing   reference and candidate interleaved (ABBA) on the same inputs, cold L2 each sample,
 //            until the speedup's interval is narrow enough or a cap is reached.
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "protocol/messages.hpp"
@@ -16,6 +17,8 @@
 #include "worker/zygote_client.hpp"
 
 namespace kforge::worker {
+
+class RemoteCandidate;  // worker/remote_candidate.hpp
 
 struct WorkerContext {
   bool cuda = false;
@@ -29,6 +32,11 @@ struct WorkerContext {
   // job needs them, one for its candidate and one for its reference's timed calls (the reference
   // twin, evaluate.cpp). None has run candidate code.
   std::vector<std::unique_ptr<CandidateProcess>> spares;
+  // The last evaluation's reference twin (evaluate.cpp), kept for the next job of the same
+  // problem and timing (`twin_key`): candidates of one problem in a row (an agent's attempts, a
+  // folder's samples) skip its start. It has run no candidate code; it is stopped while kept.
+  std::unique_ptr<RemoteCandidate> twin;
+  std::string twin_key;
 };
 
 // How many spares an evaluation takes: the candidate's process and the reference twin's.

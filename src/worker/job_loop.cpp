@@ -12,6 +12,7 @@
 #include "protocol/messages.hpp"
 #include "worker/crash_report.hpp"
 #include "worker/evaluate.hpp"
+#include "worker/remote_candidate.hpp"  // WorkerContext keeps a reference twin
 #include "worker/sandbox.hpp"
 #include "worker/timer.hpp"
 

@@ -160,7 +160,9 @@ void RemoteCandidate::calibrate(const py::list& inputs, const std::function<int6
     probes.clear();
     const auto started = Clock::now();
     for (int pair = 0; pair < kCalibrationPairs; ++pair) {
-      if (pair >= kFewestCalibrationPairs && (options.fixed_pairs || Clock::now() - started > kCalibrationBudget)) break;
+      if (pair >= kFewestCalibrationPairs &&
+          (options.fixed_pairs || options.fewest_pairs || Clock::now() - started > kCalibrationBudget))
+        break;
       if (pair % 2 == 0) {
         output_bytes = reference_call();
         request_empty_call(pair);

@@ -51,6 +51,9 @@ class RemoteCandidate {
     // A multi-rank job's: the reference calls are collectives, so every rank makes the same
     // number of them, the fewest, whatever its clock says.
     bool fixed_pairs = false;
+    // The fewest pairs, whatever the clock says: the reference twin's (evaluate.cpp), whose
+    // request cost bounds nothing; its idle probe and its process's state are what is wanted.
+    bool fewest_pairs = false;
   };
   void calibrate(const py::list& inputs, const std::function<int64_t()>& reference_call, const CalibrationOptions& options);
   // Imports and builds the candidate there. `reference_outputs` (native candidates) shapes its

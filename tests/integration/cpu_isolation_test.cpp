@@ -240,6 +240,44 @@ TEST(CpuIsolation, AnIdentityIsTimedAsItsReference) {
   EXPECT_LT(speedup, 1.5) << lines[0].dump();
 }
 
+// The reference twin is kept for the next candidate of the same problem in the same worker
+// (an agent's attempts, a folder's samples), and started afresh for another problem: the phase
+// trace names which.
+TEST(CpuIsolation, AReferenceTwinIsKeptForItsProblemOnly) {
+  TempDir dir;
+  ScopedEnv cache("XDG_CACHE_HOME", dir.file("cache"));
+  ScopedEnv trace("KFORGE_WORKER_PHASE_TRACE", "1");
+  // A run folder in the suite's layout (kforge eval finds each candidate's problem by its
+  // folder): two identities of level1/28, then one of level1/29, in that order on one worker.
+  auto identity_of = [&](const std::string& problem, const std::string& name) {
+    std::ifstream in(source_path("problems/level1/" + problem + ".py"));
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    dir.write("run/level1/" + problem + "/" + name, text + "\n\nModelNew = Model\n# " + name + "\n");
+  };
+  identity_of("28_Sigmoid", "a.py");
+  identity_of("28_Sigmoid", "b.py");
+  identity_of("29_Tanh", "c.py");
+  auto r = run_kforge({"--db", dir.file("k.db"), "eval", "--device", "cpu", "--json", "--max-time", "0.3", dir.file("run")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto lines = r.json_lines();
+  ASSERT_EQ(lines.size(), 3u) << r.out << r.err;
+  for (const auto& line : lines) EXPECT_EQ(line.value("verdict", ""), "correct") << line.dump();
+  std::ifstream log_in(dir.file("cache") + "/kforge/logs/worker-cpu.log");
+  std::string log((std::istreambuf_iterator<char>(log_in)), std::istreambuf_iterator<char>());
+  std::map<std::string, std::string> trace_of;  // problem file name: its job's phase trace
+  for (size_t at = log.find("phase trace: "); at != std::string::npos; at = log.find("phase trace: ", at + 1)) {
+    const std::string line = log.substr(at, log.find('\n', at) - at);
+    for (const char* problem : {"28_Sigmoid", "29_Tanh"})
+      if (line.find(problem) != std::string::npos) trace_of[problem] += line + "\n";
+  }
+  const std::string sigmoid = trace_of["28_Sigmoid"], tanh = trace_of["29_Tanh"];
+  // The first Sigmoid job starts a twin, the second is served by it; Tanh's starts its own.
+  EXPECT_NE(sigmoid.find("timing_twin_start="), std::string::npos) << log;
+  EXPECT_NE(sigmoid.find("timing_twin_kept="), std::string::npos) << log;
+  EXPECT_NE(tanh.find("timing_twin_start="), std::string::npos) << log;
+  EXPECT_EQ(tanh.find("timing_twin_kept="), std::string::npos) << log;
+}
+
 // A reference that fails in its timing process only (here its forward signals kforge's process
 // above it, which the worker may and a sandboxed process may not) is the reference's failure:
 // runtime_error naming that process, never a verdict on the honest candidate.
