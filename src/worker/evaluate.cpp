@@ -160,8 +160,8 @@ class Evaluation {
   void phases() {
     check();
     phase(&res_.load_s, [&] { load(); });
-    // A twin kept for another problem holds its memory no longer.
-    if (context_.twin && (!twin_wanted() || !job_.time_candidate || context_.twin_key != twin_key())) context_.twin.reset();
+    // A twin kept for another job's problem holds its memory no longer (start_twin replaces it).
+    if (context_.twin && !twin_) context_.twin.reset();
     // The next candidate's process makes its CUDA context and stream hold while this one's
     // correctness trials run, and is ready (and stopped) before anything is timed: the next
     // job's load no longer waits for it (docs/benchmarks.md, session 16: load 0.23 s with the
@@ -318,6 +318,11 @@ class Evaluation {
     watch_.emplace(cand_->pid(), bounds);
     part.emplace("load calibrate");
     calibrate(*cand_);
+    // The twin's first call chooses its library plans (worker/plan_choice.hpp): before any of the
+    // candidate's code runs, or a candidate holding the GPU's memory by then would steer the
+    // reference to plans with smaller workspaces, slower, for the whole timing.
+    part.reset();
+    if (twin_wanted()) start_twin();
     part.emplace("load candidate");
     cand_->load(job_, reference_outputs, training_ ? training_->request() : nlohmann::json(), rank_request());
   }
@@ -368,6 +373,7 @@ class Evaluation {
         if (reference_timer.time([&] { out = ref_(*args); }, hold).watchdog) hold = false;
         int64_t bytes = 0;
         for (const at::Tensor& t : normalize_outputs(out).tensors) bytes += t.nbytes();
+        calibration_output_bytes_ = bytes;
         return bytes;
       });
     }, {candidate_cpu(), job_.timing.cuda_graph, ranks_ != nullptr});
@@ -380,7 +386,7 @@ class Evaluation {
     py::list inputs = inputs_at(derived_seed(0x51afd7ed558ccd1dULL, 3));
     RemoteCandidate::CalibrationOptions options{candidate_cpu(), job_.timing.cuda_graph};
     options.fewest_pairs = true;
-    twin.calibrate(inputs, [&] { return first_output_bytes_; }, options);
+    twin.calibrate(inputs, [&] { return calibration_output_bytes_; }, options);
   }
 
   // The empty request's cost measured again after the timing, in the spare process: no candidate
@@ -491,10 +497,7 @@ class Evaluation {
     options.poison = true;
     options.record = record;
     options.forward_seed = forward_seed;
-    if (first) {
-      options.settle_allocator = plan_bytes_;
-      first_output_bytes_ = options.output_bytes;
-    }
+    if (first) options.settle_allocator = plan_bytes_;
     // The first call apart: a fresh process loads the kernels and libraries it uses then.
     part.emplace(first ? "trial candidate first" : "trial candidate");
     RemoteCall call = cand_->call(inputs, options);
@@ -624,8 +627,7 @@ class Evaluation {
       return timed_call(*cand_, candidate_cpu(), hold, args, forward_seed, keep, kept, checks);
     };
     PairSetup setup;
-    if (twin_wanted()) {
-      start_twin();
+    if (twin_) {
       setup.reference_process = [&](bool hold, const py::list& args, uint64_t forward_seed, const RecheckSample& keep,
                                     KeptOutputs* kept, bool checks) {
         // On the candidate's CPU too: the two processes take turns there, one stopped while the other runs.
@@ -697,10 +699,12 @@ class Evaluation {
   // in an arena alike. Timed in the reference process, with another history than a fresh
   // candidate's, level 1's transposed convolutions ran the same cuDNN kernel at two speeds, one per
   // process (level1/83: 2.76 ms against the candidate's 3.28 ms, an identity at 0.84; docs/
-  // benchmarks.md, session 31). Not for a multi-rank job (its candidates' group is one per rank),
-  // nor with KFORGE_WORKER_REFERENCE=inline (the reference timed in this process, as before).
+  // benchmarks.md, session 31). Started at load, once the candidate's process is calibrated and
+  // before the candidate is loaded into it (or kept from the previous job of the same problem).
+  // Not for a multi-rank job (its candidates' group is one per rank), nor for a job that times
+  // nothing, nor with KFORGE_WORKER_REFERENCE=inline (the reference timed in this process, as before).
   bool twin_wanted() const {
-    if (ranks_) return false;
+    if (ranks_ || !job_.time_candidate) return false;
     const char* where = std::getenv("KFORGE_WORKER_REFERENCE");
     return !(where && std::string(where) == "inline");
   }
@@ -718,12 +722,12 @@ class Evaluation {
   void start_twin() {
     const std::string key = twin_key();
     if (context_.twin && context_.twin_key == key) {
-      TracedPart part("timing twin kept");
+      TracedPart part("load twin kept");
       twin_ = std::move(context_.twin);
       twin_clean_ = true;
       return;
     }
-    TracedPart part("timing twin start");
+    TracedPart part("load twin start");
     context_.twin.reset();  // another problem's
     as_reference_failure([&] {
       twin_ = std::make_unique<RemoteCandidate>(take_candidate_process(context_), cuda_, context_.clock.get());
@@ -734,7 +738,7 @@ class Evaluation {
       const uint64_t seed = job_.trial_seeds.empty() ? 1 : job_.trial_seeds.front();
       RemoteCandidate::CallOptions options;
       options.what = "the reference twin's first call";
-      options.output_bytes = first_output_bytes_;
+      options.output_bytes = calibration_output_bytes_;
       options.poison = true;
       options.forward_seed = forward_seed_for(seed);
       options.settle_allocator = plan_bytes_;
@@ -822,7 +826,7 @@ class Evaluation {
   int64_t input_bytes_ = 0;   // one call's inputs (the largest of the trials)
   int64_t plan_bytes_ = 0;    // the free block both processes' first forwards see (worker/plan_choice.hpp)
   int64_t output_bytes_ = 0;  // the reference's outputs, the space the candidate's get
-  int64_t first_output_bytes_ = 0;  // the first trial's (the reference twin's first call repeats it)
+  int64_t calibration_output_bytes_ = 0;  // the reference's outputs at the benchmark size (calibrate)
   std::string fp64_note_;     // the precision check's figures
   std::string exactness_note_;  // a candidate more exact than the reference: the figures
   std::string kernels_note_;  // which kernels the candidate launched (CUDA)

@@ -272,10 +272,10 @@ TEST(CpuIsolation, AReferenceTwinIsKeptForItsProblemOnly) {
   }
   const std::string sigmoid = trace_of["28_Sigmoid"], tanh = trace_of["29_Tanh"];
   // The first Sigmoid job starts a twin, the second is served by it; Tanh's starts its own.
-  EXPECT_NE(sigmoid.find("timing_twin_start="), std::string::npos) << log;
-  EXPECT_NE(sigmoid.find("timing_twin_kept="), std::string::npos) << log;
-  EXPECT_NE(tanh.find("timing_twin_start="), std::string::npos) << log;
-  EXPECT_EQ(tanh.find("timing_twin_kept="), std::string::npos) << log;
+  EXPECT_NE(sigmoid.find("load_twin_start="), std::string::npos) << log;
+  EXPECT_NE(sigmoid.find("load_twin_kept="), std::string::npos) << log;
+  EXPECT_NE(tanh.find("load_twin_start="), std::string::npos) << log;
+  EXPECT_EQ(tanh.find("load_twin_kept="), std::string::npos) << log;
 }
 
 // A reference that fails in its timing process only (here its forward signals kforge's process
