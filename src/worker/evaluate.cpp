@@ -30,6 +30,7 @@
 #include "worker/precision_check.hpp"
 #include "worker/problem_module.hpp"
 #include "worker/python_bridge.hpp"
+#include "worker/reference_twin.hpp"
 #include "worker/rank_group.hpp"
 #include "worker/remote_candidate.hpp"
 #include "worker/tensors.hpp"
@@ -322,7 +323,7 @@ class Evaluation {
     // candidate's code runs, or a candidate holding the GPU's memory by then would steer the
     // reference to plans with smaller workspaces, slower, for the whole timing.
     part.reset();
-    if (twin_wanted()) start_twin();
+    if (reference_twin_wanted(job_, ranks_ != nullptr)) start_twin();
     part.emplace("load candidate");
     cand_->load(job_, reference_outputs, training_ ? training_->request() : nlohmann::json(), rank_request());
   }
@@ -355,12 +356,14 @@ class Evaluation {
     return training_ ? training_->inputs_with_grad_outputs(inputs, seed, sizes_, device_name_) : inputs;
   }
 
+  // The calibration's inputs (the candidate's, the spare's and the reference twin's alike).
+  py::list calibration_inputs() { return inputs_at(derived_seed(0x51afd7ed558ccd1dULL, 3)); }
+
   // What an empty request to `process` costs, measured with inputs of the problem's size after
   // reference calls, as the timed calls will come: before the candidate is loaded into it, and
   // (recalibrated_overhead) in the spare process.
   void calibrate(RemoteCandidate& process) {
-    uint64_t seed = derived_seed(0x51afd7ed558ccd1dULL, 3);
-    py::list inputs = inputs_at(seed);
+    py::list inputs = calibration_inputs();
     PinnedThread pinned(reference_cpu());
     // The reference timed as the timing will time it: flushed, and held until a forward that
     // waits on the GPU makes the watchdog let it go (then never again, as in time_pairs).
@@ -377,16 +380,6 @@ class Evaluation {
         return bytes;
       });
     }, {candidate_cpu(), job_.timing.cuda_graph, ranks_ != nullptr});
-  }
-
-  // The reference twin's calibration: the requests the candidate's process got before its load
-  // (the arena, the outputs' copy: the same state), the fewest of them and without reference calls
-  // between them, since its request cost bounds nothing; its idle probe is what the drain needs.
-  void calibrate_twin(RemoteCandidate& twin) {
-    py::list inputs = inputs_at(derived_seed(0x51afd7ed558ccd1dULL, 3));
-    RemoteCandidate::CalibrationOptions options{candidate_cpu(), job_.timing.cuda_graph};
-    options.fewest_pairs = true;
-    twin.calibrate(inputs, [&] { return calibration_output_bytes_; }, options);
   }
 
   // The empty request's cost measured again after the timing, in the spare process: no candidate
@@ -633,7 +626,7 @@ class Evaluation {
         // On the candidate's CPU too: the two processes take turns there, one stopped while the other runs.
         twin_clean_ = false;  // until the call answers
         Sample sample =
-            as_reference_failure([&] { return timed_call(*twin_, candidate_cpu(), hold, args, forward_seed, keep, kept, checks); });
+            reference_failure([&] { return timed_call(*twin_, candidate_cpu(), hold, args, forward_seed, keep, kept, checks); });
         twin_clean_ = true;
         return sample;
       };
@@ -693,77 +686,30 @@ class Evaluation {
       boundary_note_ += (boundary_note_.empty() ? "" : "; ") + drained;
   }
 
-  // The reference twin: the reference's timed calls made in a process of its own, started,
-  // calibrated and given its first call as the candidate's was, so that both models run from the
-  // same state of their process: the same allocator history, the same library plans, their inputs
-  // in an arena alike. Timed in the reference process, with another history than a fresh
-  // candidate's, level 1's transposed convolutions ran the same cuDNN kernel at two speeds, one per
-  // process (level1/83: 2.76 ms against the candidate's 3.28 ms, an identity at 0.84; docs/
-  // benchmarks.md, session 31). Started at load, once the candidate's process is calibrated and
-  // before the candidate is loaded into it (or kept from the previous job of the same problem).
-  // Not for a multi-rank job (its candidates' group is one per rank), nor for a job that times
-  // nothing, nor with KFORGE_WORKER_REFERENCE=inline (the reference timed in this process, as before).
-  bool twin_wanted() const {
-    if (ranks_ || !job_.time_candidate) return false;
-    const char* where = std::getenv("KFORGE_WORKER_REFERENCE");
-    return !(where && std::string(where) == "inline");
-  }
-
-  // What a kept twin must match to serve this job: the problem (its path and text), the
-  // precision, the timing mode, a training step's request.
-  std::string twin_key() const {
-    std::ostringstream key;
-    key << job_.problem_path << '\n' << to_string(job_.precision) << '\n' << job_.timing.cuda_graph << '\n'
-        << (training_ ? training_->request().dump() : "") << '\n'
-        << std::ifstream(job_.problem_path).rdbuf();
-    return key.str();
-  }
-
+  // The reference twin (worker/reference_twin.hpp), or the one kept from the previous job.
   void start_twin() {
-    const std::string key = twin_key();
-    if (context_.twin && context_.twin_key == key) {
-      TracedPart part("load twin kept");
-      twin_ = std::move(context_.twin);
-      twin_clean_ = true;
-      return;
-    }
-    TracedPart part("load twin start");
-    context_.twin.reset();  // another problem's
-    as_reference_failure([&] {
-      twin_ = std::make_unique<RemoteCandidate>(take_candidate_process(context_), cuda_, context_.clock.get());
-      calibrate_twin(*twin_);
-      twin_->load_reference(job_, training_ ? training_->request() : nlohmann::json());
-      // The candidate's first trial again, as its process made it (the first forward, which
-      // chooses the libraries' plans, from the same settled allocator and poisoned memory).
-      const uint64_t seed = job_.trial_seeds.empty() ? 1 : job_.trial_seeds.front();
-      RemoteCandidate::CallOptions options;
-      options.what = "the reference twin's first call";
-      options.output_bytes = calibration_output_bytes_;
-      options.poison = true;
-      options.forward_seed = forward_seed_for(seed);
-      options.settle_allocator = plan_bytes_;
-      twin_->call(inputs_at(seed), options);
-      return 0;
-    });
+    const uint64_t seed = job_.trial_seeds.empty() ? 1 : job_.trial_seeds.front();
+    const nlohmann::json training = training_ ? training_->request() : nlohmann::json();
+    TwinStart start{job_,
+                    training,
+                    [&] { return calibration_inputs(); },
+                    calibration_output_bytes_,
+                    candidate_cpu(),
+                    [&] { return inputs_at(seed); },
+                    forward_seed_for(seed),
+                    plan_bytes_};
+    auto t0 = Clock::now();
+    bool kept = false;
+    twin_ = start_reference_twin(context_, reference_twin_key(job_, training), start, cuda_, &kept);
+    PhaseTrace::current().add(kept ? "load twin kept" : "load twin start", seconds_since(t0) * 1e3);
     twin_clean_ = true;
   }
 
   // The twin kept for the next job, unless one of its requests ended other than in an answer.
   void keep_twin() {
     if (!twin_ || !twin_clean_) return;
+    context_.twin_key = reference_twin_key(job_, training_ ? training_->request() : nlohmann::json());
     context_.twin = std::move(twin_);
-    context_.twin_key = twin_key();
-  }
-
-  // What the reference twin failed with, as the reference's failure: a broken problem or a
-  // machine in trouble, never the candidate's doing (its own words name the candidate).
-  template <class Fn>
-  auto as_reference_failure(Fn&& fn) -> decltype(fn()) {
-    try {
-      return fn();
-    } catch (const Failure& f) {
-      throw Failure{Verdict::runtime_error, "the reference's timing process: " + f.message, "", f.not_the_candidates};
-    }
   }
 
   std::string summary() const {
@@ -816,7 +762,7 @@ class Evaluation {
   std::vector<ComparedTensor> roles_;
   std::string sizes_;                   // the extra size applied now ("" at the benchmark's)
   std::unique_ptr<RemoteCandidate> cand_;
-  // The reference twin (twin_wanted), from the timing on; kept for the next job (keep_twin), or
+  // The reference twin (reference_twin_wanted), from the load on; kept for the next job (keep_twin), or
   // its process ends when the evaluation does (ended right after the timing, its context's
   // teardown ran beside the census).
   std::unique_ptr<RemoteCandidate> twin_;

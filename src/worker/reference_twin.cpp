@@ -1,0 +1,53 @@
+#include "worker/reference_twin.hpp"
+
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+namespace kforge::worker {
+
+bool reference_twin_wanted(const protocol::EvalJob& job, bool multi_rank) {
+  if (multi_rank || !job.time_candidate) return false;
+  const char* where = std::getenv("KFORGE_WORKER_REFERENCE");
+  return !(where && std::string(where) == "inline");
+}
+
+std::string reference_twin_key(const protocol::EvalJob& job, const nlohmann::json& training) {
+  std::ostringstream key;
+  key << job.problem_path << '\n' << to_string(job.precision) << '\n' << job.timing.cuda_graph << '\n'
+      << (training.is_null() ? "" : training.dump()) << '\n'
+      << std::ifstream(job.problem_path).rdbuf();
+  return key.str();
+}
+
+std::unique_ptr<RemoteCandidate> start_reference_twin(WorkerContext& context, const std::string& key, const TwinStart& start,
+                                                      bool cuda, bool* kept) {
+  if (context.twin && context.twin_key == key) {
+    *kept = true;
+    return std::move(context.twin);
+  }
+  *kept = false;
+  context.twin.reset();  // another problem's
+  return reference_failure([&] {
+    auto twin = std::make_unique<RemoteCandidate>(take_candidate_process(context), cuda, context.clock.get());
+    // The requests the candidate's process got before its load (the arena, the outputs' copy: the
+    // same state), the fewest of them and without reference calls between them: the twin's request
+    // cost bounds nothing; its idle probe is what the drain check needs.
+    RemoteCandidate::CalibrationOptions calibration{start.cpu, start.job.timing.cuda_graph};
+    calibration.fewest_pairs = true;
+    twin->calibrate(start.calibration_inputs(), [&] { return start.output_bytes; }, calibration);
+    twin->load_reference(start.job, start.training);
+    // The candidate's first trial again, as its process will make it: the first forward, which
+    // chooses the libraries' plans, from the same settled allocator and poisoned memory.
+    RemoteCandidate::CallOptions options;
+    options.what = "the reference twin's first call";
+    options.output_bytes = start.output_bytes;
+    options.poison = true;
+    options.forward_seed = start.first_forward_seed;
+    options.settle_allocator = start.settle_bytes;
+    twin->call(start.first_inputs(), options);
+    return twin;
+  });
+}
+
+}  // namespace kforge::worker

@@ -1,0 +1,71 @@
+#pragma once
+// The reference twin (docs/evaluation.md, "The boundary"): the reference's timed calls made in a
+// process of its own, started, calibrated and given its first call as the candidate's process
+// was, so that both models are timed from the same state of their process: the same allocator
+// history, the same library plans, their inputs in an arena alike. Timed in the reference process,
+// whose history no fresh candidate process shares, level 1's transposed convolutions ran the same
+// cuDNN kernel at two speeds, one per process (level1/83: 2.76 ms against the candidate's 3.28 ms,
+// an identity at 0.84; docs/benchmarks.md, session 31).
+//
+// It is started at load, once the candidate's process is calibrated and before the candidate is
+// loaded into it: its first call chooses its library plans, and a candidate holding the GPU's
+// memory by then could steer them to smaller workspaces, slower for the whole timing. No candidate
+// code ever runs in it; it is kept, stopped, for the worker's next job of the same problem.
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include <nlohmann/json.hpp>
+#include <pybind11/pybind11.h>
+
+#include "protocol/messages.hpp"
+#include "worker/evaluate.hpp"
+#include "worker/failure.hpp"
+#include "worker/remote_candidate.hpp"
+
+namespace kforge::worker {
+
+namespace py = pybind11;
+
+// Whether `job`'s reference is timed in a twin: not for a multi-rank job (its candidates' group is
+// one per rank), nor for one that times nothing, nor with KFORGE_WORKER_REFERENCE=inline (the
+// reference timed in the reference process, as before the twin).
+bool reference_twin_wanted(const protocol::EvalJob& job, bool multi_rank);
+
+// What a kept twin must match to serve `job`: the problem (its path and text), the precision, the
+// timing mode, a training step's request (`training`, null for none).
+std::string reference_twin_key(const protocol::EvalJob& job, const nlohmann::json& training);
+
+// What the twin's start repeats of the candidate process's: its calibration's requests and its
+// first trial's call (the inputs made only where a twin is started, not kept).
+struct TwinStart {
+  const protocol::EvalJob& job;
+  nlohmann::json training;         // the training step's request (null: none)
+  std::function<py::list()> calibration_inputs;  // the inputs the candidate's calibration used
+  int64_t output_bytes = 0;        // the reference's outputs at the benchmark size
+  std::optional<int> cpu;          // the candidate's timing core (worker/cpu_pin.hpp)
+  std::function<py::list()> first_inputs;  // the first trial's inputs
+  uint64_t first_forward_seed = 0;  // and the generators' seed before its forward
+  int64_t settle_bytes = 0;        // the first call's settled allocator (worker/plan_choice.hpp)
+};
+
+// The twin for a job whose key is `key`: the one `context` kept, if it matches (`kept` then
+// true), else a new one from a spare or a fresh process (the kept one ended). Failures are the
+// reference's (reference_failure).
+std::unique_ptr<RemoteCandidate> start_reference_twin(WorkerContext& context, const std::string& key, const TwinStart& start,
+                                                      bool cuda, bool* kept);
+
+// What the twin failed with, as the reference's failure: a broken problem or a machine in trouble,
+// never the candidate's doing (its own words name the candidate).
+template <class Fn>
+auto reference_failure(Fn&& fn) -> decltype(fn()) {
+  try {
+    return fn();
+  } catch (const Failure& f) {
+    throw Failure{Verdict::runtime_error, "the reference's timing process: " + f.message, "", f.not_the_candidates};
+  }
+}
+
+}  // namespace kforge::worker
