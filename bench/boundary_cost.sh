@@ -13,7 +13,9 @@
 #   KFORGE_WORKER_ARENA=ipc (the legacy CUDA IPC arena, copied out of) and "vmm" with =vmm (the
 #   default since session 30: a VMM allocation, the candidate computing on it in place);
 #   "alt" adds this build again with BOUNDARY_ALT_ENV (e.g. KFORGE_WORKER_PAIRS_PER_BATCH=10) in its
-#   environment and BOUNDARY_ALT_ARGS (e.g. --warmup 1) on its command line: two settings, one run.
+#   environment and BOUNDARY_ALT_ARGS (e.g. --warmup 1) on its command line: two settings, one run
+#   (session 31: BOUNDARY_ALT_ENV=KFORGE_WORKER_REFERENCE=inline, the reference timed in the
+#   reference process, against the default reference twin).
 # Needs the commit in .git and .deps/ (tools/fetch-deps.sh) where the machine has no registry.
 set -euo pipefail
 cd "$(dirname "$0")/.."
