@@ -265,6 +265,7 @@ class CandidateHost {
       // no candidate imported.
       model_ = guarded(Verdict::load_error, "Model(*get_init_inputs()) failed",
                        [&] { return build_model(problem.attr("Model"), init_args, device_name, dtype); });
+      model_name_ = "Model";
     } else if (format_ == CandidateFormat::kernelbench) {
       py::module_ module = guarded(Verdict::load_error, "importing the candidate failed", [&] {
         return import_file(request.at("candidate").get<std::string>(), "kforge_candidate_");
@@ -433,7 +434,7 @@ class CandidateHost {
     const json timing = request.value("time", json());
     const int64_t out_offset = request.at("out").at("offset").get<int64_t>();
     const int64_t out_capacity = request.at("out").at("capacity").get<int64_t>();
-    guarded(Verdict::runtime_error, "ModelNew.forward raised (" + what + ")", [&] {
+    guarded(Verdict::runtime_error, model_name_ + ".forward raised (" + what + ")", [&] {
       if (timing.is_object()) {
         PinnedThread pinned(cpu_of(timing));
         CollectorPaused paused;  // until the frame is out, as in the calibration's empty call
@@ -556,6 +557,7 @@ class CandidateHost {
   CandidateFormat format_ = CandidateFormat::kernelbench;
   census::FallbackPolicy fallback_ = census::FallbackPolicy::mixed;
   py::object model_ = py::none();
+  std::string model_name_ = "ModelNew";  // for messages: the reference twin's is the problem's Model
   py::object graphed_ = py::none();
   bool settled_ = false;
 };

@@ -323,7 +323,19 @@ class Evaluation {
     // candidate's code runs, or a candidate holding the GPU's memory by then would steer the
     // reference to plans with smaller workspaces, slower, for the whole timing.
     part.reset();
-    if (reference_twin_wanted(job_, ranks_ != nullptr)) start_twin();
+    if (reference_twin_wanted(job_, ranks_ != nullptr)) {
+      try {
+        start_twin();
+      } catch (const Failure& f) {
+        // The problem's Model cannot run in a sandboxed process of its own (it reads a file
+        // beside it, say): the reference is timed here, as without the twin, and the message says
+        // so. Not where the GPU is another process's: that job ends as such.
+        if (f.not_the_candidates) throw;
+        twin_.reset();
+        twin_note_ = "the reference timed in the reference process (" + f.message + ")";
+        std::fprintf(stderr, "kforge worker: %s\n", twin_note_.c_str());
+      }
+    }
     part.emplace("load candidate");
     cand_->load(job_, reference_outputs, training_ ? training_->request() : nlohmann::json(), rank_request());
   }
@@ -715,7 +727,7 @@ class Evaluation {
   std::string summary() const {
     std::string text = std::to_string(res_.trials_passed) + "/" + std::to_string(res_.trials_total) + " trials passed; " +
                        std::to_string(res_.cand_ms.size()) + " timed pairs";
-    for (const std::string* note : {&exactness_note_, &fp64_note_, &kernels_note_, &clock_note_, &boundary_note_})
+    for (const std::string* note : {&exactness_note_, &fp64_note_, &kernels_note_, &clock_note_, &boundary_note_, &twin_note_})
       if (!note->empty()) text += "; " + *note;
     if (job_.timing.cuda_graph) text += "; timed as CUDA graph replays";
     return text;
@@ -778,6 +790,7 @@ class Evaluation {
   std::string kernels_note_;  // which kernels the candidate launched (CUDA)
   std::string clock_note_;    // the SM clock range while timing, dropped pairs
   std::string boundary_note_;  // what kforge's own clock changed in the candidate's reported times
+  std::string twin_note_;      // why the reference was timed without its twin, where it could not start
 };
 
 }  // namespace
