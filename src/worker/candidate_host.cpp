@@ -261,8 +261,8 @@ class CandidateHost {
     if (request.contains("rank")) join_candidates_group(request.at("rank"));
     watch_.emplace();  // the snapshot, before any of the candidate's code runs
     if (request.value("reference", false)) {
-      // The reference twin (evaluate.cpp): the problem's own Model, built as a ModelNew is, and
-      // no candidate imported.
+      // The reference twin (worker/reference_twin.hpp): the problem's own Model, built as a
+      // ModelNew is, and no candidate imported.
       model_ = guarded(Verdict::load_error, "Model(*get_init_inputs()) failed",
                        [&] { return build_model(problem.attr("Model"), init_args, device_name, dtype); });
       model_name_ = "Model";

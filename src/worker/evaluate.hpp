@@ -30,11 +30,11 @@ struct WorkerContext {
   // Processes started ahead, as soon as the previous evaluation's timing was done (or when its
   // result was sent, if it ended before timing): their CUDA contexts are made by the time the next
   // job needs them, one for its candidate and one for its reference's timed calls (the reference
-  // twin, evaluate.cpp). None has run candidate code.
+  // twin, worker/reference_twin.hpp). None has run candidate code.
   std::vector<std::unique_ptr<CandidateProcess>> spares;
-  // The last evaluation's reference twin (evaluate.cpp), kept for the next job of the same
-  // problem and timing (`twin_key`): candidates of one problem in a row (an agent's attempts, a
-  // folder's samples) skip its start. It has run no candidate code; it is stopped while kept.
+  // The last evaluation's reference twin (worker/reference_twin.hpp), kept for the next job of the
+  // same problem and timing (`twin_key`): candidates of one problem in a row (an agent's attempts,
+  // a folder's samples) skip its start. It has run no candidate code; it is stopped while kept.
   std::unique_ptr<RemoteCandidate> twin;
   std::string twin_key;
 };

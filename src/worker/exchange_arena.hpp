@@ -6,16 +6,16 @@
 // not the inputs of calls still to come.
 //   CPU:  a memfd mapped shared; its file descriptor travels over the socket (SCM_RIGHTS).
 //   CUDA: one physical allocation (cuMemCreate, outside torch's caching allocator, so no other
-//         tensor of the reference process shares its pages) whose POSIX file descriptor travels
-//         as the CPU's does, mapped by each process into its own addresses; the candidate computes
-//         on its inputs there in place (in_place()). With KFORGE_WORKER_ARENA=ipc, or where the
-//         driver cannot make or export one, a cudaMalloc'ed block exported with a legacy CUDA IPC
-//         handle instead, which a candidate's process copies its inputs out of: kernels ran slower
-//         on that mapping (level1/16's matrix-vector product at 0.20 of its own speed,
-//         docs/benchmarks.md session 19), and copies into it cost more than into its own memory.
-//         On the H200 (session 30) the VMM arena ran level 1's identities in 91.9 s against the
-//         IPC arena's 101.3 s, 97 of 100 within 0.5% of 1.00. The reference twin (evaluate.cpp)
-//         gets an arena of its own, made the same way, so both models compute on arena inputs.
+//         tensor of the reference process shares its pages) whose POSIX file descriptor travels as
+//         the CPU's does, mapped by each process into its own addresses; the candidate computes on
+//         its inputs there in place (in_place()). With KFORGE_WORKER_ARENA=ipc, or where the driver
+//         cannot make or export one, a cudaMalloc'ed block exported with a legacy CUDA IPC handle
+//         instead, which a candidate's process copies its inputs out of: kernels ran slower on that
+//         mapping (level1/16's matrix-vector product at 0.20 of its own speed, docs/benchmarks.md
+//         session 19), and copies into it cost more than into its own memory. On the H200 (session
+//         30) the VMM arena ran level 1's identities in 91.9 s against the IPC arena's 101.3 s, 97
+//         of 100 within 0.5% of 1.00. The reference twin (worker/reference_twin.hpp) gets an arena
+//         of its own, made the same way, so both models compute on arena inputs.
 // Tensors in it are contiguous and described by a TensorSlot; every slot a candidate names is
 // checked against the arena's bounds before it is viewed.
 #include <ATen/ATen.h>

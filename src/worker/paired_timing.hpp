@@ -73,8 +73,8 @@ struct PairSetup {
   // A multi-rank job's (worker/rank_group.hpp): every timed call starts after a barrier, each
   // pair's times are the slowest rank's, and rank 0 decides when the timing stops. Null: one rank.
   const RankGroup* ranks = nullptr;
-  // The reference's timed calls made in a process of its own, as the candidate's are (the
-  // reference twin, evaluate.cpp); its kept outputs are the recheck's reference. Empty: `ref`,
+  // The reference's timed calls made in a process of its own, as the candidate's are (the reference
+  // twin, worker/reference_twin.hpp); its kept outputs are the recheck's reference. Empty: `ref`,
   // the reference process's own model, is timed here.
   CandidateCall reference_process;
 };

@@ -51,8 +51,8 @@ class RemoteCandidate {
     // A multi-rank job's: the reference calls are collectives, so every rank makes the same
     // number of them, the fewest, whatever its clock says.
     bool fixed_pairs = false;
-    // The fewest pairs, whatever the clock says: the reference twin's (evaluate.cpp), whose
-    // request cost bounds nothing; its idle probe and its process's state are what is wanted.
+    // The fewest pairs, whatever the clock says: the reference twin's (worker/reference_twin.hpp),
+    // whose request cost bounds nothing; its idle probe and its process's state are what is wanted.
     bool fewest_pairs = false;
   };
   void calibrate(const py::list& inputs, const std::function<int64_t()>& reference_call, const CalibrationOptions& options);
@@ -61,8 +61,9 @@ class RemoteCandidate {
   // `rank` (a multi-rank job's): the candidates' group to join before the candidate is imported.
   void load(const protocol::EvalJob& job, const std::vector<at::Tensor>& reference_outputs, const nlohmann::json& training,
             const nlohmann::json& rank = nullptr);
-  // Builds the problem's own Model there instead (the reference twin, evaluate.cpp): the process
-  // imports no candidate, and its calls time the reference as the candidate's are timed.
+  // Builds the problem's own Model there instead (the reference twin, worker/reference_twin.hpp):
+  // the process imports no candidate, and its calls time the reference as the candidate's are
+  // timed.
   void load_reference(const protocol::EvalJob& job, const nlohmann::json& training);
 
   struct CallOptions {
