@@ -331,7 +331,6 @@ class Evaluation {
         // beside it, say): the reference is timed here, as without the twin, and the message says
         // so. Not where the GPU is another process's: that job ends as such.
         if (f.not_the_candidates) throw;
-        twin_.reset();
         twin_note_ = "the reference timed in the reference process (" + f.message + ")";
         std::fprintf(stderr, "kforge worker: %s\n", twin_note_.c_str());
       }
@@ -702,6 +701,7 @@ class Evaluation {
   void start_twin() {
     const uint64_t seed = job_.trial_seeds.empty() ? 1 : job_.trial_seeds.front();
     const nlohmann::json training = training_ ? training_->request() : nlohmann::json();
+    twin_key_ = reference_twin_key(job_, training);
     TwinStart start{job_,
                     training,
                     [&] { return calibration_inputs(); },
@@ -712,7 +712,7 @@ class Evaluation {
                     plan_bytes_};
     auto t0 = Clock::now();
     bool kept = false;
-    twin_ = start_reference_twin(context_, reference_twin_key(job_, training), start, cuda_, &kept);
+    twin_ = start_reference_twin(context_, twin_key_, start, cuda_, &kept);
     PhaseTrace::current().add(kept ? "load twin kept" : "load twin start", seconds_since(t0) * 1e3);
     twin_clean_ = true;
   }
@@ -720,7 +720,7 @@ class Evaluation {
   // The twin kept for the next job, unless one of its requests ended other than in an answer.
   void keep_twin() {
     if (!twin_ || !twin_clean_) return;
-    context_.twin_key = reference_twin_key(job_, training_ ? training_->request() : nlohmann::json());
+    context_.twin_key = std::move(twin_key_);
     context_.twin = std::move(twin_);
   }
 
@@ -779,6 +779,7 @@ class Evaluation {
   // teardown ran beside the census).
   std::unique_ptr<RemoteCandidate> twin_;
   bool twin_clean_ = false;  // every request to twin_ answered (keep_twin)
+  std::string twin_key_;     // what a kept twin_ must match (reference_twin_key), made once per job
   std::optional<ResourceWatch> watch_;  // the candidate's process: host memory and CPU share
   std::vector<py::dict> extra_sizes_;
   int64_t input_bytes_ = 0;   // one call's inputs (the largest of the trials)
@@ -798,18 +799,20 @@ class Evaluation {
 // A CUDA context takes a second or two; more means a machine in trouble.
 constexpr auto kReady = std::chrono::seconds(120);
 
-void settle_spare(WorkerContext& context) {
-  auto& spares = context.spares;
-  for (auto it = spares.begin(); it != spares.end();) {
-    try {
-      (*it)->wait_ready(kReady);
-      ++it;
-    } catch (const Failure& f) {
-      // Something killed it while it waited (the OOM killer, an operator): not a candidate's doing.
-      std::fprintf(stderr, "kforge worker: a spare candidate process was lost (%s)\n", f.message.c_str());
-      it = spares.erase(it);
-    }
+// Whether a spare became ready; false, said in the log, when something killed it while it waited
+// (the OOM killer, an operator): not a candidate's doing, and the caller drops it.
+static bool spare_ready(CandidateProcess& spare) {
+  try {
+    spare.wait_ready(kReady);
+    return true;
+  } catch (const Failure& f) {
+    std::fprintf(stderr, "kforge worker: a spare candidate process was lost (%s)\n", f.message.c_str());
+    return false;
   }
+}
+
+void settle_spare(WorkerContext& context) {
+  std::erase_if(context.spares, [](const std::unique_ptr<CandidateProcess>& spare) { return !spare_ready(*spare); });
 }
 
 std::unique_ptr<CandidateProcess> take_candidate_process(WorkerContext& context) {
@@ -818,12 +821,7 @@ std::unique_ptr<CandidateProcess> take_candidate_process(WorkerContext& context)
   while (!context.spares.empty()) {
     auto process = std::move(context.spares.front());
     context.spares.erase(context.spares.begin());
-    try {
-      process->wait_ready(kReady);
-      return process;
-    } catch (const Failure& f) {
-      std::fprintf(stderr, "kforge worker: a spare candidate process was lost (%s)\n", f.message.c_str());
-    }
+    if (spare_ready(*process)) return process;
   }
   auto process = std::make_unique<CandidateProcess>(*context.zygote, context.zygote->spawn());
   process->wait_ready(kReady);
