@@ -318,14 +318,17 @@ class Evaluation {
     bounds.cpu_cores = job_.cpu_cores;
     watch_.emplace(cand_->pid(), bounds);
     part.emplace("load calibrate");
-    calibrate(*cand_);
+    // The same inputs for the candidate's calibration and the twin's: made once, and let go before
+    // the twin's first call, which chooses its plans from the free memory it sees.
+    std::optional<py::list> calibration(calibration_inputs());
+    calibrate(*cand_, *calibration);
     // The twin's first call chooses its library plans (worker/plan_choice.hpp): before any of the
     // candidate's code runs, or a candidate holding the GPU's memory by then would steer the
     // reference to plans with smaller workspaces, slower, for the whole timing.
     part.reset();
     if (reference_twin_wanted(job_, ranks_ != nullptr)) {
       try {
-        start_twin();
+        start_twin(std::move(*calibration));
       } catch (const Failure& f) {
         // The problem's Model cannot run in a sandboxed process of its own (it reads a file
         // beside it, say): the reference is timed here, as without the twin, and the message says
@@ -335,6 +338,7 @@ class Evaluation {
         std::fprintf(stderr, "kforge worker: %s\n", twin_note_.c_str());
       }
     }
+    calibration.reset();
     part.emplace("load candidate");
     cand_->load(job_, reference_outputs, training_ ? training_->request() : nlohmann::json(), rank_request());
   }
@@ -373,8 +377,7 @@ class Evaluation {
   // What an empty request to `process` costs, measured with inputs of the problem's size after
   // reference calls, as the timed calls will come: before the candidate is loaded into it, and
   // (recalibrated_overhead) in the spare process.
-  void calibrate(RemoteCandidate& process) {
-    py::list inputs = calibration_inputs();
+  void calibrate(RemoteCandidate& process, const py::list& inputs) {
     PinnedThread pinned(reference_cpu());
     // The reference timed as the timing will time it: flushed, and held until a forward that
     // waits on the GPU makes the watchdog let it go (then never again, as in time_pairs).
@@ -408,7 +411,7 @@ class Evaluation {
       context_.spares.erase(context_.spares.begin());
       std::optional<double> ms;
       try {
-        calibrate(spare);
+        calibrate(spare, calibration_inputs());
         ms = spare.request_overhead_ms();
       } catch (const Failure& f) {
         std::fprintf(stderr, "kforge worker: recalibration in the spare process failed: %s\n", f.message.c_str());
@@ -642,8 +645,9 @@ class Evaluation {
         return sample;
       };
     }
-    // The candidate's process takes its own copy of every argument (worker/candidate_host.cpp).
-    setup.share_inputs = !reference_changes_inputs_;
+    // The candidate's process takes its own copy of every argument (worker/candidate_host.cpp),
+    // and so does the twin's: then no call ever runs on the reference process's tensors.
+    setup.share_inputs = twin_ || !reference_changes_inputs_;
     setup.roles = roles_;
     // What a pair holds while its batch waits: its inputs, once or twice, and the recheck's
     // samples of the outputs; and one output whole at a time, the call's own.
@@ -698,13 +702,13 @@ class Evaluation {
   }
 
   // The reference twin (worker/reference_twin.hpp), or the one kept from the previous job.
-  void start_twin() {
+  void start_twin(py::list calibration) {
     const uint64_t seed = job_.trial_seeds.empty() ? 1 : job_.trial_seeds.front();
     const nlohmann::json training = training_ ? training_->request() : nlohmann::json();
     twin_key_ = reference_twin_key(job_, training);
     TwinStart start{job_,
                     training,
-                    [&] { return calibration_inputs(); },
+                    std::move(calibration),
                     calibration_output_bytes_,
                     candidate_cpu(),
                     [&] { return inputs_at(seed); },
@@ -712,7 +716,7 @@ class Evaluation {
                     plan_bytes_};
     auto t0 = Clock::now();
     bool kept = false;
-    twin_ = start_reference_twin(context_, twin_key_, start, cuda_, &kept);
+    twin_ = start_reference_twin(context_, twin_key_, std::move(start), cuda_, &kept);
     PhaseTrace::current().add(kept ? "load twin kept" : "load twin start", seconds_since(t0) * 1e3);
     twin_clean_ = true;
   }

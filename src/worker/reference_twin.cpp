@@ -2,7 +2,10 @@
 
 #include <cstdlib>
 #include <fstream>
+#include <optional>
 #include <sstream>
+
+#include "worker/phase_trace.hpp"
 
 namespace kforge::worker {
 
@@ -20,7 +23,7 @@ std::string reference_twin_key(const protocol::EvalJob& job, const nlohmann::jso
   return key.str();
 }
 
-std::unique_ptr<RemoteCandidate> start_reference_twin(WorkerContext& context, const std::string& key, const TwinStart& start,
+std::unique_ptr<RemoteCandidate> start_reference_twin(WorkerContext& context, const std::string& key, TwinStart&& start,
                                                       bool cuda, bool* kept) {
   if (context.twin && context.twin_key == key) {
     *kept = true;
@@ -29,13 +32,18 @@ std::unique_ptr<RemoteCandidate> start_reference_twin(WorkerContext& context, co
   *kept = false;
   context.twin.reset();  // another problem's
   return reference_failure([&] {
+    std::optional<TracedPart> part(std::in_place, "twin take process");
     auto twin = std::make_unique<RemoteCandidate>(take_candidate_process(context), cuda, context.clock.get());
     // The requests the candidate's process got before its load (the arena, the outputs' copy: the
     // same state), the fewest of them and without reference calls between them: the twin's request
     // cost bounds nothing; its idle probe is what the drain check needs.
     RemoteCandidate::CalibrationOptions calibration{start.cpu, start.job.timing.cuda_graph};
     calibration.fewest_pairs = true;
-    twin->calibrate(start.calibration_inputs(), [&] { return start.output_bytes; }, calibration);
+    part.emplace("twin calibrate");
+    // Its inputs are let go once it is done: the first call below chooses plans from the free
+    // memory it sees.
+    twin->calibrate(py::list(std::move(start.calibration_inputs)), [&] { return start.output_bytes; }, calibration);
+    part.emplace("twin load");
     twin->load_reference(start.job, start.training);
     // The candidate's first trial again, as its process will make it: the first forward, which
     // chooses the libraries' plans, from the same settled allocator and poisoned memory.
@@ -45,7 +53,10 @@ std::unique_ptr<RemoteCandidate> start_reference_twin(WorkerContext& context, co
     options.poison = true;
     options.forward_seed = start.first_forward_seed;
     options.settle_allocator = start.settle_bytes;
-    twin->call(start.first_inputs(), options);
+    part.emplace("twin first inputs");
+    py::list inputs = start.first_inputs();
+    part.emplace("twin first call");
+    twin->call(inputs, options);
     return twin;
   });
 }

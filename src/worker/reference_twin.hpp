@@ -39,11 +39,11 @@ bool reference_twin_wanted(const protocol::EvalJob& job, bool multi_rank);
 std::string reference_twin_key(const protocol::EvalJob& job, const nlohmann::json& training);
 
 // What the twin's start repeats of the candidate process's: its calibration's requests and its
-// first trial's call (the inputs made only where a twin is started, not kept).
+// first trial's call (its inputs made only where a twin is started, not kept).
 struct TwinStart {
   const protocol::EvalJob& job;
   nlohmann::json training;         // the training step's request (null: none)
-  std::function<py::list()> calibration_inputs;  // the inputs the candidate's calibration used
+  py::list calibration_inputs;      // the inputs the candidate's calibration used (let go after the twin's)
   int64_t output_bytes = 0;        // the reference's outputs at the benchmark size
   std::optional<int> cpu;          // the candidate's timing core (worker/cpu_pin.hpp)
   std::function<py::list()> first_inputs;  // the first trial's inputs
@@ -54,7 +54,7 @@ struct TwinStart {
 // The twin for a job whose key is `key`: the one `context` kept, if it matches (`kept` then
 // true), else a new one from a spare or a fresh process (the kept one ended). Failures are the
 // reference's (reference_failure).
-std::unique_ptr<RemoteCandidate> start_reference_twin(WorkerContext& context, const std::string& key, const TwinStart& start,
+std::unique_ptr<RemoteCandidate> start_reference_twin(WorkerContext& context, const std::string& key, TwinStart&& start,
                                                       bool cuda, bool* kept);
 
 // What the twin failed with, as the reference's failure: a broken problem or a machine in trouble,
