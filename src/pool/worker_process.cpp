@@ -84,10 +84,16 @@ std::filesystem::path make_scratch() { return make_owned_folder(temp_root(), "wo
 
 namespace {
 
-// Caches the worker's own tools write to: kforge's build cache (load_inline builds run
-// `kforge build-inline` from inside the worker) with whatever its entries link to, CUDA's JIT
-// cache and Triton's.
-std::string writable_caches() {
+std::string colon_joined(const std::vector<std::filesystem::path>& dirs) {
+  std::string out;
+  for (const auto& d : dirs)
+    if (!d.empty()) out += (out.empty() ? "" : ":") + d.string();
+  return out;
+}
+
+// kforge's build cache (load_inline builds run `kforge build-inline` from inside a candidate's
+// process) with whatever its entries link to.
+std::string build_caches() {
   std::vector<std::filesystem::path> dirs;
   std::error_code ec;
   auto build_cache = build::default_build_settings().cache_dir;
@@ -95,15 +101,22 @@ std::string writable_caches() {
   dirs.push_back(build_cache);
   for (const auto& entry : std::filesystem::directory_iterator(build_cache, ec))
     if (entry.is_symlink(ec)) dirs.push_back(std::filesystem::canonical(entry.path(), ec));
+  return colon_joined(dirs);
+}
+
+// CUDA's JIT cache and Triton's in the home folder: the worker's own (a baseline's torch.compile
+// fills Triton's). A candidate's process gets empty ones in its scratch folder instead
+// (worker/candidate_host.cpp): a binary it left in a shared one would be loaded by a later
+// process, kforge's included, as the compiler's output for someone else's source.
+std::string gpu_caches() {
+  std::vector<std::filesystem::path> dirs;
+  std::error_code ec;
   if (const char* home = std::getenv("HOME"); home && *home)
     for (const char* sub : {".nv", ".triton"}) {
       std::filesystem::create_directories(std::filesystem::path(home) / sub, ec);
       dirs.push_back(std::filesystem::path(home) / sub);
     }
-  std::string out;
-  for (const auto& d : dirs)
-    if (!d.empty()) out += (out.empty() ? "" : ":") + d.string();
-  return out;
+  return colon_joined(dirs);
 }
 
 }  // namespace
@@ -131,7 +144,8 @@ std::vector<std::string> sandboxed_environment(const std::filesystem::path& scra
     std::string_view entry(*e);
     if (entry.starts_with("CUDA_VISIBLE_DEVICES=") || entry.starts_with("PYTHONUNBUFFERED=") ||
         entry.starts_with("KFORGE_WORKER_DEVICE=") || entry.starts_with("TMPDIR=") ||
-        entry.starts_with("KFORGE_WORKER_SCRATCH=") || entry.starts_with("KFORGE_WORKER_WRITABLE="))
+        entry.starts_with("KFORGE_WORKER_SCRATCH=") || entry.starts_with("KFORGE_WORKER_WRITABLE=") ||
+        entry.starts_with("KFORGE_WORKER_GPU_CACHES="))
       continue;
     if (worker_may_see(entry)) env.emplace_back(entry);
   }
@@ -140,8 +154,9 @@ std::vector<std::string> sandboxed_environment(const std::filesystem::path& scra
   if (!std::getenv("OMP_WAIT_POLICY")) env.push_back("OMP_WAIT_POLICY=PASSIVE");
   env.push_back("TMPDIR=" + scratch.string());
   env.push_back("KFORGE_WORKER_SCRATCH=" + scratch.string());
-  env.push_back("KFORGE_WORKER_WRITABLE=" + writable_caches() +
+  env.push_back("KFORGE_WORKER_WRITABLE=" + build_caches() +
                 (also_writable.empty() ? std::string() : ":" + also_writable.string()));
+  env.push_back("KFORGE_WORKER_GPU_CACHES=" + gpu_caches());
   if (!std::getenv("TORCHINDUCTOR_CACHE_DIR"))  // else /tmp/torchinductor_<user>, outside the sandbox
     env.push_back("TORCHINDUCTOR_CACHE_DIR=" + (scratch / "inductor").string());
   return env;

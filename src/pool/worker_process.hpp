@@ -54,8 +54,9 @@ std::filesystem::path make_scratch();
 
 // The environment of a process that runs candidate code (a worker, a load_inline prebuild):
 // kforge's, filtered by worker_may_see, with `scratch` as TMPDIR and KFORGE_WORKER_SCRATCH, the
-// caches it may write to as KFORGE_WORKER_WRITABLE (the sandbox reads both), torch's inductor
-// cache in the scratch folder, and OMP_WAIT_POLICY=PASSIVE. The device variables are the caller's.
+// build cache as KFORGE_WORKER_WRITABLE and CUDA's and Triton's caches, the worker's alone, as
+// KFORGE_WORKER_GPU_CACHES (the sandbox reads all three), torch's inductor cache in the scratch
+// folder, and OMP_WAIT_POLICY=PASSIVE. The device variables are the caller's.
 // `also_writable`: a folder added to KFORGE_WORKER_WRITABLE (a multi-rank job's candidates' folder).
 std::vector<std::string> sandboxed_environment(const std::filesystem::path& scratch,
                                                const std::filesystem::path& also_writable = {});

@@ -569,8 +569,8 @@ int serve_candidate(int socket_fd, const std::vector<int>& protected_pids, uint6
   ::prctl(PR_SET_PDEATHSIG, SIGKILL);
   install_native_crash_report();
   // A scratch folder of its own inside the worker's (the reference process removes it): its
-  // working directory and TMPDIR, where it may write, with the caches.
-  std::vector<std::string> writable = writable_folders();
+  // working directory and TMPDIR, where it may write, with the build cache.
+  std::vector<std::string> writable = candidate_writable_folders();
   if (!writable.empty() && std::getenv("KFORGE_WORKER_SCRATCH")) {
     std::string scratch = candidate_scratch(writable.front(), ::getpid());
     writable.front() = scratch;
@@ -591,6 +591,11 @@ int serve_candidate(int socket_fd, const std::vector<int>& protected_pids, uint6
     py::object environ = py::module_::import("os").attr("environ");
     environ["TMPDIR"] = scratch;
     environ["TORCHINDUCTOR_CACHE_DIR"] = scratch + "/inductor";
+    // CUDA's JIT cache and Triton's, empty and its own: read before CUDA starts below. A binary a
+    // candidate left in a shared one would be loaded by a later process as the compiler's output
+    // for its source (a Triton kernel of a baseline's torch.compile, another candidate's).
+    environ["CUDA_CACHE_PATH"] = scratch + "/nv-cache";
+    environ["TRITON_CACHE_DIR"] = scratch + "/triton-cache";
     py::module_::import("tempfile").attr("tempdir") = py::none();
   }
   const bool cuda = py::module_::import("torch").attr("cuda").attr("is_available")().cast<bool>();

@@ -35,7 +35,7 @@ std::vector<std::string> candidate_readable_folders() {
 std::string enter_prebuild_sandbox(const std::vector<std::string>& files) {
   std::vector<std::string> readable = candidate_readable_folders();
   readable.insert(readable.end(), files.begin(), files.end());
-  SandboxStatus sandbox = enter_candidate_sandbox(writable_folders(), readable, {static_cast<int>(::getppid())});
+  SandboxStatus sandbox = enter_candidate_sandbox(candidate_writable_folders(), readable, {static_cast<int>(::getppid())});
   if (!sandbox.network_denied) throw std::runtime_error("the prebuild's sandbox could not be entered: " + sandbox.describe);
   return sandbox.describe;
 }

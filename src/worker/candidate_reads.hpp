@@ -16,7 +16,7 @@ std::vector<std::string> candidate_readable_folders();
 
 // The load_inline prebuild's sandbox, entered before the candidate is imported: the candidate
 // sandbox (worker/sandbox.hpp) with reads confined to candidate_readable_folders() and `files`,
-// writes to writable_folders(), and kforge (the parent) protected from signals. Returns the
+// writes to candidate_writable_folders(), and kforge (the parent) protected from signals. Returns the
 // sandbox's one-line description; throws std::runtime_error where its seccomp filter could not be
 // installed (no candidate code runs unconfined). `kforge profile` enters it too.
 std::string enter_prebuild_sandbox(const std::vector<std::string>& files);

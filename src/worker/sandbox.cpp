@@ -292,11 +292,18 @@ std::vector<std::string> colon_list(const std::string& list) {
 
 }  // namespace
 
-std::vector<std::string> writable_folders() {
+std::vector<std::string> candidate_writable_folders() {
   std::vector<std::string> out;
   if (const char* scratch = std::getenv("KFORGE_WORKER_SCRATCH"); scratch && *scratch) out.emplace_back(scratch);
   if (const char* extra = std::getenv("KFORGE_WORKER_WRITABLE"))
     for (auto& folder : colon_list(extra)) out.push_back(std::move(folder));
+  return out;
+}
+
+std::vector<std::string> writable_folders() {
+  std::vector<std::string> out = candidate_writable_folders();
+  if (const char* caches = std::getenv("KFORGE_WORKER_GPU_CACHES"))
+    for (auto& folder : colon_list(caches)) out.push_back(std::move(folder));
   return out;
 }
 

@@ -21,9 +21,13 @@ struct SandboxStatus {
   std::string describe;          // one line for the log
 };
 
-// The folders kforge lets a worker write to: its scratch folder (KFORGE_WORKER_SCRATCH, also
-// made the working directory) and those in KFORGE_WORKER_WRITABLE (colon-separated: the build
-// cache, GPU caches).
+// The folders kforge lets a process that runs candidate code write to: its scratch folder
+// (KFORGE_WORKER_SCRATCH, also made the working directory) and those in KFORGE_WORKER_WRITABLE
+// (colon-separated: the build cache; a multi-rank job's candidates' folder).
+std::vector<std::string> candidate_writable_folders();
+
+// A worker's own: those and CUDA's and Triton's caches (KFORGE_WORKER_GPU_CACHES), which no
+// candidate's process writes to (it gets empty ones of its own in its scratch folder).
 std::vector<std::string> writable_folders();
 
 // The folders of the host's C compilers on PATH (or $CC, $CXX), resolved through links, for a

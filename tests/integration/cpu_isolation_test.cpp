@@ -190,6 +190,44 @@ class ModelNew(nn.Module):
   EXPECT_EQ(got["reads_home.py"].value("verdict", ""), "correct") << got["reads_home.py"].dump();
 }
 
+// CUDA's JIT cache and Triton's in the home folder are the worker's alone: a candidate's process
+// gets empty ones in its scratch folder and cannot write the shared ones, where a binary it left
+// would be loaded by a later process (a baseline's torch.compile, another candidate) as the
+// compiler's output for that process's source. The candidate says what it reached by raising.
+TEST(CpuIsolation, ACandidateLeavesNothingInSharedGpuCaches) {
+  TempDir dir;
+  const std::string home = dir.file("home");
+  std::filesystem::create_directories(home);
+  const std::string candidate = dir.write("plants.py", R"(import os
+
+
+def attempt(path):
+    try:
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "w") as f:
+            f.write("planted")
+        return "wrote"
+    except OSError:
+        return "denied"
+
+
+triton = attempt(")" + home + R"(/.triton/cache/planted/kernel.cubin")
+nv = attempt(")" + home + R"(/.nv/ComputeCache/planted")
+own = attempt(os.path.join(os.environ["TRITON_CACHE_DIR"], "own", "kernel.cubin"))
+raise RuntimeError(f"REACHED triton={triton} nv={nv} own={own} "
+                   f"triton_dir={os.environ['TRITON_CACHE_DIR']} nv_dir={os.environ['CUDA_CACHE_PATH']}")
+)");
+  auto r = run_command({"/usr/bin/env", "HOME=" + home, KFORGE_BINARY, "--db", dir.file("k.db"), "eval", "--device", "cpu",
+                        "--json", "--max-time", "0.3", "--problem", source_path(kProblem), candidate});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string message = r.lines_by_candidate()["plants.py"].value("message", "");
+  EXPECT_NE(message.find("REACHED triton=denied nv=denied own=wrote"), std::string::npos) << message;
+  EXPECT_NE(message.find("/triton-cache nv_dir="), std::string::npos) << message;
+  EXPECT_EQ(message.find("_dir=" + home), std::string::npos) << message;
+  EXPECT_FALSE(std::filesystem::exists(home + "/.triton/cache/planted"));
+  EXPECT_FALSE(std::filesystem::exists(home + "/.nv/ComputeCache/planted"));
+}
+
 // The load_inline prebuild (`kforge build`, and `kforge eval` on a GPU with more such candidates
 // than workers) imports each candidate, which runs its module-level code: in the candidate
 // sandbox, in an environment without credentials. The import says what it reached by raising.
