@@ -14,6 +14,7 @@
 #include "build/diagnostics.hpp"
 #include "build/source_text.hpp"
 #include "build/subprocess.hpp"
+#include "common/colon_list.hpp"
 #include "common/parallel.hpp"
 #include "common/files.hpp"
 #include "common/sha256.hpp"
@@ -92,6 +93,8 @@ BuildSettings default_build_settings() {
   const char* home = std::getenv("HOME");
   std::filesystem::path base = cache && *cache ? cache : (home ? std::filesystem::path(home) / ".cache" : ".");
   s.cache_dir = base / "kforge" / "build";
+  if (const char* readable = std::getenv("KFORGE_COMPILE_READABLE"); readable && *readable)
+    s.compile_readable = colon_list(readable);
   return s;
 }
 

@@ -63,6 +63,11 @@ struct BuildSettings {
   uint64_t max_cache_bytes = 4ull << 30;    // evict least recently used beyond this
   std::chrono::seconds timeout{120};        // per compile
   int jobs = 0;                             // 0: one per core
+  // Set: every compiler of a load_inline build runs in a sandbox of its build (writes only in
+  // its build folder; reads only beneath these folders, the cache and that folder), for builds
+  // of candidates' sources and flags in a process that may write the cache
+  // (docs/notes/build-cache-trust.md). KFORGE_COMPILE_READABLE (colon-separated) sets it.
+  std::optional<std::vector<std::string>> compile_readable;
 };
 
 BuildSettings default_build_settings();

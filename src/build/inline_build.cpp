@@ -6,6 +6,7 @@
 #include <future>
 #include <optional>
 
+#include "build/compilers.hpp"
 #include "build/cuda_split.hpp"
 #include "build/diagnostics.hpp"
 #include "build/precompiled_header.hpp"
@@ -32,45 +33,32 @@ std::vector<std::string> concat(std::vector<std::string> a, const std::vector<st
   return a;
 }
 
-// This process's environment with TMPDIR set to `tmp`, for the compilers of one build: their
-// temporary files (g++'s .s, nvcc's intermediates) then live in the build's own folder, not in the
-// TMPDIR of whoever asked. A candidate process asks with its scratch folder as TMPDIR, and that
-// folder is removed when its evaluation ends: a build still running past the evaluation's timeout
-// then failed on a vanished .s file, and the failure was cached for every later run.
-std::vector<std::string> compiler_environment(const std::filesystem::path& tmp) {
-  std::vector<std::string> env;
-  for (char** e = environ; *e; ++e)
-    if (std::string_view(*e).rfind("TMPDIR=", 0) != 0) env.emplace_back(*e);
-  env.push_back("TMPDIR=" + tmp.string());
-  return env;
-}
-
 Step compile_host(const InlineSpec& spec, const std::filesystem::path& pch_dir, const std::filesystem::path& source,
                   const std::filesystem::path& object, const std::string& shown_as, std::chrono::seconds timeout,
-                  const std::vector<std::string>& env) {
+                  const Compilers& compilers) {
   std::vector<std::string> argv{gxx_path()};
   if (!pch_dir.empty()) argv.insert(argv.end(), {"-I" + pch_dir.string(), "-Winvalid-pch"});
   argv = concat(argv, spec.cflags);
   argv.insert(argv.end(), {"-c", source.string(), "-o", object.string()});
-  return {run_process(argv, timeout, 1 << 20, "", {}, &env), source.string(), shown_as};
+  return {compilers.run(argv, timeout), source.string(), shown_as};
 }
 
 Step compile_cuda(const InlineSpec& spec, const std::filesystem::path& source, const std::filesystem::path& object,
-                  const std::string& shown_as, std::chrono::seconds timeout, const std::vector<std::string>& env) {
+                  const std::string& shown_as, std::chrono::seconds timeout, const Compilers& compilers) {
   auto argv = concat({nvcc_path()}, spec.cuda_flags);
   argv.insert(argv.end(), {"-Xptxas", "-v", "-c", source.string(), "-o", object.string()});
-  return {run_process(argv, timeout, 1 << 20, "", {}, &env), source.string(), shown_as};
+  return {compilers.run(argv, timeout), source.string(), shown_as};
 }
 
 Step link(const InlineSpec& spec, const std::vector<std::filesystem::path>& objects, const std::filesystem::path& out,
-          const std::vector<std::string>& env) {
+          const Compilers& compilers) {
   std::vector<std::string> argv{gxx_path()};
   for (const auto& o : objects) argv.push_back(o.string());
   argv = concat(argv, spec.ldflags);
   // -Bsymbolic: the module's own references bind inside it, so two candidates whose kernels share
   // a name cannot call each other's in one worker.
   argv.insert(argv.end(), {"-shared", "-Wl,-Bsymbolic", "-o", out.string()});
-  return {run_process(argv, kStepTimeout, 1 << 20, "", {}, &env), "", "link"};
+  return {compilers.run(argv, kStepTimeout), "", "link"};
 }
 
 bool ok(const Step& s) { return s.process.exit_code == 0 && !s.process.timed_out; }
@@ -141,7 +129,7 @@ InlineOutcome build_inline(BuildService& service, const InlineSpec& spec) {
     auto library = dir / "candidate.so";
     std::error_code tmp_ec;
     std::filesystem::create_directories(dir / "tmp", tmp_ec);
-    const std::vector<std::string> env = compiler_environment(dir / "tmp");
+    const Compilers env(service.settings(), dir);
     std::string strategy = cuda ? "whole" : "host";
     std::string why_whole;  // with CUDA sources, why they were not built split
     bool built = false;

@@ -9,13 +9,14 @@
 #include <cerrno>
 #include <cstring>
 
+#include "common/landlock.hpp"
 #include "common/parent_death.hpp"
 
 namespace kforge::build {
 
 ProcessResult run_process(const std::vector<std::string>& argv, std::chrono::seconds timeout, size_t output_cap,
                           const std::string& cwd, const std::function<void(std::string_view)>& on_output,
-                          const std::vector<std::string>* env) {
+                          const std::vector<std::string>* env, int ruleset) {
   ProcessResult result;
   auto t0 = std::chrono::steady_clock::now();
   int pipe_fds[2];
@@ -51,6 +52,11 @@ ProcessResult run_process(const std::vector<std::string>& argv, std::chrono::sec
     int devnull = ::open("/dev/null", O_RDONLY);
     ::dup2(devnull, 0);
     if (!cwd.empty() && ::chdir(cwd.c_str()) != 0) ::_exit(126);
+    if (ruleset >= 0 && !landlock::restrict_self(ruleset)) {
+      const char msg[] = "the compiler's sandbox could not be entered\n";
+      [[maybe_unused]] auto n = ::write(2, msg, sizeof msg - 1);
+      ::_exit(126);
+    }
     if (env) ::execvpe(args[0], args.data(), envp.data());
     else ::execvp(args[0], args.data());
     const char msg[] = "cannot execute the compiler\n";

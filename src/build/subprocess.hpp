@@ -19,10 +19,12 @@ struct ProcessResult {
 
 // `on_output`, when given, sees every chunk of output as it is read (before the cap), so a caller
 // can act on a long run's results while it goes on. `env` ("NAME=value" entries), when given, is
-// the process's whole environment instead of kforge's.
+// the process's whole environment instead of kforge's. `ruleset`, when not -1, is a Landlock
+// ruleset (common/landlock.hpp) the process runs under from before its program starts (a
+// compiler confined to its build's folder; exit status 126 where the kernel refused it).
 ProcessResult run_process(const std::vector<std::string>& argv, std::chrono::seconds timeout,
                           size_t output_cap = 1 << 20, const std::string& cwd = "",
                           const std::function<void(std::string_view)>& on_output = {},
-                          const std::vector<std::string>* env = nullptr);
+                          const std::vector<std::string>* env = nullptr, int ruleset = -1);
 
 }  // namespace kforge::build

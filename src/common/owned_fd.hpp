@@ -10,6 +10,14 @@ class OwnedFd {
   ~OwnedFd() { reset(); }
   OwnedFd(const OwnedFd&) = delete;  // one owner closes it
   OwnedFd& operator=(const OwnedFd&) = delete;
+  OwnedFd(OwnedFd&& other) noexcept : fd_(other.release()) {}
+  OwnedFd& operator=(OwnedFd&& other) noexcept {
+    if (this != &other) {
+      reset();
+      fd_ = other.release();
+    }
+    return *this;
+  }
 
   int get() const { return fd_; }
   bool valid() const { return fd_ >= 0; }

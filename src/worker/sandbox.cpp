@@ -25,15 +25,11 @@
 #include <iterator>
 #include <vector>
 
+#include "common/colon_list.hpp"
+#include "common/landlock.hpp"
 #include "worker/private_network.hpp"
 
 // Older kernel headers (Debian 12's are 6.1) predate these; the values are the kernel's ABI.
-#ifndef LANDLOCK_ACCESS_FS_REFER
-#define LANDLOCK_ACCESS_FS_REFER (1ULL << 13)
-#endif
-#ifndef LANDLOCK_ACCESS_FS_TRUNCATE
-#define LANDLOCK_ACCESS_FS_TRUNCATE (1ULL << 14)
-#endif
 #ifndef LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET
 #define LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET (1ULL << 0)
 #endif
@@ -199,32 +195,6 @@ std::string drop_capabilities() {
   return "";
 }
 
-// landlock_ruleset_attr as of ABI 6; older kernel headers lack the last two fields, and the kernel
-// takes the struct's size, so an older kernel is given only the part it knows.
-struct RulesetAttr {
-  uint64_t handled_access_fs = 0;
-  uint64_t handled_access_net = 0;
-  uint64_t scoped = 0;
-};
-
-// Adds a rule: `access` (within `handled`) beneath `path`, or on it if it is a file (then only
-// the rights a file has). A missing path is skipped. Empty, or why the kernel refused it.
-std::string add_path_rule(int ruleset, const std::string& path, uint64_t access, uint64_t handled) {
-  int fd = ::open(path.c_str(), O_PATH | O_CLOEXEC);
-  if (fd < 0) return "";
-  struct stat st {};
-  if (::fstat(fd, &st) == 0 && !S_ISDIR(st.st_mode))
-    access &= LANDLOCK_ACCESS_FS_EXECUTE | LANDLOCK_ACCESS_FS_WRITE_FILE | LANDLOCK_ACCESS_FS_READ_FILE |
-              LANDLOCK_ACCESS_FS_TRUNCATE;
-  landlock_path_beneath_attr rule{};
-  rule.allowed_access = access & handled;
-  rule.parent_fd = fd;
-  long added = ::syscall(SYS_landlock_add_rule, ruleset, LANDLOCK_RULE_PATH_BENEATH, &rule, 0);
-  int err = errno;
-  ::close(fd);
-  return added == 0 ? "" : "Landlock rule for " + path + ": " + std::strerror(err);
-}
-
 // Confines writes to `writable` (and /dev, and /proc: all of it for the reference process, only
 // its own /proc/<pid> for a candidate). With `readable` (candidates), reads are confined too, to
 // those paths (folders or single files), the writable ones, and /dev, /proc and /sys. For a
@@ -232,17 +202,12 @@ std::string add_path_rule(int ruleset, const std::string& path, uint64_t access,
 // Landlock domain (`scoped` says whether).
 std::string confine_files(const std::vector<std::string>& writable, const std::vector<std::string>* readable,
                           int& abi, bool candidate, bool* scoped) {
-  abi = static_cast<int>(::syscall(SYS_landlock_create_ruleset, nullptr, 0, LANDLOCK_CREATE_RULESET_VERSION));
+  abi = landlock::abi();
   if (abi < 1) return "Landlock is not available in this kernel";
-  uint64_t write = LANDLOCK_ACCESS_FS_WRITE_FILE | LANDLOCK_ACCESS_FS_REMOVE_DIR | LANDLOCK_ACCESS_FS_REMOVE_FILE |
-                   LANDLOCK_ACCESS_FS_MAKE_CHAR | LANDLOCK_ACCESS_FS_MAKE_DIR | LANDLOCK_ACCESS_FS_MAKE_REG |
-                   LANDLOCK_ACCESS_FS_MAKE_SOCK | LANDLOCK_ACCESS_FS_MAKE_FIFO | LANDLOCK_ACCESS_FS_MAKE_BLOCK |
-                   LANDLOCK_ACCESS_FS_MAKE_SYM;
-  if (abi >= 2) write |= LANDLOCK_ACCESS_FS_REFER;
-  if (abi >= 3) write |= LANDLOCK_ACCESS_FS_TRUNCATE;
-  const uint64_t read = readable ? LANDLOCK_ACCESS_FS_READ_FILE | LANDLOCK_ACCESS_FS_READ_DIR : 0;
+  const uint64_t write = landlock::write_rights(abi);
+  const uint64_t read = readable ? landlock::read_rights() : 0;
   const uint64_t handled = write | read;
-  RulesetAttr attr;
+  landlock::RulesetAttr attr;
   attr.handled_access_fs = handled;
   size_t attr_size = sizeof(uint64_t);
   // KFORGE_WORKER_NO_SIGNAL_SCOPE: the tests' way to exercise the seccomp rule older kernels rely on.
@@ -264,7 +229,7 @@ std::string confine_files(const std::vector<std::string>& writable, const std::v
     for (const auto& path : *readable) rules.emplace_back(path, read);
   }
   for (const auto& [path, access] : rules)
-    if (std::string error = add_path_rule(ruleset, path, access, handled); !error.empty()) {
+    if (std::string error = landlock::add_path_rule(ruleset, path, access, handled); !error.empty()) {
       ::close(ruleset);
       return error;
     }
@@ -274,20 +239,6 @@ std::string confine_files(const std::vector<std::string>& writable, const std::v
   if (restricted != 0) return std::string("Landlock restrict: ") + std::strerror(err);
   if (scoped) *scoped = attr.scoped != 0;
   return "";
-}
-
-// A colon-separated list (PATH's form), empty parts left out. Split by hand: no iostreams in the
-// worker. On the H200 machine its module carries a libstdc++ of its own beside the one torch
-// loaded, and std::locale objects crossing the two crashed it (an istream in IntegrityWatch, a
-// stringstream here).
-std::vector<std::string> colon_list(const std::string& list) {
-  std::vector<std::string> out;
-  for (size_t start = 0, end; start <= list.size(); start = end + 1) {
-    end = list.find(':', start);
-    if (end == std::string::npos) end = list.size();
-    if (end > start) out.push_back(list.substr(start, end - start));
-  }
-  return out;
 }
 
 }  // namespace

@@ -1,0 +1,35 @@
+#include "build/compilers.hpp"
+
+#include <unistd.h>
+
+#include <stdexcept>
+#include <string_view>
+
+#include "common/landlock.hpp"
+
+namespace kforge::build {
+
+OwnedFd compile_sandbox(const BuildSettings& settings, const std::filesystem::path& folder) {
+  if (!settings.compile_readable) return OwnedFd();
+  std::vector<std::string> readable = *settings.compile_readable;
+  readable.push_back(settings.cache_dir.string());
+  std::string error;
+  OwnedFd ruleset = landlock::confining_ruleset({folder.string()}, readable, &error);
+  if (!ruleset.valid())
+    throw std::runtime_error("the compilers' sandbox could not be made: " +
+                             (error.empty() ? std::string("Landlock is not available in this kernel") : error));
+  return ruleset;
+}
+
+Compilers::Compilers(const BuildSettings& settings, const std::filesystem::path& folder)
+    : sandbox_(compile_sandbox(settings, folder)) {
+  for (char** e = environ; *e; ++e)
+    if (std::string_view(*e).rfind("TMPDIR=", 0) != 0) env_.emplace_back(*e);
+  env_.push_back("TMPDIR=" + (folder / "tmp").string());
+}
+
+ProcessResult Compilers::run(const std::vector<std::string>& argv, std::chrono::seconds timeout, size_t output_cap) const {
+  return run_process(argv, timeout, output_cap, "", {}, &env_, sandbox_.get());
+}
+
+}  // namespace kforge::build

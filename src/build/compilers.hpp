@@ -1,0 +1,41 @@
+#pragma once
+// How the compilers of one build run: in its own folder, and, where the build service's settings
+// ask for it (BuildSettings::compile_readable), in a sandbox of that build. A load_inline build
+// compiles a candidate's sources with a candidate's flags, and flags run programs (g++'s -wrapper
+// and -B, nvcc's --compiler-bindir, -fplugin): the compiler is as untrusted as the candidate, so
+// in a process that may write the build cache it may write only its own build's folder
+// (docs/notes/build-cache-trust.md).
+#include <chrono>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "build/build_service.hpp"
+#include "build/subprocess.hpp"
+#include "common/owned_fd.hpp"
+
+namespace kforge::build {
+
+// The sandbox of one build in `folder`: a Landlock ruleset for run_process that allows writing
+// beneath `folder` only and reading beneath the settings' folders, the cache (its precompiled
+// headers) and `folder`; none where the settings ask for none. Throws where they ask for one and
+// the kernel cannot make it: a candidate's flags never run unconfined.
+OwnedFd compile_sandbox(const BuildSettings& settings, const std::filesystem::path& folder);
+
+// The compilers of one build in `folder`: this process's environment with TMPDIR set to
+// `folder`/tmp, and the build's sandbox. Their temporary files (g++'s .s, nvcc's intermediates)
+// then live in the build's own folder, not in the TMPDIR of whoever asked. A candidate process
+// asks with its scratch folder as TMPDIR, and that folder is removed when its evaluation ends: a
+// build still running past the evaluation's timeout then failed on a vanished .s file, and the
+// failure was cached for every later run.
+class Compilers {
+ public:
+  Compilers(const BuildSettings& settings, const std::filesystem::path& folder);
+  ProcessResult run(const std::vector<std::string>& argv, std::chrono::seconds timeout, size_t output_cap = 1 << 20) const;
+
+ private:
+  std::vector<std::string> env_;
+  OwnedFd sandbox_;
+};
+
+}  // namespace kforge::build

@@ -1,0 +1,116 @@
+// The compile sandbox (build/compilers.hpp) against the real g++ and the kernel's Landlock: a
+// load_inline build of a candidate's sources and flags, in a process that may write the build
+// cache, writes only its own build's folder and reads only the folders it was given.
+#include "build/compilers.hpp"
+
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+
+#include "build/inline_build.hpp"
+#include "common/colon_list.hpp"
+#include "common/landlock.hpp"
+#include "support/temp_dir.hpp"
+
+namespace kforge::build {
+namespace {
+
+using testing::TempDir;
+
+// A build service whose compilers may read the system's folders only (g++ and its headers live
+// there on the development and CI machines), with its cache in `dir`.
+BuildService confined_service(const TempDir& dir) {
+  BuildSettings s;
+  s.cache_dir = dir.path() / "cache";
+  s.timeout = std::chrono::seconds(60);
+  s.compile_readable = std::vector<std::string>{"/usr", "/lib", "/lib64", "/bin", "/etc"};
+  return BuildService(s);
+}
+
+// A host-only extension without torch: a load_inline spec as python/kforge_inline.py sends it.
+InlineSpec plain_spec(const std::string& name, const std::string& main_cpp, std::vector<std::string> cflags = {},
+                      std::vector<std::string> ldflags = {}) {
+  InlineSpec spec;
+  spec.name = name;
+  spec.main_cpp = main_cpp;
+  spec.cflags = {"-fPIC", "-std=c++17"};
+  spec.cflags.insert(spec.cflags.end(), cflags.begin(), cflags.end());
+  spec.ldflags = std::move(ldflags);
+  spec.display_name = "load_inline('" + name + "')";
+  return spec;
+}
+
+// Where the kernel has no Landlock, or g++ (as PATH finds it) is outside the folders above (the
+// H200 machine's is in /opt/gcc), these tests have nothing to say.
+bool landlock_missing() {
+  if (landlock::abi() < 1) return true;
+  std::string compiler = gxx_path();
+  if (compiler.find('/') == std::string::npos) {
+    const char* path = std::getenv("PATH");
+    for (const auto& dir : colon_list(path ? path : ""))
+      if (::access((dir + "/" + compiler).c_str(), X_OK) == 0) {
+        compiler = std::filesystem::canonical(dir + "/" + compiler).string();
+        break;
+      }
+  }
+  return compiler.rfind("/usr/", 0) != 0;
+}
+
+TEST(CompileSandbox, AnHonestBuildBuildsConfined) {
+  if (landlock_missing()) GTEST_SKIP() << "no Landlock in this kernel, or a g++ outside /usr";
+  TempDir dir;
+  BuildService service = confined_service(dir);
+  InlineOutcome out = build_inline(service, plain_spec("answer", "extern \"C\" int answer() { return 42; }\n"));
+  EXPECT_TRUE(out.build.ok) << out.build.diagnostics << out.build.log;
+  EXPECT_TRUE(std::filesystem::exists(out.build.library));
+}
+
+// A flag that writes beside the build (the linker's map file, here; -wrapper or -B would run a
+// program of the candidate's choosing the same way): denied, and nothing is written there.
+TEST(CompileSandbox, AFlagWritesNothingOutsideItsBuild) {
+  if (landlock_missing()) GTEST_SKIP() << "no Landlock in this kernel, or a g++ outside /usr";
+  TempDir dir;
+  const std::filesystem::path planted = dir.path() / "cache" / "objects" / "planted.map";
+  std::filesystem::create_directories(planted.parent_path());
+  BuildService service = confined_service(dir);
+  InlineOutcome out = build_inline(service, plain_spec("mapped", "extern \"C\" int answer() { return 42; }\n", {},
+                                                       {"-Wl,-Map=" + planted.string()}));
+  EXPECT_FALSE(out.build.ok) << out.build.log;
+  EXPECT_FALSE(std::filesystem::exists(planted));
+}
+
+// An include path the candidate names outside what the compilers may read: the secret there is
+// neither compiled nor quoted in the diagnostics.
+TEST(CompileSandbox, AnIncludeOutsideItsFoldersIsNotRead) {
+  if (landlock_missing()) GTEST_SKIP() << "no Landlock in this kernel, or a g++ outside /usr";
+  TempDir dir;
+  std::filesystem::create_directories(dir.path() / "home");
+  std::ofstream(dir.path() / "home" / "secret.h") << "sk-kforge-compile-secret\n";
+  BuildService service = confined_service(dir);
+  InlineOutcome out = build_inline(
+      service, plain_spec("reads", "#include \"secret.h\"\nint x;\n", {"-I" + (dir.path() / "home").string()}));
+  EXPECT_FALSE(out.build.ok);
+  EXPECT_EQ(out.build.diagnostics.find("sk-kforge-compile-secret"), std::string::npos) << out.build.diagnostics;
+  EXPECT_EQ(out.build.log.find("sk-kforge-compile-secret"), std::string::npos) << out.build.log;
+}
+
+// Without the setting the same include is read (the build runs in a candidate's sandbox, whose
+// own rules then decide): the test above fails for the sandbox's reason, not the include's.
+TEST(CompileSandbox, WithoutTheSettingTheIncludeIsRead) {
+  TempDir dir;
+  std::filesystem::create_directories(dir.path() / "home");
+  std::ofstream(dir.path() / "home" / "secret.h") << "int from_secret = 1;\n";
+  BuildSettings s;
+  s.cache_dir = dir.path() / "cache";
+  BuildService service(s);
+  InlineOutcome out = build_inline(
+      service, plain_spec("reads", "#include \"secret.h\"\nint x;\n", {"-I" + (dir.path() / "home").string()}));
+  EXPECT_TRUE(out.build.ok) << out.build.diagnostics << out.build.log;
+}
+
+}  // namespace
+}  // namespace kforge::build
