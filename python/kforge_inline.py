@@ -28,8 +28,30 @@ _signature = inspect.signature(_original_load_inline)
 _original_load = cpp_extension.load
 _load_signature = inspect.signature(_original_load)
 
-# What each build of this process came to, for `kforge build` (which prints them).
+# What each build of this process came to.
 results = []
+# The specs recorded instead of built (record_only): kforge's prebuild builds them itself.
+recorded = []
+_record_only = False
+
+
+def record_only():
+    """From now on, record each build's spec instead of asking for it, and give the candidate a
+    module that raises when used: the prebuild's import (src/planner/inline_prebuild.cpp), which runs
+    candidate code and so may not write kforge's build cache, leaves the builds to kforge."""
+    global _record_only
+    _record_only = True
+
+
+class _RecordedExtension:
+    """What load_inline gives back while the prebuild only records: using it ends the import,
+    whatever it did not reach is built when the candidate is evaluated."""
+
+    def __init__(self, name):
+        self._name = name
+
+    def __getattr__(self, attribute):
+        raise RuntimeError(f"kforge's prebuild records the build of '{self._name}' without building it")
 
 
 def _as_list(value):
@@ -73,7 +95,15 @@ def _flags(name, extra_cflags, extra_cuda_cflags, extra_ldflags, extra_include_p
 
 
 def _build(spec):
-    """Asks the kforge binary to build (`kforge build-inline`): the compile runs outside this process."""
+    """Asks for the build: in a candidate's process, the reference process (which builds it with
+    `kforge build-inline`, worker/build_broker.hpp: this process may not write kforge's build cache);
+    elsewhere the kforge binary itself. The compile runs outside this process either way."""
+    try:
+        import _kforge_worker
+    except ImportError:
+        _kforge_worker = None
+    if _kforge_worker is not None and _kforge_worker.asks_reference_for_builds():
+        return json.loads(_kforge_worker.build_through_reference(json.dumps(spec)))
     kforge = os.environ.get("KFORGE_BINARY")
     if not kforge:
         raise RuntimeError("Error building extension: KFORGE_BINARY is not set (kforge sets it for its workers)")
@@ -187,6 +217,9 @@ def _build_and_import(name, main_cpp, cuda_cu, line_map, a, with_cuda, how, incl
         "display_name": f"{how}('{name}')",
         "line_map": line_map,
     }
+    if _record_only:
+        recorded.append(spec)
+        return _RecordedExtension(name)
     result = _built(spec, name, a, how)
     try:
         return _imported(name, result["library"])

@@ -9,6 +9,9 @@
 
 #include "cli/commands.hpp"
 #include "common/errors.hpp"
+#include "common/files.hpp"
+#include "planner/inline_prebuild.hpp"
+#include "planner/native_builds.hpp"
 #include "profile/ncu_runner.hpp"
 #include "suite/problem.hpp"
 
@@ -35,6 +38,11 @@ int run_profile(const ProfileOptions& o) {
   if (o.unconfined)
     std::cerr << "kforge: --unconfined: the candidate's code runs with your user's file access (its environment still "
                  "holds no credentials)\n";
+  // Its load_inline extensions built first, by kforge: the profiled process runs the candidate's
+  // code and only reads the build cache (docs/notes/build-cache-trust.md).
+  if (builds_with_load_inline(read_file(o.candidate))) {
+    prebuild_load_inline({o.candidate}, resolve_arch("auto", true), 1, std::chrono::seconds(o.timeout_s));
+  }
   profile::ProfileRequest request{problem.path, o.candidate, o.kernel, !o.unconfined, std::chrono::seconds(o.timeout_s)};
   profile::ProfileResult r = profile::run_ncu_profile(*ncu, request);
   if (!r.ok) {

@@ -13,23 +13,86 @@
 namespace kforge {
 namespace {
 
-// load_inline goes through kforge's build cache (python/kforge_inline.py), as in the worker. The
-// import runs the candidate's module-level code: inside the candidate sandbox (reads, writes,
+// The import runs the candidate's module-level code: inside the candidate sandbox (reads, writes,
 // signals, network; worker/candidate_reads.hpp), entered once torch and kforge's modules are
 // loaded, in an environment without credentials (pool/worker_process.hpp). Unconfined, a
-// candidate's import read kforge's whole environment and could rewrite the store.
+// candidate's import read kforge's whole environment and could rewrite the store. Its load_inline
+// calls are recorded, not built (python/kforge_inline.py, record_only): a process that runs
+// candidate code may not write the build cache (docs/notes/build-cache-trust.md). Before the
+// candidate is imported it says what a candidate's process may read, which its builds' compilers
+// may read too.
 constexpr const char* kImportScript =
-    "import importlib.util, os, sys\n"
+    "import importlib.util, json, os, sys\n"
     "sys.path.insert(0, sys.argv[2])\n"
     "import torch, kforge_inline, _kforge_worker\n"
     "kforge_inline.install()\n"
+    "kforge_inline.record_only()\n"
+    "print('kforge-compile-readable', json.dumps(_kforge_worker.candidate_readable_folders()), flush=True)\n"
     "_kforge_worker.enter_prebuild_sandbox([sys.argv[1]])\n"
     "spec = importlib.util.spec_from_file_location('kforge_prebuild_' + str(abs(hash(sys.argv[1]))), sys.argv[1])\n"
     "try:\n"
     "    spec.loader.exec_module(importlib.util.module_from_spec(spec))\n"
     "finally:\n"
-    "    import json\n"
-    "    for r in kforge_inline.results: print('kforge-inline-result', json.dumps(r), flush=True)\n";
+    "    for s in kforge_inline.recorded: print('kforge-inline-spec', json.dumps(s), flush=True)\n";
+
+constexpr std::string_view kReadableTag = "kforge-compile-readable ";
+constexpr std::string_view kSpecTag = "kforge-inline-spec ";
+constexpr std::string_view kResultTag = "kforge-inline-result ";
+
+// The JSON after each line of `output` that starts with `tag`.
+std::vector<nlohmann::json> tagged_lines(const std::string& output, std::string_view tag) {
+  std::vector<nlohmann::json> out;
+  for (size_t at = 0; at < output.size();) {
+    size_t eol = output.find('\n', at);
+    if (eol == std::string::npos) eol = output.size();
+    if (std::string_view(output).substr(at, eol - at).starts_with(tag)) try {
+        out.push_back(nlohmann::json::parse(output.substr(at + tag.size(), eol - at - tag.size())));
+      } catch (...) {  // a candidate printed something that looks like it: not ours
+      }
+    at = eol + 1;
+  }
+  return out;
+}
+
+// Builds the specs one import recorded (`import`'s output) with `kforge build-inline`, its
+// compilers confined (build/compilers.hpp) to what the import's first line said a candidate's
+// process may read, and the scratch folder its `load` sources may be in. Each build's answer is
+// added to the import's output as a result line (inline_build_reports); the result is the import's,
+// or, where it recorded builds, whether they all built.
+void build_recorded(build::ProcessResult& import, const std::filesystem::path& scratch,
+                    const std::filesystem::path& specs_folder, const std::vector<std::string>& env, size_t index) {
+  const std::vector<nlohmann::json> specs = tagged_lines(import.output, kSpecTag);
+  if (specs.empty()) return;
+  // Its first line, printed before any candidate code ran: a later one would be the candidate's.
+  const std::vector<nlohmann::json> readable_said = tagged_lines(import.output, kReadableTag);
+  std::string readable = scratch.string();
+  if (!readable_said.empty() && readable_said.front().is_array())
+    for (const auto& folder : readable_said.front())
+      if (folder.is_string()) readable += ":" + folder.get<std::string>();
+  std::vector<std::string> build_env = env;
+  build_env.push_back("KFORGE_COMPILE_READABLE=" + readable);
+  const char* kforge = std::getenv("KFORGE_BINARY");
+  bool all_built = true;
+  for (size_t k = 0; k < specs.size(); ++k) {
+    const std::filesystem::path spec_file = specs_folder / (std::to_string(index) + "-" + std::to_string(k) + ".json");
+    write_file_atomically(spec_file, specs[k].dump());
+    build::ProcessResult built = build::run_process({kforge ? kforge : "kforge", "build-inline", "--spec", spec_file.string()},
+                                                    std::chrono::seconds(1800), 1 << 20, "", {}, &build_env);
+    nlohmann::json report;
+    const size_t last = built.output.rfind("\n{");
+    try {
+      report = nlohmann::json::parse(built.output.substr(last == std::string::npos ? 0 : last + 1));
+    } catch (...) {
+      report = {{"ok", false}, {"cached", false}, {"seconds", built.seconds}, {"strategy", ""}, {"why_whole", ""},
+                {"diagnostics", "kforge build-inline failed (exit " + std::to_string(built.exit_code) + "): " +
+                                    built.output.substr(built.output.size() > 1500 ? built.output.size() - 1500 : 0)}};
+    }
+    report["name"] = specs[k].value("name", std::string("?"));
+    all_built = all_built && report.value("ok", false);
+    import.output += "\n" + std::string(kResultTag) + report.dump() + "\n";
+  }
+  import.exit_code = all_built ? 0 : 1;
+}
 
 }  // namespace
 
@@ -55,6 +118,7 @@ std::vector<build::ProcessResult> prebuild_load_inline(const std::vector<std::st
   std::string python = worker_python().string();
   std::string module_dir = worker_module_dir().string();
   const std::filesystem::path scratch = make_scratch();
+  const std::filesystem::path specs_folder = make_owned_folder(scratch.parent_path(), "prebuild-specs");  // not the imports' to write
   std::vector<std::string> env = sandboxed_environment(scratch);
   env.push_back("CUDA_VISIBLE_DEVICES=");  // a build needs no GPU
   std::vector<std::string> sources;
@@ -67,27 +131,17 @@ std::vector<build::ProcessResult> prebuild_load_inline(const std::vector<std::st
     const size_t i = order[k];
     results[i] = build::run_process({python, "-c", kImportScript, files[i], module_dir}, timeout, 1 << 20,
                                     scratch.string(), {}, &env);
+    if (!results[i].timed_out) build_recorded(results[i], scratch, specs_folder, env, i);
     if (on_done) on_done(i);
   });
   std::error_code ignored;
   std::filesystem::remove_all(scratch, ignored);
+  std::filesystem::remove_all(specs_folder, ignored);
   return results;
 }
 
 std::vector<nlohmann::json> inline_build_reports(const build::ProcessResult& prebuild) {
-  std::vector<nlohmann::json> reports;
-  constexpr std::string_view kTag = "kforge-inline-result ";
-  size_t at = 0;
-  while ((at = prebuild.output.find(kTag, at)) != std::string::npos) {
-    size_t eol = prebuild.output.find('\n', at);
-    std::string line = prebuild.output.substr(at + kTag.size(), eol == std::string::npos ? std::string::npos : eol - at - kTag.size());
-    try {
-      reports.push_back(nlohmann::json::parse(line));
-    } catch (...) {  // a candidate printed something that looks like it: not a report
-    }
-    at = eol == std::string::npos ? prebuild.output.size() : eol;
-  }
-  return reports;
+  return tagged_lines(prebuild.output, kResultTag);
 }
 
 }  // namespace kforge

@@ -91,8 +91,8 @@ std::string colon_joined(const std::vector<std::filesystem::path>& dirs) {
   return out;
 }
 
-// kforge's build cache (load_inline builds run `kforge build-inline` from inside a candidate's
-// process) with whatever its entries link to.
+// kforge's build cache with whatever its entries link to: the worker writes it (the builds its
+// candidates ask for, worker/build_broker.hpp), candidates' processes only read it.
 std::string build_caches() {
   std::vector<std::filesystem::path> dirs;
   std::error_code ec;
@@ -145,7 +145,7 @@ std::vector<std::string> sandboxed_environment(const std::filesystem::path& scra
     if (entry.starts_with("CUDA_VISIBLE_DEVICES=") || entry.starts_with("PYTHONUNBUFFERED=") ||
         entry.starts_with("KFORGE_WORKER_DEVICE=") || entry.starts_with("TMPDIR=") ||
         entry.starts_with("KFORGE_WORKER_SCRATCH=") || entry.starts_with("KFORGE_WORKER_WRITABLE=") ||
-        entry.starts_with("KFORGE_WORKER_GPU_CACHES="))
+        entry.starts_with("KFORGE_WORKER_GPU_CACHES=") || entry.starts_with("KFORGE_WORKER_BUILD_CACHE="))
       continue;
     if (worker_may_see(entry)) env.emplace_back(entry);
   }
@@ -154,8 +154,8 @@ std::vector<std::string> sandboxed_environment(const std::filesystem::path& scra
   if (!std::getenv("OMP_WAIT_POLICY")) env.push_back("OMP_WAIT_POLICY=PASSIVE");
   env.push_back("TMPDIR=" + scratch.string());
   env.push_back("KFORGE_WORKER_SCRATCH=" + scratch.string());
-  env.push_back("KFORGE_WORKER_WRITABLE=" + build_caches() +
-                (also_writable.empty() ? std::string() : ":" + also_writable.string()));
+  env.push_back("KFORGE_WORKER_WRITABLE=" + also_writable.string());
+  env.push_back("KFORGE_WORKER_BUILD_CACHE=" + build_caches());
   env.push_back("KFORGE_WORKER_GPU_CACHES=" + gpu_caches());
   if (!std::getenv("TORCHINDUCTOR_CACHE_DIR"))  // else /tmp/torchinductor_<user>, outside the sandbox
     env.push_back("TORCHINDUCTOR_CACHE_DIR=" + (scratch / "inductor").string());

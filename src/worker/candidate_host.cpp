@@ -564,7 +564,25 @@ class CandidateHost {
 
 }  // namespace
 
+// The socket to the reference process, for the builds the candidate's load_inline asks for.
+static int reference_socket = -1;
+
+bool asks_reference_for_builds() { return reference_socket >= 0; }
+
+std::string build_through_reference(const std::string& spec) {
+  if (reference_socket < 0) throw std::runtime_error("this process does not serve a reference process");
+  // Asked from inside a request this process is answering: the reference process reads this frame
+  // where it waits for the answer, and writes the build's result before anything else.
+  if (!protocol::write_frame(reference_socket, {{"type", "build"}, {"spec", json::parse(spec)}}))
+    throw std::runtime_error("the reference process went away");
+  auto frame = protocol::read_frame(reference_socket);
+  if (frame.status != protocol::ReadStatus::ok || !frame.message.is_object() || frame.message.value("type", "") != "built")
+    throw std::runtime_error("the reference process did not answer the build");
+  return frame.message.value("result", json::object()).dump();
+}
+
 int serve_candidate(int socket_fd, const std::vector<int>& protected_pids, uint64_t private_apart_from) {
+  reference_socket = socket_fd;
   // Dies with the zygote, and through it with the reference process and kforge.
   ::prctl(PR_SET_PDEATHSIG, SIGKILL);
   install_native_crash_report();

@@ -35,4 +35,10 @@ inline std::string candidate_scratch(const std::string& worker_scratch, int pid)
 // the namespace it is in (kforge's code, before any of the candidate's runs). 0 for a candidate.
 int serve_candidate(int socket_fd, const std::vector<int>& protected_pids, uint64_t private_apart_from = 0);
 
+// A load_inline build asked of the reference process (worker/build_broker.hpp), from inside one
+// of its requests: the spec and the answer as JSON text. Whether this process can ask (it serves a
+// reference process); python/kforge_inline.py asks only then.
+bool asks_reference_for_builds();
+std::string build_through_reference(const std::string& spec);
+
 }  // namespace kforge::worker

@@ -29,6 +29,7 @@ std::vector<std::string> candidate_readable_folders() {
     for (const auto& p : {bin, checkout + "/include", checkout + "/.deps"}) readable.push_back(p);
   }
   for (const auto& folder : host_compiler_folders()) readable.push_back(folder);
+  for (const auto& folder : build_cache_folders()) readable.push_back(folder);  // the libraries built for it
   return readable;
 }
 

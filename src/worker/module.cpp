@@ -21,6 +21,12 @@ PYBIND11_MODULE(_kforge_worker, m) {
         pybind11::arg("private_apart_from") = 0,
         "Serve one candidate process's requests on socket_fd (a rank's: private_apart_from, the network namespace "
         "it left); returns the exit status");
+  m.def("asks_reference_for_builds", &kforge::worker::asks_reference_for_builds,
+        "Whether load_inline builds are asked of the reference process (a candidate's process)");
+  m.def("build_through_reference", &kforge::worker::build_through_reference, pybind11::arg("spec"),
+        "Ask the reference process to build a load_inline spec (JSON text); its answer as JSON text");
+  m.def("candidate_readable_folders", &kforge::worker::candidate_readable_folders,
+        "The folders a candidate's process may read (and the compilers of its builds)");
   m.def("enter_prebuild_sandbox", &kforge::worker::enter_prebuild_sandbox, pybind11::arg("files"),
         "Confine this process as a candidate's (reads, writes, signals, network) before a load_inline prebuild "
         "imports the candidate `files`; returns the sandbox's description");

@@ -251,8 +251,14 @@ std::vector<std::string> candidate_writable_folders() {
   return out;
 }
 
+std::vector<std::string> build_cache_folders() {
+  const char* caches = std::getenv("KFORGE_WORKER_BUILD_CACHE");
+  return colon_list(caches ? caches : "");
+}
+
 std::vector<std::string> writable_folders() {
   std::vector<std::string> out = candidate_writable_folders();
+  for (auto& folder : build_cache_folders()) out.push_back(std::move(folder));
   if (const char* caches = std::getenv("KFORGE_WORKER_GPU_CACHES"))
     for (auto& folder : colon_list(caches)) out.push_back(std::move(folder));
   return out;

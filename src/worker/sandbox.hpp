@@ -23,11 +23,16 @@ struct SandboxStatus {
 
 // The folders kforge lets a process that runs candidate code write to: its scratch folder
 // (KFORGE_WORKER_SCRATCH, also made the working directory) and those in KFORGE_WORKER_WRITABLE
-// (colon-separated: the build cache; a multi-rank job's candidates' folder).
+// (colon-separated: a multi-rank job's candidates' folder).
 std::vector<std::string> candidate_writable_folders();
 
-// A worker's own: those and CUDA's and Triton's caches (KFORGE_WORKER_GPU_CACHES), which no
-// candidate's process writes to (it gets empty ones of its own in its scratch folder).
+// kforge's build cache (KFORGE_WORKER_BUILD_CACHE): the worker writes it, a candidate's process
+// reads it and asks the worker for its builds (worker/build_broker.hpp).
+std::vector<std::string> build_cache_folders();
+
+// A worker's own: those, the build cache, and CUDA's and Triton's caches
+// (KFORGE_WORKER_GPU_CACHES), which no candidate's process writes to (it gets empty ones of its
+// own in its scratch folder).
 std::vector<std::string> writable_folders();
 
 // The folders of the host's C compilers on PATH (or $CC, $CXX), resolved through links, for a

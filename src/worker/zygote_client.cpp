@@ -18,6 +18,7 @@
 #include <thread>
 
 #include "protocol/frame.hpp"
+#include "worker/build_broker.hpp"
 #include "worker/candidate_host.hpp"
 #include "worker/exchange_arena.hpp"
 #include "worker/failure.hpp"
@@ -247,6 +248,17 @@ nlohmann::json CandidateProcess::request(const nlohmann::json& message, double* 
   auto t0 = Clock::now();
   bool sent = protocol::write_frame(socket_, message) && (fd < 0 || send_fd(socket_, fd));
   auto frame = sent ? protocol::read_frame(socket_) : protocol::ReadResult{};
+  // A load_inline build it asks for while it answers (worker/build_broker.hpp): not in a timed
+  // call, where the first frame must be the timed one and a build would run inside its clock.
+  while (!timed && frame.status == protocol::ReadStatus::ok && frame.message.is_object() &&
+         frame.message.value("type", "") == "build") {
+    const nlohmann::json spec = frame.message.value("spec", nlohmann::json());
+    if (!protocol::write_frame(socket_, {{"type", "built"}, {"result", build_for_candidate(spec, scratch_)}})) {
+      frame = protocol::ReadResult{};
+      break;
+    }
+    frame = protocol::read_frame(socket_);
+  }
   auto t1 = Clock::now();
   if (outer_ms) *outer_ms = std::chrono::duration<double, std::milli>(t1 - t0).count();
   if (timed && frame.status == protocol::ReadStatus::ok && frame.message.is_object() &&

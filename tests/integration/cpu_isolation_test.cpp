@@ -190,14 +190,19 @@ class ModelNew(nn.Module):
   EXPECT_EQ(got["reads_home.py"].value("verdict", ""), "correct") << got["reads_home.py"].dump();
 }
 
-// CUDA's JIT cache and Triton's in the home folder are the worker's alone: a candidate's process
-// gets empty ones in its scratch folder and cannot write the shared ones, where a binary it left
-// would be loaded by a later process (a baseline's torch.compile, another candidate) as the
-// compiler's output for that process's source. The candidate says what it reached by raising.
-TEST(CpuIsolation, ACandidateLeavesNothingInSharedGpuCaches) {
+// kforge's build cache, and CUDA's JIT cache and Triton's in the home folder, are the worker's to
+// write: a candidate's process reads the build cache (its builds are the worker's,
+// worker/build_broker.hpp) and gets empty GPU caches in its scratch folder. A library or header it
+// left in a shared one would be loaded by a later process (another candidate, a baseline's
+// torch.compile) as the compiler's output for that process's source. The candidate says what it
+// reached by raising.
+TEST(CpuIsolation, ACandidateWritesNoSharedCache) {
   TempDir dir;
   const std::string home = dir.file("home");
   std::filesystem::create_directories(home);
+  const std::string build_cache = dir.file("cache") + "/kforge/build";
+  std::filesystem::create_directories(build_cache + "/objects");
+  std::filesystem::create_directories(build_cache + "/pch");
   const std::string candidate = dir.write("plants.py", R"(import os
 
 
@@ -214,14 +219,20 @@ def attempt(path):
 triton = attempt(")" + home + R"(/.triton/cache/planted/kernel.cubin")
 nv = attempt(")" + home + R"(/.nv/ComputeCache/planted")
 own = attempt(os.path.join(os.environ["TRITON_CACHE_DIR"], "own", "kernel.cubin"))
-raise RuntimeError(f"REACHED triton={triton} nv={nv} own={own} "
+objects = attempt(")" + build_cache + R"(/objects/planted/candidate.so")
+header = attempt(")" + build_cache + R"(/pch/planted/torch/extension.h.gch")
+raise RuntimeError(f"REACHED objects={objects} header={header} triton={triton} nv={nv} own={own} "
                    f"triton_dir={os.environ['TRITON_CACHE_DIR']} nv_dir={os.environ['CUDA_CACHE_PATH']}")
 )");
-  auto r = run_command({"/usr/bin/env", "HOME=" + home, KFORGE_BINARY, "--db", dir.file("k.db"), "eval", "--device", "cpu",
-                        "--json", "--max-time", "0.3", "--problem", source_path(kProblem), candidate});
+  auto r = run_command({"/usr/bin/env", "HOME=" + home, "XDG_CACHE_HOME=" + dir.file("cache"), KFORGE_BINARY, "--db",
+                        dir.file("k.db"), "eval", "--device", "cpu", "--json", "--max-time", "0.3", "--problem",
+                        source_path(kProblem), candidate});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const std::string message = r.lines_by_candidate()["plants.py"].value("message", "");
-  EXPECT_NE(message.find("REACHED triton=denied nv=denied own=wrote"), std::string::npos) << message;
+  EXPECT_NE(message.find("REACHED objects=denied header=denied triton=denied nv=denied own=wrote"), std::string::npos)
+      << message;
+  EXPECT_FALSE(std::filesystem::exists(build_cache + "/objects/planted"));
+  EXPECT_FALSE(std::filesystem::exists(build_cache + "/pch/planted"));
   EXPECT_NE(message.find("/triton-cache nv_dir="), std::string::npos) << message;
   EXPECT_EQ(message.find("_dir=" + home), std::string::npos) << message;
   EXPECT_FALSE(std::filesystem::exists(home + "/.triton/cache/planted"));
@@ -235,6 +246,8 @@ TEST(CpuIsolation, APrebuildImportIsConfined) {
   TempDir dir;
   const std::string secret = dir.write("secret.txt", "sk-kforge-prebuild-file\n");
   const std::string escaped = dir.file("escaped.txt");
+  const std::string planted = dir.file("cache") + "/kforge/build/objects/planted";
+  std::filesystem::create_directories(dir.file("cache") + "/kforge/build/objects");
   dir.write("candidates/level1/1_Square_Matmul/reach.py", R"(import os
 from torch.utils.cpp_extension import load_inline  # what makes kforge build import it
 
@@ -249,14 +262,16 @@ def attempt(f):
 key = os.environ.get("KFORGE_TEST_API_KEY", "unset")
 content = attempt(lambda: open(")" + secret + R"(").read().strip())
 wrote = attempt(lambda: open(")" + escaped + R"(", "w").write("x"))
-raise RuntimeError(f"REACHED env={key} file={content} write={wrote}")
+cache = attempt(lambda: open(")" + planted + R"(", "w").write("x"))
+raise RuntimeError(f"REACHED env={key} file={content} write={wrote} cache={cache}")
 )");
-  auto r = run_command({"/usr/bin/env", "KFORGE_TEST_API_KEY=sk-kforge-prebuild-env", KFORGE_BINARY, "build", "--arch",
-                        "sm_90", "--json", dir.file("candidates")});
+  auto r = run_command({"/usr/bin/env", "KFORGE_TEST_API_KEY=sk-kforge-prebuild-env", "XDG_CACHE_HOME=" + dir.file("cache"),
+                        KFORGE_BINARY, "build", "--arch", "sm_90", "--json", dir.file("candidates")});
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_NE(r.out.find("REACHED env=unset file=denied write=denied"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("REACHED env=unset file=denied write=denied cache=denied"), std::string::npos) << r.out;
   EXPECT_EQ(r.out.find("sk-kforge-prebuild"), std::string::npos) << r.out;
   EXPECT_FALSE(std::filesystem::exists(escaped));
+  EXPECT_FALSE(std::filesystem::exists(planted));
 }
 
 // The reference's timed calls are made in a process of its own, started and called as the
