@@ -98,6 +98,15 @@ BuildSettings default_build_settings() {
   return s;
 }
 
+std::vector<std::filesystem::path> cache_folders(const std::filesystem::path& cache_dir) {
+  std::vector<std::filesystem::path> dirs{cache_dir};
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator(cache_dir, ec))
+    if (entry.is_symlink(ec))
+      if (auto target = std::filesystem::canonical(entry.path(), ec); !ec) dirs.push_back(target);
+  return dirs;
+}
+
 std::optional<std::string> check_native_source(Format format, const std::string& raw_source) {
   // Code only: a kernel or an include named in a comment is none (seen on the H200, 2026-11-30).
   const std::string source = mask_source(raw_source, false).text;

@@ -72,6 +72,10 @@ struct BuildSettings {
 
 BuildSettings default_build_settings();
 
+// The build cache's folders as a sandbox must name them: `cache_dir` and, for each link directly in
+// it (the tests share one precompiled header folder between caches so), the folder it leads to.
+std::vector<std::filesystem::path> cache_folders(const std::filesystem::path& cache_dir);
+
 class BuildService {
  public:
   explicit BuildService(BuildSettings settings);

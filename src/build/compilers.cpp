@@ -12,7 +12,7 @@ namespace kforge::build {
 OwnedFd compile_sandbox(const BuildSettings& settings, const std::filesystem::path& folder) {
   if (!settings.compile_readable) return OwnedFd();
   std::vector<std::string> readable = *settings.compile_readable;
-  readable.push_back(settings.cache_dir.string());
+  for (const auto& folder : cache_folders(settings.cache_dir)) readable.push_back(folder.string());
   std::string error;
   OwnedFd ruleset = landlock::confining_ruleset({folder.string()}, readable, &error);
   if (!ruleset.valid())

@@ -94,14 +94,10 @@ std::string colon_joined(const std::vector<std::filesystem::path>& dirs) {
 // kforge's build cache with whatever its entries link to: the worker writes it (the builds its
 // candidates ask for, worker/build_broker.hpp), candidates' processes only read it.
 std::string build_caches() {
-  std::vector<std::filesystem::path> dirs;
   std::error_code ec;
   auto build_cache = build::default_build_settings().cache_dir;
   std::filesystem::create_directories(build_cache, ec);
-  dirs.push_back(build_cache);
-  for (const auto& entry : std::filesystem::directory_iterator(build_cache, ec))
-    if (entry.is_symlink(ec)) dirs.push_back(std::filesystem::canonical(entry.path(), ec));
-  return colon_joined(dirs);
+  return colon_joined(build::cache_folders(build_cache));
 }
 
 // CUDA's JIT cache and Triton's in the home folder: the worker's own (a baseline's torch.compile

@@ -5,6 +5,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 
 #include "build/subprocess.hpp"
@@ -31,6 +32,21 @@ std::string compile_readable(const std::string& candidate_scratch) {
     return list;
   }();
   return common + (candidate_scratch.empty() ? "" : ":" + candidate_scratch);
+}
+
+// The built library copied into the candidate's scratch folder, which `reply` then names: the
+// candidate's process may read that folder and not the cache, where it could load what another
+// candidate built as its own.
+nlohmann::json with_library_copied(nlohmann::json reply, const std::string& candidate_scratch) {
+  const std::string library = reply.value("library", std::string());
+  if (!reply.value("ok", false) || library.empty() || candidate_scratch.empty()) return reply;
+  static std::atomic<int> copies{0};
+  const std::filesystem::path copy = std::filesystem::path(candidate_scratch) / ("kforge-extension-" + std::to_string(copies++) + ".so");
+  std::error_code ec;
+  std::filesystem::copy_file(library, copy, std::filesystem::copy_options::overwrite_existing, ec);
+  if (ec) return failed("kforge built the extension but could not give it to the candidate's process: " + ec.message());
+  reply["library"] = copy.string();
+  return reply;
 }
 
 }  // namespace
@@ -61,7 +77,7 @@ nlohmann::json build_for_candidate(const nlohmann::json& spec, const std::string
   const std::string line = r.output.substr(last == std::string::npos ? 0 : last + 1);
   try {
     nlohmann::json reply = nlohmann::json::parse(line);
-    if (reply.is_object() && reply.contains("ok")) return reply;
+    if (reply.is_object() && reply.contains("ok")) return with_library_copied(std::move(reply), candidate_scratch);
   } catch (...) {
   }
   return failed("kforge build-inline failed (exit " + std::to_string(r.exit_code) + "): " +

@@ -14,8 +14,10 @@ namespace kforge::worker {
 
 // `kforge build-inline`'s answer to `spec` for the candidate process whose scratch folder is
 // `candidate_scratch`: {"ok", "cached", "library", "diagnostics", "seconds", "strategy",
-// "why_whole", "key"}. A build that could not run is answered as a failed one, its reason in
-// "diagnostics". Needs the interpreter (the candidate's readable folders come from sys.path).
+// "why_whole", "key"}, "library" a copy in that scratch folder (the candidate's process reads
+// nothing of the cache, where other candidates' libraries are). A build that could not run is
+// answered as a failed one, its reason in "diagnostics". Needs the interpreter (the candidate's
+// readable folders come from sys.path).
 nlohmann::json build_for_candidate(const nlohmann::json& spec, const std::string& candidate_scratch);
 
 }  // namespace kforge::worker

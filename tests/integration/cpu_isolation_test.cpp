@@ -190,12 +190,12 @@ class ModelNew(nn.Module):
   EXPECT_EQ(got["reads_home.py"].value("verdict", ""), "correct") << got["reads_home.py"].dump();
 }
 
-// kforge's build cache, and CUDA's JIT cache and Triton's in the home folder, are the worker's to
-// write: a candidate's process reads the build cache (its builds are the worker's,
-// worker/build_broker.hpp) and gets empty GPU caches in its scratch folder. A library or header it
-// left in a shared one would be loaded by a later process (another candidate, a baseline's
-// torch.compile) as the compiler's output for that process's source. The candidate says what it
-// reached by raising.
+// kforge's build cache, and CUDA's JIT cache and Triton's in the home folder, are the worker's: a
+// candidate's process asks the worker for its builds and gets a copy of its library in its scratch
+// folder (worker/build_broker.hpp), and empty GPU caches there. A library or header it left in a
+// shared one would be loaded by a later process (another candidate, a baseline's torch.compile) as
+// the compiler's output for that process's source; one it read there could be another candidate's,
+// passed off as its own. The candidate says what it reached by raising.
 TEST(CpuIsolation, ACandidateWritesNoSharedCache) {
   TempDir dir;
   const std::string home = dir.file("home");
@@ -221,7 +221,11 @@ nv = attempt(")" + home + R"(/.nv/ComputeCache/planted")
 own = attempt(os.path.join(os.environ["TRITON_CACHE_DIR"], "own", "kernel.cubin"))
 objects = attempt(")" + build_cache + R"(/objects/planted/candidate.so")
 header = attempt(")" + build_cache + R"(/pch/planted/torch/extension.h.gch")
-raise RuntimeError(f"REACHED objects={objects} header={header} triton={triton} nv={nv} own={own} "
+try:
+    listed = "listed " + str(len(os.listdir(")" + build_cache + R"(/objects")))
+except OSError:
+    listed = "denied"
+raise RuntimeError(f"REACHED objects={objects} header={header} listing={listed} triton={triton} nv={nv} own={own} "
                    f"triton_dir={os.environ['TRITON_CACHE_DIR']} nv_dir={os.environ['CUDA_CACHE_PATH']}")
 )");
   auto r = run_command({"/usr/bin/env", "HOME=" + home, "XDG_CACHE_HOME=" + dir.file("cache"), KFORGE_BINARY, "--db",
@@ -229,7 +233,8 @@ raise RuntimeError(f"REACHED objects={objects} header={header} triton={triton} n
                         source_path(kProblem), candidate});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const std::string message = r.lines_by_candidate()["plants.py"].value("message", "");
-  EXPECT_NE(message.find("REACHED objects=denied header=denied triton=denied nv=denied own=wrote"), std::string::npos)
+  EXPECT_NE(message.find("REACHED objects=denied header=denied listing=denied triton=denied nv=denied own=wrote"),
+            std::string::npos)
       << message;
   EXPECT_FALSE(std::filesystem::exists(build_cache + "/objects/planted"));
   EXPECT_FALSE(std::filesystem::exists(build_cache + "/pch/planted"));
