@@ -10,19 +10,20 @@
 namespace kforge::build {
 
 OwnedFd compile_sandbox(const BuildSettings& settings, const std::filesystem::path& folder) {
-  if (!settings.compile_readable) return OwnedFd();
+  if (!settings.compile_readable || landlock::abi() < 1) return OwnedFd();
   std::vector<std::string> readable = *settings.compile_readable;
   for (const auto& folder : cache_folders(settings.cache_dir)) readable.push_back(folder.string());
   std::string error;
   OwnedFd ruleset = landlock::confining_ruleset({folder.string()}, readable, &error);
   if (!ruleset.valid())
-    throw std::runtime_error("the compilers' sandbox could not be made: " +
-                             (error.empty() ? std::string("Landlock is not available in this kernel") : error));
+    throw std::runtime_error("the compilers' sandbox could not be made: " + error);
   return ruleset;
 }
 
 Compilers::Compilers(const BuildSettings& settings, const std::filesystem::path& folder)
     : sandbox_(compile_sandbox(settings, folder)) {
+  if (settings.compile_readable && !sandbox_.valid())
+    note_ = "the compilers run unconfined: this kernel has no Landlock (nor has the candidate's process)";
   for (char** e = environ; *e; ++e)
     if (std::string_view(*e).rfind("TMPDIR=", 0) != 0) env_.emplace_back(*e);
   env_.push_back("TMPDIR=" + (folder / "tmp").string());

@@ -18,8 +18,9 @@ namespace kforge::build {
 
 // The sandbox of one build in `folder`: a Landlock ruleset for run_process that allows writing
 // beneath `folder` only and reading beneath the settings' folders, the cache (its precompiled
-// headers) and `folder`; none where the settings ask for none. Throws where they ask for one and
-// the kernel cannot make it: a candidate's flags never run unconfined.
+// headers) and `folder`; none where the settings ask for none, or where the kernel has no
+// Landlock (a candidate's own process is not confined there either; the build's log says so).
+// Throws where the kernel has Landlock and refused the ruleset.
 OwnedFd compile_sandbox(const BuildSettings& settings, const std::filesystem::path& folder);
 
 // The compilers of one build in `folder`: this process's environment with TMPDIR set to
@@ -32,10 +33,13 @@ class Compilers {
  public:
   Compilers(const BuildSettings& settings, const std::filesystem::path& folder);
   ProcessResult run(const std::vector<std::string>& argv, std::chrono::seconds timeout, size_t output_cap = 1 << 20) const;
+  // Empty, or what the build's log should say of the sandbox (none to be had).
+  const std::string& note() const { return note_; }
 
  private:
   std::vector<std::string> env_;
   OwnedFd sandbox_;
+  std::string note_;
 };
 
 }  // namespace kforge::build

@@ -130,6 +130,7 @@ InlineOutcome build_inline(BuildService& service, const InlineSpec& spec) {
     std::error_code tmp_ec;
     std::filesystem::create_directories(dir / "tmp", tmp_ec);
     const Compilers env(service.settings(), dir);
+    if (!env.note().empty()) r.log += "== " + env.note() + "\n";
     std::string strategy = cuda ? "whole" : "host";
     std::string why_whole;  // with CUDA sources, why they were not built split
     bool built = false;
