@@ -79,6 +79,31 @@ TEST(CpuInlineBuild, CppExtensionEvaluatesThroughKforgesCache) {
 
 // torch.utils.cpp_extension.load on sources the candidate wrote to disk, into a build_directory
 // its sandbox lets it write nothing to: built from the files through kforge's cache.
+// A candidate that overwrites every library and precompiled header of kforge's build cache
+// (tests/adversarial/leak_overwrite_build_cache.py), between two evaluations of a load_inline
+// candidate whose build the cache serves: the second is served the library the first was, and is
+// correct. (While candidates' processes could write the cache, it loaded the overwritten file.)
+TEST(CpuInlineBuild, ACandidateCannotBreakAnotherOnesCachedBuild) {
+  TempDir dir;
+  use_fresh_cache(dir);
+  const std::string victim = read_file(source_path("tests/candidates/inline_cpp_correct.py"));
+  auto r = run_kforge({"--db", dir.file("k.db"), "eval", "--device", "cpu", "--json", "--max-time", "0.2", "--problem",
+                       source_path("tests/problems/level1/1_Tiny_Add_ReLU.py"), dir.write("first.py", victim),
+                       source_path("tests/adversarial/leak_overwrite_build_cache.py"),
+                       dir.write("second.py", victim + "\n# evaluated again, after the cache was attacked\n")});
+  ::unsetenv("XDG_CACHE_HOME");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto got = r.lines_by_candidate();
+  for (const char* file : {"first.py", "leak_overwrite_build_cache.py", "second.py"})
+    EXPECT_EQ(got[file].value("verdict", ""), "correct") << file << ": " << got[file].dump();
+  auto entries = inline_entries(dir.file("cache"));
+  ASSERT_EQ(entries.size(), 1u) << "the second evaluation was served the first one's build";
+  for (const auto& e : std::filesystem::directory_iterator(dir.file("cache") + "/kforge/build/objects"))
+    if (std::filesystem::exists(e.path() / "candidate.so"))
+      EXPECT_EQ(read_file(e.path() / "candidate.so").substr(0, 4), "\x7f" "ELF") << e.path();
+  EXPECT_FALSE(std::filesystem::exists(dir.file("cache") + "/kforge/build/objects/planted"));
+}
+
 TEST(CpuInlineBuild, LoadFromDiskBuildsThroughKforgesCache) {
   expect_correct_through_cache("cpp_extension_load_from_disk.py");
 }
