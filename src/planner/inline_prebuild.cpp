@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <filesystem>
 
+#include "build/build_inline_child.hpp"
 #include "common/files.hpp"
 #include "common/parallel.hpp"
 #include "planner/build_order.hpp"
@@ -60,7 +61,8 @@ std::vector<nlohmann::json> tagged_lines(const std::string& output, std::string_
 // added to the import's output as a result line (inline_build_reports); the result is the import's,
 // or, where it recorded builds, whether they all built.
 void build_recorded(build::ProcessResult& import, const std::filesystem::path& scratch,
-                    const std::filesystem::path& specs_folder, const std::vector<std::string>& env, size_t index) {
+                    const std::filesystem::path& specs_folder, const std::vector<std::string>& env, size_t index,
+                    std::chrono::seconds timeout) {
   const std::vector<nlohmann::json> specs = tagged_lines(import.output, kSpecTag);
   if (specs.empty()) return;
   // Its first line, printed before any candidate code ran: a later one would be the candidate's.
@@ -69,24 +71,10 @@ void build_recorded(build::ProcessResult& import, const std::filesystem::path& s
   if (!readable_said.empty() && readable_said.front().is_array())
     for (const auto& folder : readable_said.front())
       if (folder.is_string()) readable += ":" + folder.get<std::string>();
-  std::vector<std::string> build_env = env;
-  build_env.push_back("KFORGE_COMPILE_READABLE=" + readable);
-  const char* kforge = std::getenv("KFORGE_BINARY");
   bool all_built = true;
   for (size_t k = 0; k < specs.size(); ++k) {
-    const std::filesystem::path spec_file = specs_folder / (std::to_string(index) + "-" + std::to_string(k) + ".json");
-    write_file_atomically(spec_file, specs[k].dump());
-    build::ProcessResult built = build::run_process({kforge ? kforge : "kforge", "build-inline", "--spec", spec_file.string()},
-                                                    std::chrono::seconds(1800), 1 << 20, "", {}, &build_env);
-    nlohmann::json report;
-    const size_t last = built.output.rfind("\n{");
-    try {
-      report = nlohmann::json::parse(built.output.substr(last == std::string::npos ? 0 : last + 1));
-    } catch (...) {
-      report = {{"ok", false}, {"cached", false}, {"seconds", built.seconds}, {"strategy", ""}, {"why_whole", ""},
-                {"diagnostics", "kforge build-inline failed (exit " + std::to_string(built.exit_code) + "): " +
-                                    built.output.substr(built.output.size() > 1500 ? built.output.size() - 1500 : 0)}};
-    }
+    nlohmann::json report = build::build_inline_in_child(
+        specs[k], specs_folder / (std::to_string(index) + "-" + std::to_string(k) + ".json"), env, readable, timeout);
     report["name"] = specs[k].value("name", std::string("?"));
     all_built = all_built && report.value("ok", false);
     import.output += "\n" + std::string(kResultTag) + report.dump() + "\n";
@@ -131,7 +119,7 @@ std::vector<build::ProcessResult> prebuild_load_inline(const std::vector<std::st
     const size_t i = order[k];
     results[i] = build::run_process({python, "-c", kImportScript, files[i], module_dir}, timeout, 1 << 20,
                                     scratch.string(), {}, &env);
-    if (!results[i].timed_out) build_recorded(results[i], scratch, specs_folder, env, i);
+    if (!results[i].timed_out) build_recorded(results[i], scratch, specs_folder, env, i, timeout);
     if (on_done) on_done(i);
   });
   std::error_code ignored;

@@ -587,7 +587,7 @@ int serve_candidate(int socket_fd, const std::vector<int>& protected_pids, uint6
   ::prctl(PR_SET_PDEATHSIG, SIGKILL);
   install_native_crash_report();
   // A scratch folder of its own inside the worker's (the reference process removes it): its
-  // working directory and TMPDIR, where it may write, with the build cache.
+  // working directory and TMPDIR, where it may write (with a multi-rank job's candidates' folder).
   std::vector<std::string> writable = candidate_writable_folders();
   if (!writable.empty() && std::getenv("KFORGE_WORKER_SCRATCH")) {
     std::string scratch = candidate_scratch(writable.front(), ::getpid());
