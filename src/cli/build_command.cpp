@@ -122,7 +122,7 @@ Runner add_build_command(CLI::App& app, const GlobalOptions&) {
   cmd->add_option("dir", o->dir, "Folder of candidates, in the layout `kforge eval DIR` takes")->required();
   cmd->add_option("--arch", o->arch, "nvcc target: auto (the GPU's) or e.g. sm_90a (needed without a GPU)");
   cmd->add_option("--jobs,-j", o->jobs, "Compiles at once [default: 0, one per core]")->check(CLI::Range(0, 1024));
-  cmd->add_option("--timeout", o->timeout_s, "Seconds one load_inline build may take")->check(CLI::Range(1, 86400));
+  cmd->add_option("--timeout", o->timeout_s, "Seconds one load_inline candidate's import may take, and each build it asks for")->check(CLI::Range(1, 86400));
   cmd->add_flag("--json", o->json, "One JSON object per candidate per line");
   return [o] { return run_build(*o); };
 }
