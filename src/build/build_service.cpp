@@ -325,6 +325,7 @@ BuildOutcome BuildService::cached_build(const std::string& key, const std::strin
       if (!ec) {
         if (out.ok) out.library = final_dir / "candidate.so";
         evict_if_needed();
+        remove_abandoned_builds();
         return out;
       }
       if (auto theirs = lookup(key)) {
@@ -350,6 +351,23 @@ std::vector<BuildOutcome> BuildService::build_all(const std::vector<BuildRequest
     if (on_built) on_built(i, outcomes[i]);
   });
   return outcomes;
+}
+
+void BuildService::remove_abandoned_builds() {
+  // Longer than any build is let run (a whole load_inline build's 900 s, the broker's 1800 s): a
+  // folder this old belongs to no running build. A precompiled header's is 750 MB.
+  constexpr auto kAbandoned = std::chrono::hours(2);
+  const auto now = std::filesystem::file_time_type::clock::now();
+  std::error_code ec;
+  auto abandoned = [&](const std::filesystem::path& p) {
+    auto written = std::filesystem::last_write_time(p, ec);
+    return !ec && now - written > kAbandoned;
+  };
+  for (const auto& e : std::filesystem::directory_iterator(settings_.cache_dir / "tmp", ec))
+    if (abandoned(e.path())) std::filesystem::remove_all(e.path(), ec);
+  for (const auto& e : std::filesystem::directory_iterator(settings_.cache_dir / "pch", ec))
+    if (e.path().filename().string().find(".tmp") != std::string::npos && abandoned(e.path()))
+      std::filesystem::remove_all(e.path(), ec);
 }
 
 void BuildService::evict_if_needed() {

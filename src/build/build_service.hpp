@@ -105,6 +105,9 @@ class BuildService {
                                    const std::filesystem::path& output) const;
   std::optional<BuildOutcome> lookup(const std::string& key);
   void evict_if_needed();
+  // The folders of builds that ended without publishing or removing them (a build killed with
+  // its worker at a job's deadline), in tmp/ and pch/, once older than any build may run.
+  void remove_abandoned_builds();
 
   BuildSettings settings_;
   std::mutex identity_mutex_;

@@ -144,6 +144,23 @@ TEST(BuildService, EvictsLeastRecentlyUsed) {
   EXPECT_FALSE(again.cached);  // rebuilt after eviction
 }
 
+// A build killed with its worker leaves its folder in tmp/ (or a precompiled header's, 750 MB, in
+// pch/): the next build that publishes removes those older than any build runs, not younger ones.
+TEST(BuildService, AbandonedBuildFoldersAreRemoved) {
+  TempDir dir;
+  const auto cache = dir.path() / "cache";
+  const auto old_time = std::filesystem::file_time_type::clock::now() - std::chrono::hours(3);
+  for (const auto& folder : {cache / "tmp" / "killed.1", cache / "pch" / "abc.tmp123", cache / "tmp" / "running.2"})
+    std::filesystem::create_directories(folder / "part");
+  std::filesystem::last_write_time(cache / "tmp" / "killed.1", old_time);
+  std::filesystem::last_write_time(cache / "pch" / "abc.tmp123", old_time);
+  auto built = service_in(dir).build({Format::cpp, std::string(kGood) + "// abandoned\n", "c.cpp", ""});
+  ASSERT_TRUE(built.ok) << built.diagnostics;
+  EXPECT_FALSE(std::filesystem::exists(cache / "tmp" / "killed.1"));
+  EXPECT_FALSE(std::filesystem::exists(cache / "pch" / "abc.tmp123"));
+  EXPECT_TRUE(std::filesystem::exists(cache / "tmp" / "running.2"));  // a build still under way
+}
+
 std::string fake_compiler(const TempDir& dir, const std::string& body) {
   std::string path = dir.write("fake-cxx.sh", "#!/bin/sh\n" + body + "\n");
   ::chmod(path.c_str(), 0755);
