@@ -28,8 +28,6 @@ _signature = inspect.signature(_original_load_inline)
 _original_load = cpp_extension.load
 _load_signature = inspect.signature(_original_load)
 
-# What each build of this process came to.
-results = []
 # The specs recorded instead of built (record_only): kforge's prebuild builds them itself.
 recorded = []
 _record_only = False
@@ -236,8 +234,6 @@ def _build_and_import(name, main_cpp, cuda_cu, line_map, a, with_cuda, how, incl
 
 def _built(spec, name, a, how):
     result = _build(spec)
-    results.append({k: result[k] for k in ("ok", "cached", "seconds", "strategy", "why_whole", "diagnostics")}
-                   | {"name": name})
     if a.get("verbose"):
         print(f"kforge: {how}('{name}'): {'cached' if result['cached'] else 'built'} "
               f"({result['strategy'] or 'failed'}) in {result['seconds']:.1f} s", flush=True)

@@ -12,7 +12,7 @@ namespace kforge::build {
 OwnedFd compile_sandbox(const BuildSettings& settings, const std::filesystem::path& folder) {
   if (!settings.compile_readable || landlock::abi() < 1) return OwnedFd();
   std::vector<std::string> readable = *settings.compile_readable;
-  for (const auto& folder : cache_folders(settings.cache_dir)) readable.push_back(folder.string());
+  for (const auto& cache : cache_folders(settings.cache_dir)) readable.push_back(cache.string());
   std::string error;
   OwnedFd ruleset = landlock::confining_ruleset({folder.string()}, readable, &error);
   if (!ruleset.valid())

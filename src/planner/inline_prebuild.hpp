@@ -1,8 +1,10 @@
 #pragma once
 // Builds the load_inline extensions of KernelBench candidates ahead of their jobs: one Python
-// process per candidate imports it (load_inline runs at import, served by kforge_inline.py), many at
-// once, filling kforge's build cache. A worker then loads the built module instead of compiling
-// while the GPU waits, one candidate after another.
+// process per candidate imports it in the candidate sandbox (load_inline runs at import; there
+// kforge_inline.py only records each call), then kforge builds what it recorded (`kforge
+// build-inline`, build/build_inline_child.hpp), many at once, filling kforge's build cache. A
+// worker then loads the built module instead of compiling while the GPU waits, one candidate after
+// another.
 #include <chrono>
 #include <functional>
 #include <string>
@@ -27,14 +29,16 @@ void export_torch_arch_list(const std::string& arch);
 
 // Imports each file in its own process, `jobs` at a time (0: one per core), the first of each
 // guessed header flag set first (planner/build_order.hpp), then in the given order, with
-// TORCH_CUDA_ARCH_LIST set and no GPU visible (a build needs none). Results in input order;
-// `on_done(i)` as soon as file i's process ended (from a build thread).
+// TORCH_CUDA_ARCH_LIST set and no GPU visible (a build needs none), then builds what it recorded.
+// Results in input order: the import's output with a result line per build, and its exit status,
+// or, where it recorded builds, 0 when they all built and 1 otherwise; `on_done(i)` as soon as file
+// i's builds are done (from a build thread).
 std::vector<build::ProcessResult> prebuild_load_inline(const std::vector<std::string>& files, const std::string& arch,
                                                        int jobs, std::chrono::seconds timeout,
                                                        const std::function<void(size_t)>& on_done = {});
 
-// The load_inline builds one prebuild process reported (python/kforge_inline.py): per call, ok,
-// cached, seconds, strategy ("split", "whole", "host") and why it was not split.
+// The load_inline builds of one prebuild's result: per recorded call, its name, ok, cached,
+// seconds, strategy ("split", "whole", "host") and why it was not split.
 std::vector<nlohmann::json> inline_build_reports(const build::ProcessResult& prebuild);
 
 }  // namespace kforge

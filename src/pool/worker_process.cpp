@@ -92,7 +92,7 @@ std::string colon_joined(const std::vector<std::filesystem::path>& dirs) {
 }
 
 // kforge's build cache with whatever its entries link to: the worker writes it (the builds its
-// candidates ask for, worker/build_broker.hpp), candidates' processes only read it.
+// candidates ask for, worker/build_broker.hpp); candidates' processes get none of it.
 std::string build_caches() {
   std::error_code ec;
   auto build_cache = build::default_build_settings().cache_dir;

@@ -26,8 +26,9 @@ struct SandboxStatus {
 // (colon-separated: a multi-rank job's candidates' folder).
 std::vector<std::string> candidate_writable_folders();
 
-// kforge's build cache (KFORGE_WORKER_BUILD_CACHE): the worker writes it, a candidate's process
-// reads it and asks the worker for its builds (worker/build_broker.hpp).
+// kforge's build cache (KFORGE_WORKER_BUILD_CACHE): the worker writes it; a candidate's process
+// neither writes nor reads it (it asks the worker for its builds, worker/build_broker.hpp), and
+// `kforge profile`'s reads it.
 std::vector<std::string> build_cache_folders();
 
 // A worker's own: those, the build cache, and CUDA's and Triton's caches
