@@ -4,6 +4,7 @@
 
 #include <stdexcept>
 #include <string_view>
+#include <utility>
 
 #include "common/landlock.hpp"
 
@@ -13,8 +14,11 @@ OwnedFd compile_sandbox(const BuildSettings& settings, const std::filesystem::pa
   if (!settings.compile_readable || landlock::abi() < 1) return OwnedFd();
   std::vector<std::string> readable = *settings.compile_readable;
   for (const auto& cache : cache_folders(settings.cache_dir)) readable.push_back(cache.string());
+  landlock::Confinement confinement;
+  confinement.writable = {folder.string()};
+  confinement.readable = std::move(readable);
   std::string error;
-  OwnedFd ruleset = landlock::confining_ruleset({folder.string()}, readable, &error);
+  OwnedFd ruleset = landlock::confining_ruleset(confinement, &error);
   if (!ruleset.valid())
     throw std::runtime_error("the compilers' sandbox could not be made: " + error);
   return ruleset;

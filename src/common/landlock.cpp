@@ -17,6 +17,12 @@
 #ifndef LANDLOCK_ACCESS_FS_TRUNCATE
 #define LANDLOCK_ACCESS_FS_TRUNCATE (1ULL << 14)
 #endif
+#ifndef LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET
+#define LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET (1ULL << 0)
+#endif
+#ifndef LANDLOCK_SCOPE_SIGNAL
+#define LANDLOCK_SCOPE_SIGNAL (1ULL << 1)
+#endif
 
 namespace kforge::landlock {
 
@@ -50,27 +56,39 @@ std::string add_path_rule(int ruleset, const std::string& path, uint64_t access,
   return added == 0 ? "" : "Landlock rule for " + path + ": " + std::strerror(err);
 }
 
-OwnedFd confining_ruleset(const std::vector<std::string>& writable, const std::vector<std::string>& readable,
-                          std::string* error) {
+OwnedFd confining_ruleset(const Confinement& confinement, std::string* error, bool* signals_scoped) {
   error->clear();
+  if (signals_scoped) *signals_scoped = false;
   const int version = abi();
   if (version < 1) return OwnedFd();
-  const uint64_t write = write_rights(version), read = read_rights(), handled = write | read;
+  const uint64_t write = write_rights(version), read = confinement.readable ? read_rights() : 0;
+  const uint64_t handled = write | read;
   RulesetAttr attr;
   attr.handled_access_fs = handled;
-  OwnedFd ruleset(static_cast<int>(::syscall(SYS_landlock_create_ruleset, &attr, sizeof(uint64_t), 0)));
+  size_t attr_size = sizeof(uint64_t);
+  if (confinement.scope_signals && version >= 6) {
+    attr.scoped = LANDLOCK_SCOPE_SIGNAL | LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET;
+    attr_size = sizeof attr;
+  }
+  OwnedFd ruleset(static_cast<int>(::syscall(SYS_landlock_create_ruleset, &attr, attr_size, 0)));
   if (!ruleset.valid()) {
     *error = std::string("Landlock ruleset: ") + std::strerror(errno);
     return OwnedFd();
   }
-  std::vector<std::pair<std::string, uint64_t>> rules{{"/dev", write | read}, {"/proc", read}, {"/sys", read}};
-  for (const auto& path : writable) rules.emplace_back(path, write | read);
-  for (const auto& path : readable) rules.emplace_back(path, read);
+  std::vector<std::pair<std::string, uint64_t>> rules{{"/dev", write | read}};
+  for (const auto& path : confinement.writable) rules.emplace_back(path, write | read);
+  if (!confinement.writable_proc.empty()) rules.emplace_back(confinement.writable_proc, write | read);
+  if (confinement.readable) {
+    rules.emplace_back("/proc", read);  // the CUDA driver's /proc/driver/nvidia, the C library's
+    rules.emplace_back("/sys", read);   // the GPU's PCI and NUMA topology
+    for (const auto& path : *confinement.readable) rules.emplace_back(path, read);
+  }
   for (const auto& [path, access] : rules)
     if (std::string why = add_path_rule(ruleset.get(), path, access, handled); !why.empty()) {
       *error = why;
       return OwnedFd();
     }
+  if (signals_scoped) *signals_scoped = attr.scoped != 0;
   return ruleset;
 }
 

@@ -1,9 +1,10 @@
 #pragma once
 // Landlock, the kernel's file sandbox for unprivileged processes: the rulesets of the worker's
-// sandboxes (worker/sandbox.hpp) and of the build service's compile sandbox (build/subprocess.hpp).
+// sandboxes (worker/sandbox.hpp) and of the build service's compile sandbox (build/compilers.hpp).
 // A ruleset names the rights it handles; a process restricted by it keeps only the rights its
 // rules grant beneath their paths, and so does everything it starts later.
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -31,11 +32,24 @@ struct RulesetAttr {
 // the rights a file has). A missing path is skipped. Empty, or why the kernel refused it.
 std::string add_path_rule(int ruleset, const std::string& path, uint64_t access, uint64_t handled);
 
-// A ruleset that allows writing beneath `writable` and /dev only, and reading beneath those,
-// `readable`, /proc and /sys only. Invalid where the kernel has no Landlock or refused a rule
-// (`error` then says why, or is empty for no Landlock at all).
-OwnedFd confining_ruleset(const std::vector<std::string>& writable, const std::vector<std::string>& readable,
-                          std::string* error);
+// What a ruleset confines. Writes are allowed beneath `writable` and /dev only (the GPU's device
+// files are opened for writing; /dev/null, /dev/shm), and in /proc where `writable_proc` says.
+struct Confinement {
+  std::vector<std::string> writable;
+  // With a list, reads are confined too: to it (folders or single files), the writable paths,
+  // /dev, /proc and /sys. Without one, reads are not handled at all.
+  std::optional<std::vector<std::string>> readable;
+  // "" for no writes in /proc, "/proc" for all of it, "/proc/<pid>" for one process's own files.
+  std::string writable_proc;
+  // Scope signals and abstract Unix sockets to the restricted process's own Landlock domain, where
+  // the kernel has it (ABI 6); older kernels leave that to a seccomp rule.
+  bool scope_signals = false;
+};
+
+// A ruleset for `confinement`. Invalid where the kernel has no Landlock (`error` then empty) or
+// refused a rule (`error` says why). `signals_scoped`, if given, says whether scoping was asked of
+// the kernel.
+OwnedFd confining_ruleset(const Confinement& confinement, std::string* error, bool* signals_scoped = nullptr);
 
 // Restricts the calling thread (and what it executes) by `ruleset`. Only system calls: safe in a
 // child between fork and exec. False where the kernel refused.

@@ -29,14 +29,6 @@
 #include "common/landlock.hpp"
 #include "worker/private_network.hpp"
 
-// Older kernel headers (Debian 12's are 6.1) predate these; the values are the kernel's ABI.
-#ifndef LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET
-#define LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET (1ULL << 0)
-#endif
-#ifndef LANDLOCK_SCOPE_SIGNAL
-#define LANDLOCK_SCOPE_SIGNAL (1ULL << 1)
-#endif
-
 namespace kforge::worker {
 namespace {
 
@@ -204,40 +196,20 @@ std::string confine_files(const std::vector<std::string>& writable, const std::v
                           int& abi, bool candidate, bool* scoped) {
   abi = landlock::abi();
   if (abi < 1) return "Landlock is not available in this kernel";
-  const uint64_t write = landlock::write_rights(abi);
-  const uint64_t read = readable ? landlock::read_rights() : 0;
-  const uint64_t handled = write | read;
-  landlock::RulesetAttr attr;
-  attr.handled_access_fs = handled;
-  size_t attr_size = sizeof(uint64_t);
-  // KFORGE_WORKER_NO_SIGNAL_SCOPE: the tests' way to exercise the seccomp rule older kernels rely on.
-  if (candidate && abi >= 6 && !std::getenv("KFORGE_WORKER_NO_SIGNAL_SCOPE")) {
-    attr.scoped = LANDLOCK_SCOPE_SIGNAL | LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET;
-    attr_size = sizeof attr;
-  }
-  int ruleset = static_cast<int>(::syscall(SYS_landlock_create_ruleset, &attr, attr_size, 0));
-  if (ruleset < 0) return std::string("Landlock ruleset: ") + std::strerror(errno);
-  std::vector<std::pair<std::string, uint64_t>> rules;
-  for (const auto& dir : writable) rules.emplace_back(dir, write | read);
-  rules.emplace_back("/dev", write | read);  // the GPU's device files are opened for writing; /dev/null, /dev/shm
+  landlock::Confinement confinement;
+  confinement.writable = writable;
+  if (readable) confinement.readable = *readable;
   // Thread names and the process's own settings. Resolved now, so a candidate's rule names its
   // own /proc/<pid> and not /proc/sys or another process's files.
-  rules.emplace_back(candidate ? "/proc/" + std::to_string(::getpid()) : "/proc", write | read);
-  if (readable) {
-    rules.emplace_back("/proc", read);  // the CUDA driver's /proc/driver/nvidia, the C library's
-    rules.emplace_back("/sys", read);   // the GPU's PCI and NUMA topology
-    for (const auto& path : *readable) rules.emplace_back(path, read);
-  }
-  for (const auto& [path, access] : rules)
-    if (std::string error = landlock::add_path_rule(ruleset, path, access, handled); !error.empty()) {
-      ::close(ruleset);
-      return error;
-    }
-  long restricted = ::syscall(SYS_landlock_restrict_self, ruleset, 0);
-  int err = errno;
-  ::close(ruleset);
-  if (restricted != 0) return std::string("Landlock restrict: ") + std::strerror(err);
-  if (scoped) *scoped = attr.scoped != 0;
+  confinement.writable_proc = candidate ? "/proc/" + std::to_string(::getpid()) : "/proc";
+  // KFORGE_WORKER_NO_SIGNAL_SCOPE: the tests' way to exercise the seccomp rule older kernels rely on.
+  confinement.scope_signals = candidate && !std::getenv("KFORGE_WORKER_NO_SIGNAL_SCOPE");
+  std::string error;
+  bool signals_scoped = false;
+  OwnedFd ruleset = landlock::confining_ruleset(confinement, &error, &signals_scoped);
+  if (!ruleset.valid()) return error;
+  if (!landlock::restrict_self(ruleset.get())) return std::string("Landlock restrict: ") + std::strerror(errno);
+  if (scoped) *scoped = signals_scoped;
   return "";
 }
 
