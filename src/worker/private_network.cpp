@@ -4,6 +4,7 @@
 #include <net/if.h>
 #include <sched.h>
 #include <sys/ioctl.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/stat.h>
@@ -44,6 +45,20 @@ void bring_loopback_up() {
   if (::ioctl(fd.get(), SIOCSIFFLAGS, &request) != 0) fail("bringing lo up");
 }
 
+// Makes the calling process dumpable for its lifetime, and restores what it was after.
+class DumpableWhile {
+ public:
+  DumpableWhile() : was_(::prctl(PR_GET_DUMPABLE, 0, 0, 0, 0)) { ::prctl(PR_SET_DUMPABLE, 1, 0, 0, 0); }
+  ~DumpableWhile() {
+    if (was_ >= 0) ::prctl(PR_SET_DUMPABLE, was_, 0, 0, 0);
+  }
+  DumpableWhile(const DumpableWhile&) = delete;  // restores once
+  DumpableWhile& operator=(const DumpableWhile&) = delete;
+
+ private:
+  int was_;
+};
+
 // Whether `owner` means a new user namespace for the calling process.
 bool makes_user_namespace(NetworkOwner owner) {
   return owner == NetworkOwner::new_user || (owner == NetworkOwner::automatic && ::geteuid() != 0);
@@ -58,6 +73,10 @@ void enter_private_network(NetworkOwner owner) {
     if (::unshare(CLONE_NEWNET) != 0) fail("unshare(CLONE_NEWNET)");
   } else {
     if (::unshare(CLONE_NEWUSER | CLONE_NEWNET) != 0) fail("unshare(CLONE_NEWUSER | CLONE_NEWNET)");
+    // kforge is not dumpable (cli/main.cpp), and a process that is not has its /proc files owned by
+    // root: an ordinary user's could not open its own maps. Dumpable for these three writes only,
+    // in the holder, before any candidate of the job exists.
+    DumpableWhile dumpable;
     // The caller's ids mapped to themselves, so files keep their owners and access means what it
     // did; setgroups is denied first, as an unprivileged gid_map requires.
     write_proc_file("/proc/self/setgroups", "deny");
@@ -101,10 +120,17 @@ PrivateNetworkHolder::PrivateNetworkHolder(NetworkOwner owner) {
     } catch (const Error& e) {
       answer = e.what();
     }
+    // The parent opens /proc/<pid>/ns/ next, which an ordinary user's process may do only to a
+    // dumpable process (kforge is not): dumpable until the parent says it has them (one byte),
+    // before any candidate of the job exists.
+    ::prctl(PR_SET_DUMPABLE, 1, 0, 0, 0);
     (void)!::write(ready[1], answer.data(), answer.size());
     ::close(ready[1]);
     char byte;
-    while (::read(hold[0], &byte, 1) > 0) {
+    if (::read(hold[0], &byte, 1) > 0) {
+      ::prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
+      while (::read(hold[0], &byte, 1) > 0) {
+      }
     }
     ::_exit(0);
   }
@@ -139,6 +165,8 @@ PrivateNetworkHolder::PrivateNetworkHolder(NetworkOwner owner) {
     errno = saved;
     fail("opening the holder's namespaces");
   }
+  const char opened = 'o';
+  (void)!::write(hold_fd_, &opened, 1);
 }
 
 PrivateNetworkHolder::~PrivateNetworkHolder() {

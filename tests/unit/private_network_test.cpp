@@ -4,6 +4,8 @@
 // And the candidate sandbox (worker/sandbox.hpp) allows such a rank its sockets, and only there.
 #include <arpa/inet.h>
 #include <netinet/in.h>
+#include <grp.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -162,6 +164,27 @@ TEST(PrivateNetwork, RanksForkedApartJoinOneHeldNetwork) {
   ::waitpid(rank0, &status, 0);
   ::close(port_pipe[0]);
   EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+}
+
+// kforge as an ordinary user runs it: not dumpable (cli/main.cpp), without root's privileges (as
+// `nobody` where the test runs as root). A process that is not dumpable has its /proc files owned
+// by root, which had kept such a process from writing its own namespace's maps and from opening
+// the holder's namespaces: every multi-rank job of a user other than root was a runtime_error.
+TEST(PrivateNetwork, ANonDumpableOrdinaryUsersProcessHoldsANetwork) {
+  const int code = in_child([] {
+    if (::geteuid() == 0 && (::setgroups(0, nullptr) != 0 || ::setresgid(65534, 65534, 65534) != 0 ||
+                             ::setresuid(65534, 65534, 65534) != 0))
+      return 11;
+    ::prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
+    PrivateNetworkHolder holder(NetworkOwner::automatic);
+    const uint64_t outside = network_namespace_id();
+    return in_child([&] {
+      join_private_network(holder.user_namespace_fd(), holder.network_namespace_fd());
+      return network_namespace_id() != outside ? 0 : 12;
+    });
+  });
+  if (code == kSkip) GTEST_SKIP() << "this machine allows no new user namespace (EPERM)";
+  EXPECT_EQ(code, 0) << "11 could not become nobody, 12 the rank stayed outside, 101 the holder failed";
 }
 
 // A rank moved into its private network, then sandboxed as a candidate: its sockets work, on its
