@@ -7,8 +7,10 @@
 #include <regex>
 #include <set>
 #include <sstream>
+#include <stdexcept>
 #include <vector>
 
+#include "build/kernel_macros.hpp"
 #include "build/source_text.hpp"
 
 namespace kforge::build {
@@ -61,6 +63,23 @@ struct Item {
 bool is_torch_include(const std::string& line) {
   static const std::regex pattern(R"(^\s*#\s*include\s*[<"](torch|ATen|c10|caffe2|pybind11)/)");
   return std::regex_search(line, pattern);
+}
+
+// Headers only nvcc can read, or only finds (CUDA 13 keeps CUB and libcu++ under include/cccl,
+// which nvcc adds and g++ is not given): the host part never needs them, since host code that
+// calls what they declare (CUB's or Thrust's device-wide algorithms) is built whole anyway.
+bool is_device_only_include(const std::string& line) {
+  static const std::regex pattern(
+      R"(^\s*#\s*include\s*[<"](mma\.h|cooperative_groups\b|cub/|cuda/|thrust/|cuda_pipeline|cuda_awbarrier|crt/|cute/|cutlass/))");
+  return std::regex_search(line, pattern);
+}
+
+// `using namespace nvcuda;`, `namespace cg = cooperative_groups;`, `using nvcuda::wmma::fragment;`:
+// names those headers declare for nvcc only (mma.h declares nvcuda under __CUDACC__ alone).
+bool names_a_device_only_namespace(const std::string& code) {
+  static const std::regex pattern(
+      R"(^\s*(using\s+namespace\s+|namespace\s+\w+\s*=\s*|using\s+)(::)?(nvcuda|cooperative_groups|cub|cuda|thrust|cute|cutlass)\s*(::|;))");
+  return std::regex_search(code, pattern);
 }
 
 bool mentions_torch(const std::string& code) {
@@ -189,7 +208,23 @@ class Splitter {
   }
 
  private:
-  void add(Place place, std::string text) { items_.push_back({place, std::move(text)}); }
+  void add(Place place, std::string text) {
+    // c10's two small type headers, for device code that names torch's Half or BFloat16 (a trait
+    // mapping them to __half and __nv_bfloat16, a device function taking one).
+    if (place != Place::host) {
+      static const std::regex half(R"(\b(at|c10)::Half\b)"), bfloat16(R"(\b(at|c10)::BFloat16\b)");
+      needs_half_ = needs_half_ || std::regex_search(text, half);
+      needs_bfloat16_ = needs_bfloat16_ || std::regex_search(text, bfloat16);
+    }
+    items_.push_back({place, std::move(text)});
+  }
+
+  // A type or constant whose only torch names are its Half and BFloat16 types (`template <> struct
+  // CudaType<at::Half> { using type = __half; };`): the device part can have it, with c10's headers.
+  static bool names_torch_only_for_half_types(const std::string& code) {
+    static const std::regex half_types(R"(\b(at|c10)::(Half|BFloat16)\b)");
+    return std::regex_search(code, half_types) && !mentions_torch(std::regex_replace(code, half_types, "float"));
+  }
 
   // The device part's specialisations of every kforge_split_address_<kernel>, in its namespaces.
   void add_instances() {
@@ -208,7 +243,12 @@ class Splitter {
   // Top-level items of [begin, end): preprocessor lines, namespaces, declarations, definitions.
   void parse(size_t begin, size_t end) {
     size_t i = begin;
+    size_t previous = std::string::npos;  // where the last step started
     while (i < end) {
+      // Every step below moves past what it read; one that did not would loop for ever (a
+      // namespace alias once did), so a source it cannot move through is built whole.
+      if (i == previous) throw GiveUp{"a construct at offset " + std::to_string(i) + " it cannot read past"};
+      previous = i;
       while (i < end && std::isspace(static_cast<unsigned char>(m_[i]))) ++i;
       if (i >= end) break;
       if (m_[i] == '#') {
@@ -218,6 +258,10 @@ class Splitter {
         remember_object_macro(line);
         remember_launch_macro(line);
         if (is_torch_include(line)) add(Place::host, line);
+        else if (is_device_only_include(line)) add(Place::device, line);
+        // A macro that defines kernels: its calls were written out (build/kernel_macros.hpp).
+        else if (std::regex_search(line, std::regex(R"(^\s*#\s*define\b)")) && has_word(m_.substr(i, eol - i), "__global__"))
+          add(Place::device, line);
         else if (!std::regex_search(line, std::regex(R"(^\s*#\s*pragma\s+once)"))) add(Place::both, line);
         i = eol;
         continue;
@@ -236,8 +280,8 @@ class Splitter {
       if (m_.compare(i, 9, "namespace") == 0 && !ident_char(m_[i + 9])) {
         size_t brace = m_.find_first_of("{;=", i);
         if (brace == std::string::npos || brace >= end) throw GiveUp{"a namespace it cannot read"};
-        if (m_[brace] != '{') {  // `namespace a = b;` or `using namespace`: an ordinary item
-          item(i, end);
+        if (m_[brace] != '{') {  // `namespace a = b;`: an ordinary item
+          i = item(i, end);
           continue;
         }
         std::string head = s_.substr(i, brace - i);
@@ -319,6 +363,10 @@ class Splitter {
       if (!function && !has_word(head_mask, "__host__")) add_device_variable(head, head_mask);
       return;
     }
+    if (names_a_device_only_namespace(code)) {
+      add(Place::device, text);
+      return;
+    }
     // CUB's device-wide algorithms and Thrust's are templates that launch kernels of their own:
     // host code calling them needs nvcc, so the whole build is the only one (said now rather than
     // found by a split that fails to compile).
@@ -332,6 +380,10 @@ class Splitter {
     }
     if (code.find("<<<") != std::string::npos || names_a_template_kernel(code) || names_a_device_variable(code)) {
       add(Place::host, rewrite_launches(text, code, has_word(head_mask, "template")));
+      return;
+    }
+    if (!function && names_torch_only_for_half_types(code)) {
+      add(Place::both, text);
       return;
     }
     if (mentions_torch(code)) {
@@ -444,7 +496,8 @@ class Splitter {
 
   // The template argument nvcc would deduce for a launch written without one, where that is
   // plain: a kernel of one type parameter T, and every pointer-to-T parameter given a tensor's
-  // `data_ptr<TYPE>()` (or `data<TYPE>()`, or a `(TYPE*)` cast), all of one TYPE. Empty otherwise
+  // `data_ptr<TYPE>()` (or `data<TYPE>()`, or a `(TYPE*)` cast), every T taken by value a
+  // temporary `TYPE()` or `TYPE{}` (a functor), all of one TYPE. Empty otherwise
   // (the caller gives up: the whole build deduces as nvcc does).
   static std::string deduced_argument(const TemplateKernel& kernel, const std::vector<std::string>& arguments) {
     static const std::regex one_type(R"(^\s*(typename|class)\s+([A-Za-z_]\w*)\s*$)");
@@ -454,13 +507,19 @@ class Splitter {
     const std::regex pointer_to_t("^(const\\s+)?" + t + "\\s*(const\\s*)?\\*");
     static const std::regex typed_pointer(R"(\.\s*(data_ptr|data|mutable_data_ptr|const_data_ptr)\s*<\s*([^<>()]+?)\s*>\s*\(\s*\)\s*$)");
     static const std::regex cast_pointer(R"(^\(\s*(const\s+)?([A-Za-z_][\w:]*)\s*\*\s*\))");
+    // A functor taken by value (`Op op`) and given a temporary of its type (`HardSigmoidOp()`).
+    const std::regex t_by_value("^(const\\s+)?" + t + "\\s+[A-Za-z_]\\w*$");
+    static const std::regex temporary(R"(^\s*([A-Za-z_][\w:]*)\s*(\(\s*\)|\{\s*\})\s*$)");
     std::string found;
     for (size_t i = 0; i < arguments.size(); ++i) {
-      if (!std::regex_search(kernel.function_parameters[i], pointer_to_t)) continue;
+      const bool pointer = std::regex_search(kernel.function_parameters[i], pointer_to_t);
+      const bool by_value = std::regex_search(kernel.function_parameters[i], t_by_value);
+      if (!pointer && !by_value) continue;
       std::smatch a;
       std::string type;
-      if (std::regex_search(arguments[i], a, typed_pointer)) type = trimmed(a[2]);
-      else if (std::regex_search(arguments[i], a, cast_pointer)) type = a[2];
+      if (by_value && std::regex_match(arguments[i], a, temporary)) type = a[1];
+      else if (pointer && std::regex_search(arguments[i], a, typed_pointer)) type = trimmed(a[2]);
+      else if (pointer && std::regex_search(arguments[i], a, cast_pointer)) type = a[2];
       else return "";
       if (!found.empty() && found != type) return "";
       found = type;
@@ -476,9 +535,15 @@ class Splitter {
     // A constant local to the host function (`constexpr int kBlock = 256;` then `k<kBlock>`) is
     // not in the device part: its value stands in (to a depth of three, for one made of others).
     static const std::regex local(R"(\b(?:constexpr|const)\s+[A-Za-z_][\w:]*\s+([A-Za-z_]\w*)\s*=\s*([^;{}]+);)");
-    for (int depth = 0; depth < 3; ++depth)
+    // So is a type alias local to it, or to a dispatch's lambda (`using cuda_t = typename
+    // CudaType<scalar_t>::type;` then `k<cuda_t>`): its definition stands in.
+    static const std::regex alias(R"(\busing\s+([A-Za-z_]\w*)\s*=\s*([^;{}]+);)");
+    for (int depth = 0; depth < 3; ++depth) {
       for (std::sregex_iterator it(text.begin(), text.end(), local), stop; it != stop; ++it)
         if (has_word(args, (*it)[1])) args = replace_word(args, (*it)[1], "(" + trimmed((*it)[2]) + ")");
+      for (std::sregex_iterator it(text.begin(), text.end(), alias), stop; it != stop; ++it)
+        if (has_word(args, (*it)[1])) args = replace_word(args, (*it)[1], trimmed((*it)[2]));
+    }
     if (!has_word(args, "scalar_t")) return {trimmed(args)};
     static const std::regex macro(R"(\b(AT_DISPATCH_\w+)\s*\()");
     std::string innermost;
@@ -828,7 +893,13 @@ struct RestrictPtrTraits {
 SplitAttempt split_cuda_source(const std::string& cuda_source) {
   SplitAttempt attempt;
   try {
-    Splitter splitter(cuda_source);
+    std::string source;
+    try {
+      source = expand_kernel_macros(cuda_source);
+    } catch (const std::invalid_argument& e) {
+      throw GiveUp{e.what()};
+    }
+    Splitter splitter(source);
     std::vector<Item> items = splitter.run();
     SplitSource split;
     split.host_cpp =

@@ -25,7 +25,13 @@
 // blocks are kept on both sides.
 //
 // A launch that leaves a one-type-parameter template kernel's argument to deduction is given it
-// where it is plain: every pointer-to-T parameter gets a `data_ptr<TYPE>()` of one TYPE.
+// where it is plain: every pointer-to-T parameter gets a `data_ptr<TYPE>()` of one TYPE, every T
+// taken by value a temporary `TYPE()` (a functor). A type alias local to the launching function
+// or a dispatch's lambda stands for its definition in the instance; a type whose only torch names
+// are at::Half or at::BFloat16 (a trait mapping them to CUDA's types) goes to both parts. Kernels
+// stamped out by a function-like macro are read with its calls written out (kernel_macros.hpp).
+// Headers only nvcc reads or finds (mma.h, cooperative_groups, cub/, libcu++'s cuda/) and the
+// namespaces they declare stay in the device part.
 //
 // The split is conservative: anything it does not recognise (a template kernel launched with
 // other deduced arguments or from a template function, dispatch macros it does not know, launches it

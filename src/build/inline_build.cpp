@@ -5,6 +5,9 @@
 #include <chrono>
 #include <future>
 #include <optional>
+#include <set>
+#include <sstream>
+#include <string>
 
 #include "build/compilers.hpp"
 #include "build/cuda_split.hpp"
@@ -20,7 +23,7 @@ namespace {
 // A whole build parses torch's headers three times in nvcc; on a small machine that takes minutes.
 constexpr std::chrono::seconds kWholeTimeout{900};
 constexpr std::chrono::seconds kStepTimeout{300};
-constexpr int kSplitVersion = 2;  // part of every key: a better splitter rebuilds
+constexpr int kSplitVersion = 3;  // part of every key: a better splitter rebuilds
 
 struct Step {
   ProcessResult process;
@@ -62,6 +65,41 @@ Step link(const InlineSpec& spec, const std::vector<std::filesystem::path>& obje
 }
 
 bool ok(const Step& s) { return s.process.exit_code == 0 && !s.process.timed_out; }
+
+// The names containing "kforge_split_" that nm lists in `object` with `which` (--undefined-only or
+// --defined-only); nullopt where nm could not read it.
+std::optional<std::set<std::string>> split_symbols(const std::filesystem::path& object, const char* which,
+                                                   const Compilers& compilers) {
+  ProcessResult listed = compilers.run({"nm", which, object.string()}, kStepTimeout);
+  if (listed.exit_code != 0 || listed.timed_out) return std::nullopt;
+  std::set<std::string> names;
+  std::istringstream lines(listed.output);
+  for (std::string line; std::getline(lines, line);) {
+    const size_t last = line.find_last_of(' ');
+    std::string name = last == std::string::npos ? line : line.substr(last + 1);
+    if (name.find("kforge_split_") != std::string::npos) names.insert(std::move(name));
+  }
+  return names;
+}
+
+// What the host part takes from the device part (an instance's or a device variable's address)
+// and the device part does not define. A split whose instances were read wrong (a template
+// argument taken otherwise than nvcc would) still links, since a shared library may leave names
+// undefined, and would fail only when loaded: such a split is built whole instead. Empty where
+// none is missing, or where nm is not there to say (`note` then says so).
+std::string split_symbols_missing(const std::filesystem::path& host, const std::filesystem::path& device,
+                                  const Compilers& compilers, std::string* note) {
+  auto wanted = split_symbols(host, "--undefined-only", compilers);
+  auto defined = split_symbols(device, "--defined-only", compilers);
+  if (!wanted || !defined) {
+    *note = "nm could not list the split's symbols: not checked that the kernels' part defines what the host part takes";
+    return "";
+  }
+  std::string missing;
+  for (const auto& name : *wanted)
+    if (!defined->count(name)) missing += (missing.empty() ? "" : ", ") + name;
+  return missing;
+}
 
 std::string describe_failure(const Step& s) {
   if (s.process.timed_out) return s.shown_as + ": the compiler did not finish in time";
@@ -167,7 +205,15 @@ InlineOutcome build_inline(BuildService& service, const InlineSpec& spec) {
           append_log(r, "split: link", l);
           built = ok(l);
         }
+        std::string missing;
+        if (built && !host_only) {
+          std::string note;
+          missing = split_symbols_missing(dir / "split_host.o", dir / "split_device.o", env, &note);
+          if (!note.empty()) r.log += "== " + note + "\n";
+          built = missing.empty();
+        }
         if (built) strategy = "split";
+        else if (!missing.empty()) why_whole = "the split's host part takes " + missing + ", which its kernels' part does not define; built whole";
         else why_whole = "the split build failed (see the log); built whole";
       } else {
         why_whole = "not split: " + split.why_not;

@@ -268,6 +268,30 @@ TEST(CpuInlineBuild, LaunchesInsideAMacroSplitAndLink) {
   expect_resolved_within(built_library(dir), {"add_relu_block_kernel", "kforge_split_address"});
 }
 
+// A split whose host part takes an instance its kernels' part does not define (the splitter read
+// a local alias of one name in two scopes as the first's) links all the same, a shared library
+// may leave names undefined, and would fail at import on a GPU machine: the build finds the name
+// missing in the objects and builds the source whole.
+TEST(CpuInlineBuild, ASplitLeavingAnInstanceUndefinedIsBuiltWhole) {
+  if (!have_nvcc()) GTEST_SKIP() << "no CUDA toolkit";
+  TempDir dir;
+  use_fresh_cache(dir);
+  dir.write("run/level1/1_Tiny_Add_ReLU/alias.py", read_file(source_path("tests/candidates/cuda_alias_in_two_scopes.py")));
+  auto r = run_kforge({"build", "--arch", "sm_90a", "--json", dir.file("run")});
+  ::unsetenv("XDG_CACHE_HOME");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto lines = r.json_lines();
+  ASSERT_EQ(lines.size(), 1u) << r.out;
+  EXPECT_EQ(lines[0]["status"], "built") << lines[0].dump();
+  EXPECT_NE(lines[0].value("detail", "").find("whole"), std::string::npos) << lines[0].dump();
+  auto entries = inline_entries(dir.file("cache"));
+  ASSERT_EQ(entries.size(), 1u);
+  EXPECT_NE(entries[0]["extra"]["why_whole"].get<std::string>().find("which its kernels' part does not define"),
+            std::string::npos)
+      << entries[0].dump();
+  expect_resolved_within(built_library(dir), {"add_relu_typed_kernel", "kforge_split_address"});
+}
+
 // A load_inline build that fails is compile_error, with the error at the candidate's own .py
 // line (and the line within its source string), not at a line of torch's generated main.cpp.
 TEST(CpuInlineBuild, CppCompileErrorPointsIntoThePyFile) {

@@ -419,6 +419,111 @@ torch::Tensor run(torch::Tensor x, torch::Tensor y) {
   EXPECT_TRUE(contains(mixed.why_not, "a template kernel launched with its arguments deduced")) << mixed.why_not;
 }
 
+// Model-written sources stamp kernels out of a function-like macro: read with the calls written
+// out, `##` pasted and `#x` quoted, so the kernels go to nvcc and their launches to the host part.
+TEST(CudaSplit, KernelsDefinedByAMacroAreWrittenOut) {
+  auto attempt = split_cuda_source(with_header(R"(
+#define DEFINE_UNARY_KERNEL(NAME, EXPR) \
+  __global__ void NAME##_kernel(const float* __restrict__ x, float* __restrict__ y, int64_t n) { \
+    int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; \
+    if (i < n) { float v = x[i]; y[i] = (EXPR); } \
+  } \
+  static const char* NAME##_name = #NAME;
+DEFINE_UNARY_KERNEL(sigmoid, 1.f / (1.f + expf(-v)))
+DEFINE_UNARY_KERNEL(softsign,
+                    v / (1.f + fabsf(v)));
+torch::Tensor sigmoid_cuda(torch::Tensor x) {
+  auto y = torch::empty_like(x);
+  sigmoid_kernel<<<(x.numel() + 255) / 256, 256>>>(x.data_ptr<float>(), y.data_ptr<float>(), x.numel());
+  return y;
+}
+)"));
+  ASSERT_TRUE(attempt.split) << attempt.why_not;
+  const auto& device = attempt.split->device_cu;
+  const auto& host = attempt.split->host_cpp;
+  EXPECT_TRUE(contains(device, "__global__ void sigmoid_kernel(const float* __restrict__ x")) << device;
+  EXPECT_TRUE(contains(device, "y[i] = (1.f / (1.f + expf(-v)));")) << device;
+  EXPECT_TRUE(contains(device, "__global__ void softsign_kernel(")) << device;
+  EXPECT_TRUE(contains(device, "softsign_name = \"softsign\";")) << device;
+  EXPECT_FALSE(contains(host, "blockIdx")) << host;
+  EXPECT_TRUE(contains(host, "void sigmoid_kernel(const float* __restrict__ x, float* __restrict__ y, int64_t n);")) << host;
+  EXPECT_TRUE(contains(host, "::kforge_split::launch(sigmoid_kernel,")) << host;
+}
+
+// Tensor cores, cooperative groups and CUB are nvcc's: their headers, and the namespaces they
+// declare (`using namespace nvcuda;`, `namespace cg = cooperative_groups;`), stay on its side; the
+// host part (g++, without CUDA 13's include/cccl) could read neither. A namespace alias once made
+// the splitter loop for ever.
+TEST(CudaSplit, DeviceOnlyHeadersAndNamespacesStayWithTheKernels) {
+  auto attempt = split_cuda_source(with_header(R"(
+#include <mma.h>
+#include <cooperative_groups.h>
+#include <cooperative_groups/reduce.h>
+#include <cub/cub.cuh>
+#include <cuda_bf16.h>
+using namespace nvcuda;
+namespace cg = cooperative_groups;
+using cub::BlockReduce;
+__global__ void k(float* y) {
+  auto tile = cg::tiled_partition<32>(cg::this_thread_block());
+  y[0] = cg::reduce(tile, y[tile.thread_rank()], cg::plus<float>());
+}
+void f(torch::Tensor y) { k<<<1, 32>>>(y.data_ptr<float>()); }
+)"));
+  ASSERT_TRUE(attempt.split) << attempt.why_not;
+  const auto& device = attempt.split->device_cu;
+  const auto& host = attempt.split->host_cpp;
+  for (const char* line : {"#include <mma.h>", "#include <cooperative_groups.h>", "#include <cooperative_groups/reduce.h>",
+                           "#include <cub/cub.cuh>", "using namespace nvcuda;", "namespace cg = cooperative_groups;",
+                           "using cub::BlockReduce;"}) {
+    EXPECT_TRUE(contains(device, line)) << line;
+    EXPECT_FALSE(contains(host, line)) << line;
+  }
+  EXPECT_TRUE(contains(host, "#include <cuda_bf16.h>")) << "host-readable CUDA headers go to both";
+  EXPECT_TRUE(contains(device, "#include <cuda_bf16.h>"));
+}
+
+// `using cuda_t = typename CudaType<scalar_t>::type;` inside a dispatch's lambda, then
+// `k<cuda_t>`: the device part instantiates the alias's definition for each dispatched type.
+TEST(CudaSplit, TypeAliasesInsideADispatchStandForTheirDefinitions) {
+  auto attempt = split_cuda_source(with_header(R"(
+template <typename T> struct CudaType { using type = T; };
+template <typename T> __global__ void k(T* y) {}
+void f(torch::Tensor y) {
+  AT_DISPATCH_FLOATING_TYPES(y.scalar_type(), "f", [&] {
+    using cuda_t = typename CudaType<scalar_t>::type;
+    k<cuda_t><<<1, 1>>>(reinterpret_cast<cuda_t*>(y.data_ptr<scalar_t>()));
+  });
+}
+)"));
+  ASSERT_TRUE(attempt.split) << attempt.why_not;
+  const auto& device = attempt.split->device_cu;
+  EXPECT_TRUE(contains(device, "kforge_split_address_k<typename CudaType<float>::type>()")) << device;
+  EXPECT_TRUE(contains(device, "kforge_split_address_k<typename CudaType<double>::type>()")) << device;
+}
+
+// `template <typename Op> __global__ void map_kernel(const float*, float*, int64_t, Op op)`
+// launched with `HardSigmoidOp()`: the functor's type is the instance's argument.
+TEST(CudaSplit, FunctorTemplateArgumentsDeducedFromATemporaryAreWritten) {
+  auto attempt = split_cuda_source(with_header(R"(
+struct HardSigmoidOp {
+  __device__ float operator()(float v) const { return fminf(fmaxf(v / 6.f + 0.5f, 0.f), 1.f); }
+};
+template <typename Op>
+__global__ void map_kernel(const float* x, float* y, int64_t n, Op op) {
+  int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x;
+  if (i < n) y[i] = op(x[i]);
+}
+void f(torch::Tensor x, torch::Tensor y) {
+  map_kernel<<<1, 256>>>(x.data_ptr<float>(), y.data_ptr<float>(), x.numel(), HardSigmoidOp());
+}
+)"));
+  ASSERT_TRUE(attempt.split) << attempt.why_not;
+  EXPECT_TRUE(contains(attempt.split->device_cu, "kforge_split_address_map_kernel<HardSigmoidOp>()")) << attempt.split->device_cu;
+  EXPECT_TRUE(contains(attempt.split->device_cu, "struct HardSigmoidOp")) << "the functor's type is on both sides";
+  EXPECT_TRUE(contains(attempt.split->host_cpp, "struct HardSigmoidOp"));
+}
+
 TEST(CudaSplit, RefusesWhatItCannotSplitSafely) {
   struct Case {
     const char* why;
@@ -438,7 +543,11 @@ TEST(CudaSplit, RefusesWhatItCannotSplitSafely) {
        "template <typename T> __global__ void k(T* y) {}\nvoid f(torch::Tensor y) {\n"
        "  AT_DISPATCH_FLOATING_TYPES_AND(at::ScalarType::Bool, y.scalar_type(), \"f\", ([&] { k<scalar_t><<<1, 1>>>(y.data_ptr<scalar_t>()); }));\n}\n"},
       {"scalar_t outside an AT_DISPATCH macro",
-       "template <typename T> __global__ void k(T* y) {}\nvoid f(float* y) { using scalar_t = float; k<scalar_t><<<1, 1>>>(y); }\n"},
+       "template <typename T> __global__ void k(T* y) {}\nvoid f(float* y) { typedef float scalar_t; k<scalar_t><<<1, 1>>>(y); }\n"},
+      {"a variadic macro that defines kernels",
+       "#define KS(...) __global__ void k(float* y) { __VA_ARGS__; }\nKS(y[0] = 1)\nvoid f(float* y) { k<<<1, 1>>>(y); }\n"},
+      {"DEFINE_K called with 1 arguments for 2",
+       "#define DEFINE_K(N, E) __global__ void N##_k(float* y) { y[0] = E; }\nDEFINE_K(one)\n"},
       {"template kernel k named outside a launch without its template arguments",
        "template <typename T> __global__ void k(T* y) {}\nvoid f(float* y) {\n  int n = 0;\n"
        "  cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, k, 256, 0);\n  k<float><<<n, 256>>>(y);\n}\n"},
