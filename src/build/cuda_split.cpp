@@ -326,8 +326,7 @@ class Splitter {
           head_end = j;
           std::string head = m_.substr(i, j - i);
           static const std::regex aggregate(R"(^\s*(template\s*<[^{]*>\s*)?(struct|class|union|enum)\b)");
-          function = head.find('(') != std::string::npos && head.find('=') == std::string::npos &&
-                     !std::regex_search(head, aggregate);
+          function = head.find('(') != std::string::npos && !initialises(head) && !std::regex_search(head, aggregate);
         }
         j = matching(m_, j, end) + 1;
         if (function) break;
@@ -342,8 +341,40 @@ class Splitter {
     return j;
   }
 
+  // Whether a head before '{' is a variable's (`auto f = [](int v) {`, `int t[] = {`), not a
+  // function's: an '=' outside its template parameters and its parentheses. A default template
+  // argument (`template <typename T, int BLOCK = 256>`) or a default function argument (`double eps
+  // = 1e-5`) is the function's own.
+  static bool initialises(const std::string& head_mask) {
+    if (std::regex_search(head_mask, std::regex(R"(\boperator\b)"))) return false;
+    size_t from = 0;
+    static const std::regex template_header(R"(^\s*template\s*<)");
+    std::smatch m;
+    if (std::regex_search(head_mask, m, template_header)) {
+      from = static_cast<size_t>(m.length(0));
+      for (int depth = 1; from < head_mask.size() && depth > 0; ++from) {
+        if (head_mask[from] == '<') ++depth;
+        if (head_mask[from] == '>') --depth;
+      }
+    }
+    int parens = 0;
+    for (size_t k = from; k < head_mask.size(); ++k) {
+      if (head_mask[k] == '(') ++parens;
+      if (head_mask[k] == ')') --parens;
+      if (head_mask[k] == '=' && parens == 0) return true;
+    }
+    return false;
+  }
+
   void classify(const std::string& text, const std::string& head, const std::string& head_mask,
                 const std::string& code, bool function) {
+    // `template __global__ void k<float>(const float*, float*, int);`: an explicit instantiation,
+    // nvcc's alone (the host part launches instances through the device part's addresses).
+    static const std::regex explicit_instantiation(R"(^\s*(extern\s+)?template\s+[^<\s])");
+    if (has_word(head_mask, "__global__") && std::regex_search(head_mask, explicit_instantiation)) {
+      add(Place::device, text);
+      return;
+    }
     if (has_word(head_mask, "__global__")) {
       std::string kernel = text, declared = head;
       if (has_word(head_mask, "static")) {

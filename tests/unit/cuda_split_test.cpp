@@ -524,6 +524,32 @@ void f(torch::Tensor x, torch::Tensor y) {
   EXPECT_TRUE(contains(attempt.split->host_cpp, "struct HardSigmoidOp"));
 }
 
+// An '=' in a default template argument or a default function argument once read the kernel
+// as a variable, whose item ran on to the next ';' and took the host wrapper to nvcc with it. An
+// explicit instantiation line is nvcc's alone.
+TEST(CudaSplit, DefaultArgumentsAndExplicitInstantiationsKeepTheirItems) {
+  auto attempt = split_cuda_source(with_header(R"(
+template <typename T, int BLOCK = 256>
+__global__ void rms_kernel(const T* x, T* y, int n, float eps = 1e-5f) { if (threadIdx.x < BLOCK) y[0] = x[0] + eps; }
+template __global__ void rms_kernel<float, 256>(const float*, float*, int, float);
+torch::Tensor rms(torch::Tensor x, double eps = 1e-5) {
+  auto y = torch::empty_like(x);
+  if (x.numel() > 4096) rms_kernel<float><<<1, 256>>>(x.data_ptr<float>(), y.data_ptr<float>(), x.numel(), eps);
+  else rms_kernel<float, 128><<<1, 128>>>(x.data_ptr<float>(), y.data_ptr<float>(), x.numel(), eps);
+  return y;
+}
+)"));
+  ASSERT_TRUE(attempt.split) << attempt.why_not;
+  const auto& device = attempt.split->device_cu;
+  const auto& host = attempt.split->host_cpp;
+  EXPECT_FALSE(contains(device, "torch::Tensor rms(")) << device;
+  EXPECT_TRUE(contains(host, "torch::Tensor rms(torch::Tensor x, double eps = 1e-5) {")) << host;
+  EXPECT_TRUE(contains(device, "template __global__ void rms_kernel<float, 256>(const float*, float*, int, float);")) << device;
+  EXPECT_FALSE(contains(host, "template __global__")) << host;
+  EXPECT_TRUE(contains(device, "kforge_split_address_rms_kernel<float>()")) << device;
+  EXPECT_TRUE(contains(device, "kforge_split_address_rms_kernel<float, 128>()")) << device;
+}
+
 TEST(CudaSplit, RefusesWhatItCannotSplitSafely) {
   struct Case {
     const char* why;
