@@ -90,7 +90,8 @@ bool mentions_torch(const std::string& code) {
 // `__global__ void k(...) __launch_bounds__(256)` -> `void k(...)`: what host code needs to name
 // the kernel's host stub.
 std::string host_declaration(std::string head) {
-  static const std::regex attributes(R"(\b(__launch_bounds__|__maxnreg__|__cluster_dims__)\s*\([^)]*\))");
+  static const std::regex attributes(
+      R"(\b(__launch_bounds__|__maxnreg__|__cluster_dims__|C10_LAUNCH_BOUNDS_[0-9])\s*\([^)]*\))");
   static const std::regex qualifiers(R"(\b(__global__|__noinline__|__forceinline__)\b)");
   head = std::regex_replace(head, attributes, " ");
   head = std::regex_replace(head, qualifiers, " ");
@@ -946,8 +947,10 @@ SplitAttempt split_cuda_source(const std::string& cuda_source) {
     }
     if (any_device_code && !any_kernel) throw GiveUp{"device code but no kernel"};
     if (!any_kernel) split.device_cu.clear();  // host code only: nothing for nvcc
-    else split.device_cu = splitter.device_includes() + (uses_tensor_accessors(split.device_cu) ? kDeviceAccessors : "") +
-                           split.device_cu;
+    else split.device_cu = splitter.device_includes() +
+                           // c10's macros (C10_LAUNCH_BOUNDS_1, C10_HOST_DEVICE): a small header nvcc reads alone.
+                           (std::regex_search(split.device_cu, std::regex(R"(\bC10_[A-Z0-9_]+)")) ? "#include <c10/macros/Macros.h>\n" : "") +
+                           (uses_tensor_accessors(split.device_cu) ? kDeviceAccessors : "") + split.device_cu;
     if (any_kernel && has_word(split.host_cpp, "RestrictPtrTraits")) {
       // After the torch include at its head, before the candidate's code.
       const size_t after_includes = split.host_cpp.find(kLauncher);

@@ -12,6 +12,7 @@
 #include "build/compilers.hpp"
 #include "build/cuda_split.hpp"
 #include "build/diagnostics.hpp"
+#include "build/include_content.hpp"
 #include "build/precompiled_header.hpp"
 #include "build/subprocess.hpp"
 #include "common/files.hpp"
@@ -133,13 +134,15 @@ InlineSpec inline_spec_from_json(const nlohmann::json& j) {
 
 InlineOutcome build_inline(BuildService& service, const InlineSpec& spec) {
   const bool cuda = !spec.cuda_cu.empty();
+  // Keyed by what its own headers hold, not where they are (build/include_content.hpp).
+  std::string include_note;
   nlohmann::json identity = {{"kind", "load_inline"},
                              {"split_version", kSplitVersion},
                              {"name", spec.name},
                              {"main_cpp", sha256_hex(spec.main_cpp)},
                              {"cuda_cu", sha256_hex(spec.cuda_cu)},
-                             {"cflags", spec.cflags},
-                             {"cuda_flags", spec.cuda_flags},
+                             {"cflags", flags_keyed_by_content(spec.cflags, &include_note)},
+                             {"cuda_flags", flags_keyed_by_content(spec.cuda_flags, &include_note)},
                              {"ldflags", spec.ldflags},
                              {"torch", spec.torch_version},
                              {"whole", !spec.whole_because.empty()},
@@ -169,6 +172,7 @@ InlineOutcome build_inline(BuildService& service, const InlineSpec& spec) {
     std::filesystem::create_directories(dir / "tmp", tmp_ec);
     const Compilers env(service.settings(), dir);
     if (!env.note().empty()) r.log += "== " + env.note() + "\n";
+    if (!include_note.empty()) r.log += "== " + include_note + "\n";
     std::string strategy = cuda ? "whole" : "host";
     std::string why_whole;  // with CUDA sources, why they were not built split
     bool built = false;

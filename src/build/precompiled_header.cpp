@@ -9,6 +9,7 @@
 #include <set>
 
 #include "build/compilers.hpp"
+#include "build/include_content.hpp"
 #include "build/subprocess.hpp"
 #include "common/sha256.hpp"
 
@@ -113,12 +114,15 @@ std::filesystem::path torch_pch_dir(BuildService& service, const std::vector<std
     return {};
   }
   std::vector<std::string> flags = precompiled_header_flags(cflags);
+  std::string content_note;
   nlohmann::json identity = {{"layout", 3},  // 2: the header copied beside its .gch; 3: canonical flags
                              {"compiler", service.toolchain_identity(Format::cpp)},
                              {"torch", torch_version},
                              {"whole", whole},
                              {"header", header->string()},
-                             {"flags", flags}};
+                             // A candidate's own include folders by content: one made fresh by each
+                             // import would otherwise make a header of its own every time.
+                             {"flags", flags_keyed_by_content(flags, &content_note)}};
   auto root = service.settings().cache_dir / "pch";
   std::string key = sha256_hex(identity.dump()).substr(0, 32);
   auto dir = root / key;

@@ -292,6 +292,40 @@ TEST(CpuInlineBuild, ASplitLeavingAnInstanceUndefinedIsBuiltWhole) {
   expect_resolved_within(built_library(dir), {"add_relu_typed_kernel", "kforge_split_address"});
 }
 
+// A C++ extension that writes a header defining its scale into a fresh folder at import time, and
+// includes it from there.
+std::string fresh_header_candidate(const std::string& scale) {
+  return "import os, tempfile\nimport torch\nimport torch.nn as nn\nfrom torch.utils.cpp_extension import load_inline\n"
+         "HEADERS = tempfile.mkdtemp()\n"
+         "with open(os.path.join(HEADERS, 'scale.h'), 'w') as f:\n    f.write('#define KFORGE_TEST_SCALE " + scale + "\\n')\n"
+         "mod = load_inline(name='include_keyed', cpp_sources='#include <torch/extension.h>\\n#include \"scale.h\"\\n"
+         "torch::Tensor f(torch::Tensor x) { return x * KFORGE_TEST_SCALE; }', functions=['f'], extra_include_paths=[HEADERS])\n"
+         "class ModelNew(nn.Module):\n    def forward(self, a, b):\n        return mod.f(torch.relu(a + b))\n";
+}
+
+// A build is keyed by what the candidate's own include folders hold, not by their paths: a folder
+// made fresh by each import (`tempfile.mkdtemp()`, in the process's own scratch folder) meets the
+// cache the second time (it rebuilt every time, with a 750 MB precompiled header of its own), and
+// another header in such a folder is built on its own. (A header beside the candidate's file is
+// not readable: the sandbox lets a candidate read its own file only, not its folder's others.)
+TEST(CpuInlineBuild, IncludeFoldersAreKeyedByWhatTheyHold) {
+  TempDir dir;
+  use_fresh_cache(dir);
+  auto build = [&](const std::string& scale) {
+    dir.write("run/level1/1_Tiny_Add_ReLU/fresh.py", fresh_header_candidate(scale));
+    auto r = run_kforge({"build", "--arch", "sm_90a", "--json", dir.file("run")});
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    auto lines = r.json_lines();
+    return lines.size() == 1 ? lines[0].value("status", "") + " " + lines[0].value("detail", "") : r.out;
+  };
+  const std::string first = build("2.0f"), again = build("2.0f"), other = build("3.0f");
+  ::unsetenv("XDG_CACHE_HOME");
+  EXPECT_EQ(first.rfind("built ", 0), 0u) << first;
+  EXPECT_EQ(again.rfind("cached ", 0), 0u) << "the same header in another fresh folder: " << again;
+  EXPECT_EQ(other.rfind("built ", 0), 0u) << "another header: " << other;
+  EXPECT_EQ(inline_entries(dir.file("cache")).size(), 2u);
+}
+
 // A load_inline build that fails is compile_error, with the error at the candidate's own .py
 // line (and the line within its source string), not at a line of torch's generated main.cpp.
 TEST(CpuInlineBuild, CppCompileErrorPointsIntoThePyFile) {

@@ -550,6 +550,19 @@ torch::Tensor rms(torch::Tensor x, double eps = 1e-5) {
   EXPECT_TRUE(contains(device, "kforge_split_address_rms_kernel<float, 128>()")) << device;
 }
 
+// `void C10_LAUNCH_BOUNDS_1(256) k(...)`: c10's macro header goes to nvcc's part (torch's headers
+// do not), and the host part's declaration loses the attribute, as it loses __launch_bounds__.
+TEST(CudaSplit, C10LaunchBoundsKeepTheirHeaderOnTheDeviceSide) {
+  auto attempt = split_cuda_source(with_header(R"(
+#include <c10/macros/Macros.h>
+__global__ void C10_LAUNCH_BOUNDS_1(256) pool_kernel(const float* x, float* y, int64_t n) { y[0] = x[0]; }
+void f(torch::Tensor x, torch::Tensor y) { pool_kernel<<<1, 256>>>(x.data_ptr<float>(), y.data_ptr<float>(), x.numel()); }
+)"));
+  ASSERT_TRUE(attempt.split) << attempt.why_not;
+  EXPECT_EQ(attempt.split->device_cu.rfind("#include <c10/macros/Macros.h>\n", 0), 0u) << attempt.split->device_cu;
+  EXPECT_TRUE(contains(attempt.split->host_cpp, "void pool_kernel(const float* x, float* y, int64_t n);")) << attempt.split->host_cpp;
+}
+
 TEST(CudaSplit, RefusesWhatItCannotSplitSafely) {
   struct Case {
     const char* why;
