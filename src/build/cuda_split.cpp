@@ -386,6 +386,7 @@ class Splitter {
       add(Place::device, kernel);
       add(Place::host, host_declaration(declared));
       if (has_word(head_mask, "template")) add_template_kernel(head, head_mask);
+      else add_kernel_signature(host_declaration(declared));
       return;
     }
     bool device = has_word(head_mask, "__device__") || has_word(head_mask, "__constant__") ||
@@ -429,6 +430,29 @@ class Splitter {
       return;
     }
     add(Place::both, text);  // types, aliases, constants
+  }
+
+  // Kernels overloaded on their parameter types (`scale_kernel(const float*, ...)` and
+  // `scale_kernel(const double*, ...)`): the launch helper takes the kernel as a pointer, which a
+  // name alone cannot choose. For each overload the host part declares a picker taking the same
+  // parameters and returning a pointer of that overload's type, and a launch converts the name to
+  // the type of `decltype(kforge_split_pick_<name>(args))`: overload resolution on the launch's
+  // own arguments, unevaluated, as nvcc resolves the launch.
+  void add_kernel_signature(const std::string& declaration) {
+    static const std::regex shape(R"(^(.*?)\b([A-Za-z_]\w*)\s*\(([\s\S]*)\)\s*;\s*$)");
+    std::smatch m;
+    if (!std::regex_match(declaration, m, shape)) return;
+    const std::string name = m[2], parameters = m[3];
+    auto& seen = kernel_signatures_[name];
+    seen.push_back(parameters);
+    if (seen.size() < 2) return;
+    if (parameters.find('=') != std::string::npos || seen.front().find('=') != std::string::npos)
+      throw GiveUp{"overloaded kernel " + name + " with default arguments"};
+    auto picker = [&](const std::string& p) {
+      return "auto kforge_split_pick_" + name + "(" + p + ") -> void (*)(" + p + ");\n";
+    };
+    if (seen.size() == 2) add(Place::host, picker(seen.front()));
+    add(Place::host, picker(parameters));
   }
 
   // `__constant__ float weights[256];` (or `__device__`): the host code nvcc makes for it is a
@@ -795,6 +819,13 @@ class Splitter {
         if (!type.empty()) launched = {launched.name, type, true};
       }
       std::string kernel = host_kernel_expression(launched, text, mask, open, in_template);
+      if (auto overloads = kernel_signatures_.find(unqualified_name(launched.name));
+          overloads != kernel_signatures_.end() && overloads->second.size() > 1 && !launched.explicit_arguments) {
+        const size_t args_close = matching(mask, args_open, mask.size());
+        const std::string qualifier = launched.name.substr(0, launched.name.size() - overloads->first.size());
+        kernel = "static_cast<decltype(" + qualifier + "kforge_split_pick_" + overloads->first +
+                 text.substr(args_open, args_close - args_open + 1) + ")>(&" + launched.name + ")";
+      }
       std::string config = text.substr(open + 3, close - open - 3);
       edits.push_back({name_start, args_open, "::kforge_split::launch(" + kernel + ", " + config + ")"});
       open = close;
@@ -866,6 +897,7 @@ class Splitter {
     std::string bounds;  // "[256]", or empty
   };
   std::map<std::string, DeviceVariable> device_variables_;  // __constant__ and __device__ variables
+  std::map<std::string, std::vector<std::string>> kernel_signatures_;  // parameter lists per non-template kernel
   int anonymous_count_ = 0;
   bool needs_half_ = false, needs_bfloat16_ = false;
 };

@@ -31,7 +31,9 @@
 // are at::Half or at::BFloat16 (a trait mapping them to CUDA's types) goes to both parts. Kernels
 // stamped out by a function-like macro are read with its calls written out (kernel_macros.hpp).
 // Headers only nvcc reads or finds (mma.h, cooperative_groups, cub/, libcu++'s cuda/) and the
-// namespaces they declare stay in the device part.
+// namespaces they declare stay in the device part. Kernels overloaded on their parameter types are
+// launched through the overload that `decltype` of a picker, called with the launch's arguments,
+// names.
 //
 // The split is conservative: anything it does not recognise (a template kernel launched with
 // other deduced arguments or from a template function, dispatch macros it does not know, launches it

@@ -563,6 +563,24 @@ void f(torch::Tensor x, torch::Tensor y) { pool_kernel<<<1, 256>>>(x.data_ptr<fl
   EXPECT_TRUE(contains(attempt.split->host_cpp, "void pool_kernel(const float* x, float* y, int64_t n);")) << attempt.split->host_cpp;
 }
 
+// Kernels overloaded on their parameter types: a launch picks its overload by its own arguments.
+TEST(CudaSplit, OverloadedKernelsArePickedByTheLaunchsArguments) {
+  auto attempt = split_cuda_source(with_header(R"(
+__global__ void scale_kernel(const float* x, float* y, int64_t n) { y[0] = x[0]; }
+__global__ void scale_kernel(const double* x, double* y, int64_t n) { y[0] = x[0]; }
+void f(torch::Tensor x, torch::Tensor y) {
+  if (x.scalar_type() == at::kFloat) scale_kernel<<<1, 1>>>(x.data_ptr<float>(), y.data_ptr<float>(), x.numel());
+  else scale_kernel<<<1, 1>>>(x.data_ptr<double>(), y.data_ptr<double>(), x.numel());
+}
+)"));
+  ASSERT_TRUE(attempt.split) << attempt.why_not;
+  const auto& host = attempt.split->host_cpp;
+  EXPECT_TRUE(contains(host, "auto kforge_split_pick_scale_kernel(const float* x, float* y, int64_t n) -> void (*)(const float* x, float* y, int64_t n);")) << host;
+  EXPECT_TRUE(contains(host, "auto kforge_split_pick_scale_kernel(const double* x, double* y, int64_t n) -> void (*)(const double* x, double* y, int64_t n);")) << host;
+  EXPECT_TRUE(contains(host, "::kforge_split::launch(static_cast<decltype(kforge_split_pick_scale_kernel(x.data_ptr<double>(), "
+                             "y.data_ptr<double>(), x.numel()))>(&scale_kernel), 1, 1)")) << host;
+}
+
 TEST(CudaSplit, RefusesWhatItCannotSplitSafely) {
   struct Case {
     const char* why;
