@@ -29,8 +29,6 @@ std::string code_mask(const std::string& s) {
   return std::move(masked.text);
 }
 
-bool ident_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
-
 bool has_word(const std::string& text, const std::string& word) {
   for (size_t at = text.find(word); at != std::string::npos; at = text.find(word, at + 1)) {
     bool left = at == 0 || !ident_char(text[at - 1]);
@@ -160,12 +158,6 @@ std::string c10_type_named(const std::string& argument) {
   if (argument.find("BFloat16") != std::string::npos) return "c10::BFloat16";
   if (argument.find("Half") != std::string::npos) return "c10::Half";
   return "";
-}
-
-std::string trimmed(const std::string& text) {
-  size_t a = text.find_first_not_of(" \t\n");
-  size_t b = text.find_last_not_of(" \t\n");
-  return a == std::string::npos ? "" : text.substr(a, b - a + 1);
 }
 
 // `ops::fill` -> `fill`: the name a kernel or variable was declared by, however it is qualified.

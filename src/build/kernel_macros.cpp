@@ -18,14 +18,6 @@ struct KernelMacro {
   std::string body;
 };
 
-bool ident_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
-
-std::string trimmed(const std::string& text) {
-  const size_t a = text.find_first_not_of(" \t\n");
-  const size_t b = text.find_last_not_of(" \t\n");
-  return a == std::string::npos ? "" : text.substr(a, b - a + 1);
-}
-
 // Comments and the insides of literals blanked, offsets kept.
 std::string code_of(const std::string& text) { return mask_source(text, true).text; }
 

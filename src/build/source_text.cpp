@@ -1,5 +1,7 @@
 #include "build/source_text.hpp"
 
+#include <cctype>
+
 namespace kforge::build {
 
 MaskedSource mask_source(const std::string& s, bool blank_literals) {
@@ -31,6 +33,14 @@ MaskedSource mask_source(const std::string& s, bool blank_literals) {
     }
   }
   return out;
+}
+
+bool ident_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+
+std::string trimmed(const std::string& text) {
+  const size_t a = text.find_first_not_of(" \t\n");
+  const size_t b = text.find_last_not_of(" \t\n");
+  return a == std::string::npos ? "" : text.substr(a, b - a + 1);
 }
 
 }  // namespace kforge::build

@@ -14,4 +14,10 @@ struct MaskedSource {
 // character literals too (their quotes stay). Offsets into the mask are offsets into the source.
 MaskedSource mask_source(const std::string& source, bool blank_literals);
 
+// A character of a C++ identifier.
+bool ident_char(char c);
+
+// `text` without its leading and trailing spaces, tabs and newlines.
+std::string trimmed(const std::string& text);
+
 }  // namespace kforge::build
