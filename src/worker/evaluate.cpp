@@ -13,17 +13,16 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
 #include <map>
 #include <optional>
 #include <set>
-#include <sstream>
 
 #include <sys/stat.h>
 
 #include "metrics/timing_clock.hpp"
 #include "pool/resource_watch.hpp"
 #include "worker/failure.hpp"
+#include "worker/file_text.hpp"
 #include "worker/paired_timing.hpp"
 #include "worker/phase_trace.hpp"
 #include "worker/plan_choice.hpp"
@@ -435,9 +434,7 @@ class Evaluation {
   // reference call each.
   void count_flops() {
     static std::map<std::string, int64_t> flops_by_problem;
-    std::ostringstream text;
-    text << std::ifstream(job_.problem_path).rdbuf();
-    std::string key = std::string(to_string(job_.precision)) + '\n' + text.str();
+    std::string key = std::string(to_string(job_.precision)) + '\n' + file_text(job_.problem_path);
     if (auto known = flops_by_problem.find(key); known != flops_by_problem.end()) {
       res_.flops = known->second;
       return;

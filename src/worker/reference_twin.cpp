@@ -1,10 +1,9 @@
 #include "worker/reference_twin.hpp"
 
 #include <cstdlib>
-#include <fstream>
 #include <optional>
-#include <sstream>
 
+#include "worker/file_text.hpp"
 #include "worker/phase_trace.hpp"
 
 namespace kforge::worker {
@@ -16,11 +15,9 @@ bool reference_twin_wanted(const protocol::EvalJob& job, bool multi_rank) {
 }
 
 std::string reference_twin_key(const protocol::EvalJob& job, const nlohmann::json& training) {
-  std::ostringstream key;
-  key << job.problem_path << '\n' << to_string(job.precision) << '\n' << job.timing.cuda_graph << '\n'
-      << (training.is_null() ? "" : training.dump()) << '\n'
-      << std::ifstream(job.problem_path).rdbuf();
-  return key.str();
+  // No iostreams (worker/file_text.hpp says why).
+  return job.problem_path + '\n' + std::string(to_string(job.precision)) + '\n' + (job.timing.cuda_graph ? "graph" : "eager") +
+         '\n' + (training.is_null() ? std::string() : training.dump()) + '\n' + file_text(job.problem_path);
 }
 
 std::unique_ptr<RemoteCandidate> start_reference_twin(WorkerContext& context, const std::string& key, TwinStart&& start,
