@@ -7,22 +7,26 @@
 #include <cerrno>
 #include <cstdint>
 #include <cstring>
-#include <fstream>
-#include <sstream>
 
 #include "common/errors.hpp"
 
 namespace kforge {
 
+// read(2) and write(2), not iostreams: the worker module links this file, and its iostreams crash
+// on the H200 machine (worker/file_text.hpp).
 std::string read_file(const std::filesystem::path& path) {
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec)) throw Error(path.string() + ": is a directory");
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw Error(path.string() + ": cannot read (" + std::strerror(errno) + ")");
-  std::ostringstream out;
-  out << in.rdbuf();
-  if (in.bad()) throw Error(path.string() + ": read failed");
-  return out.str();
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) throw Error(path.string() + ": cannot read (" + std::strerror(errno) + ")");
+  std::string out;
+  char buffer[1 << 16];
+  ssize_t got;
+  while ((got = ::read(fd, buffer, sizeof buffer)) > 0) out.append(buffer, static_cast<size_t>(got));
+  const int err = errno;
+  ::close(fd);
+  if (got < 0) throw Error(path.string() + ": read failed (" + std::strerror(err) + ")");
+  return out;
 }
 
 namespace {
@@ -99,12 +103,19 @@ std::string read_source_file(const std::filesystem::path& path, size_t max_bytes
 void write_file_atomically(const std::filesystem::path& path, const std::string& content) {
   auto tmp = path;
   tmp += ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) throw Error(tmp.string() + ": cannot write (" + std::strerror(errno) + ")");
-    out << content;
-    if (!out.flush()) throw Error(tmp.string() + ": write failed");
+  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) throw Error(tmp.string() + ": cannot write (" + std::strerror(errno) + ")");
+  for (size_t done = 0; done < content.size();) {
+    const ssize_t wrote = ::write(fd, content.data() + done, content.size() - done);
+    if (wrote < 0 && errno == EINTR) continue;
+    if (wrote <= 0) {
+      const int err = errno;
+      ::close(fd);
+      throw Error(tmp.string() + ": write failed (" + std::strerror(err) + ")");
+    }
+    done += static_cast<size_t>(wrote);
   }
+  if (::close(fd) != 0) throw Error(tmp.string() + ": write failed (" + std::strerror(errno) + ")");
   std::filesystem::rename(tmp, path);
 }
 
