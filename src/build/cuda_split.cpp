@@ -245,15 +245,15 @@ class Splitter {
       while (i < end && std::isspace(static_cast<unsigned char>(m_[i]))) ++i;
       if (i >= end) break;
       if (m_[i] == '#') {
-        size_t eol = i;
-        while (eol < end && !(m_[eol] == '\n' && (eol == 0 || s_[eol - 1] != '\\'))) ++eol;
+        static const std::regex kDefine(R"(^\s*#\s*define\b)");
+        const size_t eol = std::min(logical_line_end(s_, i), end);
         std::string line = s_.substr(i, eol - i) + "\n";
         remember_object_macro(line);
         remember_launch_macro(line);
         if (is_torch_include(line)) add(Place::host, line);
         else if (is_device_only_include(line)) add(Place::device, line);
         // A macro that defines kernels: its calls were written out (build/kernel_macros.hpp).
-        else if (std::regex_search(line, std::regex(R"(^\s*#\s*define\b)")) && has_word(m_.substr(i, eol - i), "__global__"))
+        else if (std::regex_search(line, kDefine) && has_word(m_.substr(i, eol - i), "__global__"))
           add(Place::device, line);
         else if (!std::regex_search(line, std::regex(R"(^\s*#\s*pragma\s+once)"))) add(Place::both, line);
         i = eol;
@@ -634,25 +634,9 @@ class Splitter {
   // `#define NAME(PARAMS) BODY` whose body launches a kernel (`#define LAUNCH(B) k<B><<<g, B>>>(x)`,
   // a switch over block sizes): remembered, so that host code calling it is read with the launch
   // written out. g++ cannot read `<<<`, so unexpanded the host part would not compile.
-  struct LaunchMacro {
-    std::vector<std::string> parameters;
-    std::string body;
-  };
   void remember_launch_macro(const std::string& line) {
-    // Continuation lines joined, comments blanked: a body's `// ...` written out mid-line would
-    // swallow the rest of the line it lands in.
-    std::string joined = mask_source(std::regex_replace(line, std::regex(R"(\\\n)"), " "), false).text;
-    static const std::regex define(R"(^\s*#\s*define\s+([A-Za-z_]\w*)\(([^()]*)\)([\s\S]*)$)");
-    std::smatch m;
-    if (!std::regex_match(joined, m, define)) return;
-    const std::string body = trimmed(m[3]);
-    if (code_mask(body).find("<<<") == std::string::npos) return;
-    LaunchMacro macro;
-    std::stringstream parameters(m[2].str());
-    for (std::string p; std::getline(parameters, p, ',');)
-      if (!trimmed(p).empty()) macro.parameters.push_back(trimmed(p));
-    macro.body = body;
-    launch_macros_[m[1]] = macro;
+    auto macro = function_like_macro(line);
+    if (macro && code_mask(macro->body).find("<<<") != std::string::npos) launch_macros_[macro->name] = std::move(*macro);
   }
 
   bool names_a_launch_macro(const std::string& mask) const {
@@ -676,7 +660,7 @@ class Splitter {
         at = end - 1;
         continue;
       }
-      const LaunchMacro& m = macro->second;
+      const FunctionLikeMacro& m = macro->second;
       if (m.body.find('#') != std::string::npos || std::any_of(m.parameters.begin(), m.parameters.end(),
                                                               [](const std::string& p) { return p == "..."; }))
         throw GiveUp{"launch macro " + macro->first + " pastes, quotes or takes variadic arguments"};
@@ -883,7 +867,7 @@ class Splitter {
   std::vector<std::string> namespaces_;  // openers of the namespaces being parsed
   std::map<std::string, TemplateKernel> template_kernels_;
   std::map<std::string, std::string> object_macros_;  // `#define NAME BODY` without parameters
-  std::map<std::string, LaunchMacro> launch_macros_;   // `#define NAME(PARAMS) ...<<<...>>>...`
+  std::map<std::string, FunctionLikeMacro> launch_macros_;   // `#define NAME(PARAMS) ...<<<...>>>...`
   struct DeviceVariable {
     std::string type;    // "float"
     std::string bounds;  // "[256]", or empty

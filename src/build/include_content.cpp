@@ -2,11 +2,11 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
-#include <iterator>
 #include <optional>
 #include <sstream>
 
+#include "common/errors.hpp"
+#include "common/files.hpp"
 #include "common/sha256.hpp"
 
 namespace kforge::build {
@@ -21,10 +21,11 @@ constexpr uintmax_t kMaxBytes = uintmax_t{256} << 20;
 constexpr const char* kPathOptions[] = {"-I", "-iquote", "-idirafter", "-include", "-imacros"};
 
 std::optional<std::string> file_digest(const fs::path& file) {
-  std::ifstream in(file, std::ios::binary);
-  if (!in) return std::nullopt;
-  std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  return sha256_hex(bytes);
+  try {
+    return sha256_hex(read_file(file));
+  } catch (const Error&) {
+    return std::nullopt;
+  }
 }
 
 // A digest of `path`'s content: a file's bytes, or a folder's files (relative names and bytes,

@@ -13,42 +13,16 @@
 namespace kforge::build {
 namespace {
 
-struct KernelMacro {
-  std::vector<std::string> parameters;
-  std::string body;
-};
-
 // Comments and the insides of literals blanked, offsets kept.
 std::string code_of(const std::string& text) { return mask_source(text, true).text; }
 
-// The end of the logical line starting at `i` (continuations joined): the newline's index.
-size_t logical_line_end(const std::string& source, size_t i) {
-  while (i < source.size() && !(source[i] == '\n' && (i == 0 || source[i - 1] != '\\'))) ++i;
-  return i;
-}
-
-// `#define NAME(PARAMS) BODY` on [begin, end) of `source`, if its body defines a kernel.
-std::optional<std::pair<std::string, KernelMacro>> kernel_macro(const std::string& source, size_t begin, size_t end) {
-  // Continuations joined, comments blanked (literals kept: `#x` and string bodies stay as written).
-  const std::string line =
-      mask_source(std::regex_replace(source.substr(begin, end - begin), std::regex(R"(\\\n)"), " "), false).text;
-  static const std::regex define(R"(^\s*#\s*define\s+([A-Za-z_]\w*)\(([^()]*)\)([\s\S]*)$)");
-  std::smatch m;
-  if (!std::regex_match(line, m, define)) return std::nullopt;
-  const std::string body = trimmed(m[3]);
-  if (!std::regex_search(code_of(body), std::regex(R"(\b__global__\b)"))) return std::nullopt;
-  KernelMacro macro;
-  std::string parameters = m[2];
-  for (size_t from = 0; from <= parameters.size();) {
-    size_t comma = parameters.find(',', from);
-    if (comma == std::string::npos) comma = parameters.size();
-    if (std::string p = trimmed(parameters.substr(from, comma - from)); !p.empty()) macro.parameters.push_back(p);
-    from = comma + 1;
-  }
-  for (const auto& p : macro.parameters)
+// The macro on [begin, end) of `source`, if it is function-like and its body defines a kernel.
+std::optional<FunctionLikeMacro> kernel_macro(const std::string& source, size_t begin, size_t end) {
+  auto macro = function_like_macro(source.substr(begin, end - begin));
+  if (!macro || !std::regex_search(code_of(macro->body), std::regex(R"(\b__global__\b)"))) return std::nullopt;
+  for (const auto& p : macro->parameters)
     if (p.find("...") != std::string::npos) throw std::invalid_argument("a variadic macro that defines kernels");
-  macro.body = body;
-  return std::make_pair(m[1].str(), std::move(macro));
+  return macro;
 }
 
 // A string literal holding `text`, as `#x` makes one.
@@ -62,7 +36,7 @@ std::string quoted(const std::string& text) {
 }
 
 // The macro's body with `arguments` put in for its parameters: `#p` quoted, `a ## b` pasted.
-std::string expansion(const KernelMacro& macro, const std::vector<std::string>& arguments) {
+std::string expansion(const FunctionLikeMacro& macro, const std::vector<std::string>& arguments) {
   const std::string& body = macro.body;
   const std::string code = code_of(body);
   std::string out;
@@ -121,14 +95,14 @@ std::vector<std::string> call_arguments(const std::string& source, const std::st
 std::string expand_kernel_macros(const std::string& source) {
   if (source.find("__global__") == std::string::npos || source.find("#") == std::string::npos) return source;
   const std::string code = code_of(source);
-  std::map<std::string, KernelMacro> macros;
+  std::map<std::string, FunctionLikeMacro> macros;
   std::vector<std::pair<size_t, size_t>> directives;  // [begin, end) of each preprocessor line
   for (size_t i = 0; i < source.size();) {
     const size_t end = logical_line_end(source, i);
     const size_t first = code.find_first_not_of(" \t", i);
     if (first < end && code[first] == '#') {
       directives.emplace_back(i, end);
-      if (auto macro = kernel_macro(source, i, end)) macros[macro->first] = std::move(macro->second);
+      if (auto macro = kernel_macro(source, i, end)) macros[macro->name] = std::move(*macro);
     }
     i = end + 1;
   }

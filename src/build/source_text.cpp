@@ -1,6 +1,7 @@
 #include "build/source_text.hpp"
 
 #include <cctype>
+#include <regex>
 
 namespace kforge::build {
 
@@ -41,6 +42,27 @@ std::string trimmed(const std::string& text) {
   const size_t a = text.find_first_not_of(" \t\n");
   const size_t b = text.find_last_not_of(" \t\n");
   return a == std::string::npos ? "" : text.substr(a, b - a + 1);
+}
+
+size_t logical_line_end(const std::string& source, size_t i) {
+  while (i < source.size() && !(source[i] == '\n' && (i == 0 || source[i - 1] != '\\'))) ++i;
+  return i;
+}
+
+std::optional<FunctionLikeMacro> function_like_macro(const std::string& define_line) {
+  const std::string line = mask_source(std::regex_replace(define_line, std::regex(R"(\\\n)"), " "), false).text;
+  static const std::regex define(R"(^\s*#\s*define\s+([A-Za-z_]\w*)\(([^()]*)\)([\s\S]*)$)");
+  std::smatch m;
+  if (!std::regex_match(line, m, define)) return std::nullopt;
+  FunctionLikeMacro macro{m[1], {}, trimmed(m[3])};
+  const std::string parameters = m[2];
+  for (size_t from = 0; from <= parameters.size();) {
+    size_t comma = parameters.find(',', from);
+    if (comma == std::string::npos) comma = parameters.size();
+    if (std::string p = trimmed(parameters.substr(from, comma - from)); !p.empty()) macro.parameters.push_back(p);
+    from = comma + 1;
+  }
+  return macro;
 }
 
 }  // namespace kforge::build

@@ -1,7 +1,9 @@
 #pragma once
 // Reading C++/CUDA source as code: the static checks of native candidates and the splitter of
 // load_inline sources both need the text with comments out of the way.
+#include <optional>
 #include <string>
+#include <vector>
 
 namespace kforge::build {
 
@@ -19,5 +21,19 @@ bool ident_char(char c);
 
 // `text` without its leading and trailing spaces, tabs and newlines.
 std::string trimmed(const std::string& text);
+
+// Where the logical line starting at `i` ends (a newline no backslash continues; the size at the end).
+size_t logical_line_end(const std::string& source, size_t i);
+
+// `#define NAME(PARAMS) BODY`, read from one preprocessor line (its continuations joined, its
+// comments blanked: a body's `// ...` written out mid-line would swallow the rest of that line;
+// literals kept, so `#x` and strings stay as written). The splitter's launch macros and kernel
+// macros are both such macros.
+struct FunctionLikeMacro {
+  std::string name;
+  std::vector<std::string> parameters;  // trimmed; `...` kept as written
+  std::string body;                     // trimmed
+};
+std::optional<FunctionLikeMacro> function_like_macro(const std::string& define_line);
 
 }  // namespace kforge::build

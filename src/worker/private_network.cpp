@@ -114,16 +114,16 @@ PrivateNetworkHolder::PrivateNetworkHolder(NetworkOwner owner) {
     if (low > 3) ::syscall(SYS_close_range, 3u, low - 1, 0u);
     if (high > low + 1) ::syscall(SYS_close_range, low + 1, high - 1, 0u);
     ::syscall(SYS_close_range, high + 1, ~0u, 0u);
+    // The parent opens /proc/<pid>/ns/ once the namespaces are made, which an ordinary user's
+    // process may do only to a dumpable process (kforge is not): dumpable from here until the
+    // parent says it has them (one byte), before any candidate of the job exists.
+    ::prctl(PR_SET_DUMPABLE, 1, 0, 0, 0);
     std::string answer = "ok";
     try {
       enter_private_network(owner);
     } catch (const Error& e) {
       answer = e.what();
     }
-    // The parent opens /proc/<pid>/ns/ next, which an ordinary user's process may do only to a
-    // dumpable process (kforge is not): dumpable until the parent says it has them (one byte),
-    // before any candidate of the job exists.
-    ::prctl(PR_SET_DUMPABLE, 1, 0, 0, 0);
     (void)!::write(ready[1], answer.data(), answer.size());
     ::close(ready[1]);
     char byte;
