@@ -40,6 +40,24 @@ def lay_out(folder: pathlib.Path) -> int:
     return len(cases)
 
 
+def verdicts_against_expected(results: list) -> list:
+    """Each result whose verdict is not expected.json's (verdict_on_gpu where the GPU's differs),
+    and the count that agree: the throughput run is also the corpus's verdict check."""
+    cases = json.loads((ROOT / "tests/realworld/expected.json").read_text())
+    agree, lines = 0, []
+    for r in results:
+        name = pathlib.Path(r["candidate"]).name
+        case = cases.get(name)
+        if case is None:
+            continue
+        want = case.get("verdict_on_gpu", case["verdict"])
+        if r["verdict"] == want:
+            agree += 1
+        else:
+            lines.append(f"{'  unexpected':<14} {name:<52} {r['verdict']} (expected {want}): {(r.get('message') or '')[:160]}")
+    return [f"{'verdicts as expected.json says':<38} {agree} of {len(results)}"] + lines
+
+
 def sample_gpu(samples: list, stop: threading.Event) -> None:
     """(time, utilization %) every 200 ms from nvidia-smi's own loop."""
     if not shutil.which("nvidia-smi"):
@@ -187,6 +205,8 @@ def main() -> int:
         print(f"{'GPU busy after the first result':<38} {100 * busy:.0f}% of {len(after)} samples, mean utilization "
               f"{mean_util:.0f}%   (target >= 70%)")
         print(f"{'verdicts':<38} " + ", ".join(f"{v} {n}" for v, n in sorted(verdicts.items())))
+        for line in verdicts_against_expected(results):
+            print(line)
         for line in build_summary(work / "cache"):
             print(line)
         spans = build_spans(work / "cache", epoch_start)

@@ -5,7 +5,7 @@
 # copied to $OUT when it is set (the device tool brings back what fits); a summary table is printed last.
 #   On the device machine: carry .deps/ (tools/fetch-deps.sh; and .prebuilt/ with GPU_CHECK_BUILD=lean,
 #   below) and run tools/gpu-check.sh [tests|bench|all|STEPS]
-#   STEPS is a comma list of: solutions unit gpu cpu demo wall ident ipcspeed plans coreswap timingtrace traceset level6trace modes agent profile ncu buildtimes splitcov boundary realworld drainprobe lint baseline sol remeasure level6 level6lint level6ident level6sol level6trust level6base exact level7
+#   STEPS is a comma list of: smoke solutions unit gpu cpu demo wall ident ipcspeed plans coreswap timingtrace traceset level6trace modes agent profile ncu buildtimes splitcov boundary realworld drainprobe lint baseline sol remeasure level6 level6lint level6ident level6sol level6trust level6base exact level7
 #   (level6: the training level's GPU lint, identity sweep and solutions, or one of them: level6lint,
 #   level6ident, level6sol; level6trust: the trust corpora's training cases; level6trace: timing
 #   traces of a few identities; level6base: its eager and compiled baselines, after the others)
@@ -51,6 +51,16 @@ if [[ "${GPU_CHECK_BUILD:-}" == lean ]]; then
 else
   step build make build
 fi
+# smoke: one honest load_inline candidate, first: does an evaluation work at all on this machine
+# (the worker's log is kept beside it when it does not)?
+smoke() {
+  XDG_CACHE_HOME="$PWD/build/smoke-cache" build/release/kforge --db "$logs/smoke.db" eval --device cuda \
+    --problem tests/problems/hack_target/level1/1_Add_ReLU.py tests/legit/add_relu_clamp.py
+  local rc=$?
+  cp build/smoke-cache/kforge/logs/worker-cuda0.log "$logs/smoke-worker.log" 2>/dev/null
+  return $rc
+}
+want smoke && step smoke smoke
 want solutions && step build-solutions build/release/kforge build solutions  # every load_inline and native solution, in parallel
 want unit && step test-unit ctest --preset release -L unit
 # GpuLint is the lint step's (the whole suite: a device call of its own). GPU_TESTS: a ctest -R
