@@ -1,9 +1,10 @@
 """Why one problem runs at two speeds in fresh processes (level1/83's ConvTranspose2d: 2.82-2.89 ms
 in some, 3.38-3.40 ms in others, whatever the free memory: bench/plan_vs_free_memory.py).
 
-Each fresh process times the problem's forward (median of 15 calls), then the same after its inputs
+Each fresh process times the problem's forward (median of 40 calls), then the same after its inputs
 are cloned to other addresses and the allocator's cache is emptied (a different placement of the
-inputs and outputs), and lists the kernels of one call (torch.profiler) with their GPU times: the
+inputs and outputs), then after its weights are cloned too (level3/6_VGG16's identity moves by up
+to 1.3% from one run to the next, each run's interval about 0.7% wide: session 34), and lists the kernels of one call (torch.profiler) with their GPU times: the
 same kernels at another speed says placement, other kernels says the plan.
 Usage: python bench/plan_per_process.py PROBLEM.py [PROCESSES [HOG_GIB [vmm]]]   (needs a CUDA device)
   vmm: the inputs in a cuMemCreate mapping of their own, as kforge's exchange arena holds a
@@ -18,7 +19,7 @@ import sys
 import torch
 
 
-def median_ms(model, inputs, calls=15):
+def median_ms(model, inputs, calls=40):
     times = []
     with torch.no_grad():
         for _ in range(calls):
@@ -82,13 +83,20 @@ def one_process(path, hog_gib=0, vmm=False):
     del inputs
     torch.cuda.empty_cache()
     moved_ms = median_ms(model, moved)
+    # The weights re-placed too (a large model's, VGG16's 550 MB, are most of what a call reads):
+    # the same process at another speed says the weights' placement sets it.
+    with torch.no_grad():
+        for param in model.parameters():
+            param.data = param.data.clone()
+    torch.cuda.empty_cache()
+    weights_moved_ms = median_ms(model, moved)
     del spacer
     with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof, torch.no_grad():
         model(*moved)
         torch.cuda.synchronize()
     kernels = sorted(((e.key, e.device_time_total / 1e3) for e in prof.key_averages() if e.device_time_total > 0),
                      key=lambda k: -k[1])[:3]
-    print(json.dumps({"ms": first, "moved_ms": moved_ms, "kernels": [[k[:90], round(t, 3)] for k, t in kernels]}))
+    print(json.dumps({"ms": first, "moved_ms": moved_ms, "weights_moved_ms": weights_moved_ms, "kernels": [[k[:90], round(t, 3)] for k, t in kernels]}))
 
 
 def fresh_process(script, path, hog_gib, *extra):
@@ -113,7 +121,8 @@ def main():
         if isinstance(r, str):
             print(f"  process {i}: {r}")
             continue
-        print(f"  process {i}: {r['ms']:.3f} ms, moved {r['moved_ms']:.3f} ms; " +
+        print(f"  process {i}: {r['ms']:.3f} ms, inputs moved {r['moved_ms']:.3f} ms, weights moved too "
+              f"{r['weights_moved_ms']:.3f} ms; " +
               "; ".join(f"{k} {t} ms" for k, t in r["kernels"]), flush=True)
 
 

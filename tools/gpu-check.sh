@@ -190,12 +190,14 @@ want drainprobe && step bench-drainprobe bash -c "timeout 120 $(tools/find-pytho
 # How fast a kernel runs on memory another process owns: legacy CUDA IPC against a VMM import (issue 18's arena).
 want ipcspeed && step bench-ipcspeed bash -c "$(tools/find-python.sh) bench/ipc_mapping_speed.py | tee $logs/ipc-speed.txt"
 # plans: level 1's transposed convolutions in fresh processes, inputs in torch memory and in a VMM
-# mapping as the arena holds a candidate's (bench/plan_per_process.py; PLAN_PROBLEMS to choose).
+# mapping as the arena holds a candidate's (bench/plan_per_process.py; PLAN_PROBLEMS to choose,
+# PLAN_PROCESSES how many fresh processes each, default 4).
 plans() {
   local py p
   py=$(tools/find-python.sh)
-  for p in ${PLAN_PROBLEMS:-75 76 77 83}; do
-    for where in "" vmm; do (cd bench && "$py" -u plan_per_process.py ../problems/level1/"$p"_*.py 4 0 $where); done
+  for p in ${PLAN_PROBLEMS:-75 76 77 83}; do  # a number is level 1's; or levelN/M (level3/6: VGG16)
+    [[ "$p" == */* ]] || p="level1/$p"
+    for where in "" vmm; do (cd bench && "$py" -u plan_per_process.py ../problems/"$p"_*.py "${PLAN_PROCESSES:-4}" 0 $where); done
   done
 }
 want plans && step bench-plans bash -c "$(declare -f plans); plans | tee $logs/plans.txt"

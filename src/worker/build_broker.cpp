@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <cctype>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
@@ -28,16 +29,30 @@ std::string compile_readable(const std::string& candidate_scratch) {
   return common + (candidate_scratch.empty() ? "" : ":" + candidate_scratch);
 }
 
+// The name a copy of an extension's library goes by: the name the candidate gave it, as torch
+// names the file, so that the census says "kernels: 1 own (fused_add_relu.so: 1)"; characters a
+// module name cannot hold (a '/' above all) become '_'.
+std::string library_file_name(const std::string& extension_name) {
+  std::string file = extension_name.empty() ? "extension" : extension_name;
+  for (char& c : file)
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_') c = '_';
+  return file + ".so";
+}
+
 // The built library copied into the candidate's scratch folder, which `reply` then names: the
 // candidate's process may read that folder and not the cache, where it could load what another
-// candidate built as its own.
-nlohmann::json with_library_copied(nlohmann::json reply, const std::string& candidate_scratch) {
+// candidate built as its own. Each copy has a folder of its own: a candidate may load two
+// extensions of one name.
+nlohmann::json with_library_copied(nlohmann::json reply, const std::string& extension_name,
+                                   const std::string& candidate_scratch) {
   const std::string library = reply.value("library", std::string());
   if (!reply.value("ok", false) || library.empty() || candidate_scratch.empty()) return reply;
   static std::atomic<int> copies{0};
-  const std::filesystem::path copy = std::filesystem::path(candidate_scratch) / ("kforge-extension-" + std::to_string(copies++) + ".so");
+  const std::filesystem::path folder = std::filesystem::path(candidate_scratch) / ("extension-" + std::to_string(copies++));
+  const std::filesystem::path copy = folder / library_file_name(extension_name);
   std::error_code ec;
-  std::filesystem::copy_file(library, copy, std::filesystem::copy_options::overwrite_existing, ec);
+  std::filesystem::create_directories(folder, ec);
+  if (!ec) std::filesystem::copy_file(library, copy, std::filesystem::copy_options::overwrite_existing, ec);
   if (ec) return build::failed_build("kforge built the extension but could not give it to the candidate's process: " + ec.message());
   reply["library"] = copy.string();
   return reply;
@@ -56,7 +71,7 @@ nlohmann::json build_for_candidate(const nlohmann::json& spec, const std::string
   for (char** e = environ; *e; ++e) env.emplace_back(*e);
   return with_library_copied(build::build_inline_in_child(spec, spec_file, std::move(env), compile_readable(candidate_scratch),
                                                           kBuildTimeout),
-                             candidate_scratch);
+                             spec.value("name", std::string()), candidate_scratch);
 }
 
 }  // namespace kforge::worker

@@ -102,7 +102,7 @@ TEST(GpuTrust, MixedPolicyReportsWhoseKernelsRan) {
     message[path.substr(path.find_last_of('/') + 1)] = line.at("message");
   }
   const std::string own = message["add_relu_inline_cuda_vec4.py"];
-  EXPECT_NE(own.find("kernels: 1 own (candidate.so: 1)"), std::string::npos) << own;
+  EXPECT_NE(own.find("kernels: 1 own (kforge_legit_fused_add_relu_vec4.so: 1)"), std::string::npos) << own;
   EXPECT_NE(own.find("own 100% of GPU time"), std::string::npos) << own;
   const std::string library = message["pytorch_fallback_torch_ops.py"];
   EXPECT_NE(library.find("kernels: 0 own, 2 library (libtorch_cuda.so: 2); own 0% of GPU time"), std::string::npos)
