@@ -6,180 +6,24 @@
 #include <map>
 #include <regex>
 #include <set>
-#include <sstream>
 #include <stdexcept>
 #include <vector>
 
+#include "build/cuda_split_prelude.hpp"
+#include "build/cuda_split_reading.hpp"
 #include "build/kernel_macros.hpp"
 #include "build/source_text.hpp"
 
 namespace kforge::build {
 namespace {
 
-// Thrown when the source has a shape the splitter does not handle; the caller builds it whole.
-struct GiveUp {
-  std::string why;
-};
-
-// The source with comments and the insides of string and character literals blanked (same
-// length, newlines kept), so structure is read from code only and offsets match the original.
-std::string code_mask(const std::string& s) {
-  MaskedSource masked = mask_source(s, true);
-  if (masked.has_raw_string) throw GiveUp{"a raw string literal"};
-  return std::move(masked.text);
-}
-
-bool has_word(const std::string& text, const std::string& word) {
-  for (size_t at = text.find(word); at != std::string::npos; at = text.find(word, at + 1)) {
-    bool left = at == 0 || !ident_char(text[at - 1]);
-    bool right = at + word.size() >= text.size() || !ident_char(text[at + word.size()]);
-    if (left && right) return true;
-  }
-  return false;
-}
-
-// Index of the bracket closing the one at `open` (same kind), in the mask.
-size_t matching(const std::string& m, size_t open, size_t end) {
-  char o = m[open];
-  char c = o == '(' ? ')' : o == '{' ? '}' : ']';
-  int depth = 0;
-  for (size_t i = open; i < end; ++i) {
-    if (m[i] == o) ++depth;
-    if (m[i] == c && --depth == 0) return i;
-  }
-  throw GiveUp{"unbalanced brackets"};
-}
+using namespace split;  // the splitter's reading of the source, and the texts it adds
 
 enum class Place { device, host, both };
 
 struct Item {
   Place place;
   std::string text;
-};
-
-// Torch's own headers (and pybind11's): the device part never sees them.
-bool is_torch_include(const std::string& line) {
-  static const std::regex pattern(R"(^\s*#\s*include\s*[<"](torch|ATen|c10|caffe2|pybind11)/)");
-  return std::regex_search(line, pattern);
-}
-
-// Headers only nvcc can read, or only finds (CUDA 13 keeps CUB and libcu++ under include/cccl,
-// which nvcc adds and g++ is not given): the host part never needs them, since host code that
-// calls what they declare (CUB's or Thrust's device-wide algorithms) is built whole anyway.
-bool is_device_only_include(const std::string& line) {
-  static const std::regex pattern(
-      R"(^\s*#\s*include\s*[<"](mma\.h|cooperative_groups\b|cub/|cuda/|thrust/|cuda_pipeline|cuda_awbarrier|crt/|cute/|cutlass/))");
-  return std::regex_search(line, pattern);
-}
-
-// `using namespace nvcuda;`, `namespace cg = cooperative_groups;`, `using nvcuda::wmma::fragment;`:
-// names those headers declare for nvcc only (mma.h declares nvcuda under __CUDACC__ alone).
-bool names_a_device_only_namespace(const std::string& code) {
-  static const std::regex pattern(
-      R"(^\s*(using\s+namespace\s+|namespace\s+\w+\s*=\s*|using\s+)(::)?(nvcuda|cooperative_groups|cub|cuda|thrust|cute|cutlass)\s*(::|;))");
-  return std::regex_search(code, pattern);
-}
-
-bool mentions_torch(const std::string& code) {
-  static const std::regex pattern(R"(\b(torch|at|c10|caffe2|pybind11|py)::|\b(TORCH|AT|C10)_[A-Z_]+|\bTensor\b)");
-  return std::regex_search(code, pattern);
-}
-
-// `__global__ void k(...) __launch_bounds__(256)` -> `void k(...)`: what host code needs to name
-// the kernel's host stub.
-std::string host_declaration(std::string head) {
-  static const std::regex attributes(
-      R"(\b(__launch_bounds__|__maxnreg__|__cluster_dims__|C10_LAUNCH_BOUNDS_[0-9])\s*\([^)]*\))");
-  static const std::regex qualifiers(R"(\b(__global__|__noinline__|__forceinline__)\b)");
-  head = std::regex_replace(head, attributes, " ");
-  head = std::regex_replace(head, qualifiers, " ");
-  head = std::regex_replace(head, std::regex(R"(\s+)"), " ");
-  size_t first = head.find_first_not_of(' ');
-  head = first == std::string::npos ? "" : head.substr(first);
-  while (!head.empty() && head.back() == ' ') head.pop_back();
-  return head + ";\n";
-}
-
-constexpr const char* kLauncher = R"(
-// kforge: what `kernel<<<grid, block, smem, stream>>>(args)` does, without nvcc: the arguments
-// converted to the kernel's parameter types, then cudaLaunchKernel on the kernel's host stub.
-namespace kforge_split {
-template <class... Params>
-struct Launch {
-  void (*kernel)(Params...);
-  dim3 grid, block;
-  size_t shared_bytes;
-  cudaStream_t stream;
-  template <class... Args>
-  void operator()(Args&&... args) const {
-    static_assert(sizeof...(Args) == sizeof...(Params), "a kernel launched with the wrong number of arguments");
-    auto values = std::tuple<std::remove_cv_t<std::remove_reference_t<Params>>...>(std::forward<Args>(args)...);
-    std::apply([&](auto&... v) {
-      void* slots[] = {const_cast<void*>(static_cast<const void*>(&v))..., nullptr};
-      cudaLaunchKernel(reinterpret_cast<const void*>(kernel), grid, block, slots, shared_bytes, stream);
-    }, values);
-  }
-};
-template <class... Params>
-Launch<Params...> launch(void (*kernel)(Params...), dim3 grid, dim3 block, size_t shared_bytes = 0,
-                         cudaStream_t stream = 0) {
-  return {kernel, grid, block, shared_bytes, stream};
-}
-}  // namespace kforge_split
-)";
-
-// The types each AT_DISPATCH macro runs its lambda with (scalar_t), as ATen defines them. The
-// _AND variants add the types their first arguments name; Half and BFloat16 are c10's, whose
-// headers the device part then includes (nvcc has torch's include paths; these two headers are
-// small). Complex types are not handled.
-const std::map<std::string, std::vector<std::string>>& dispatch_types() {
-  static const std::map<std::string, std::vector<std::string>> types{
-      {"AT_DISPATCH_FLOATING_TYPES", {"double", "float"}},
-      {"AT_DISPATCH_FLOATING_TYPES_AND_HALF", {"double", "float", "c10::Half"}},
-      {"AT_DISPATCH_FLOATING_TYPES_AND", {"double", "float"}},
-      {"AT_DISPATCH_FLOATING_TYPES_AND2", {"double", "float"}},
-      {"AT_DISPATCH_REDUCED_FLOATING_TYPES", {"c10::Half", "c10::BFloat16"}},
-      {"AT_DISPATCH_INTEGRAL_TYPES", {"uint8_t", "int8_t", "int16_t", "int32_t", "int64_t"}},
-      {"AT_DISPATCH_ALL_TYPES", {"uint8_t", "int8_t", "int16_t", "int32_t", "int64_t", "double", "float"}},
-  };
-  return types;
-}
-
-// How many leading arguments of an AT_DISPATCH macro name extra scalar types.
-int extra_type_arguments(const std::string& macro) {
-  if (macro.ends_with("_AND2")) return 2;
-  if (macro.ends_with("_AND")) return 1;
-  return 0;
-}
-
-// The C++ type an extra dispatch argument (`at::ScalarType::Half`, `at::kBFloat16`, `torch::kHalf`)
-// names; empty when it is not one the device part can have.
-std::string c10_type_named(const std::string& argument) {
-  if (argument.find("BFloat16") != std::string::npos) return "c10::BFloat16";
-  if (argument.find("Half") != std::string::npos) return "c10::Half";
-  return "";
-}
-
-// `ops::fill` -> `fill`: the name a kernel or variable was declared by, however it is qualified.
-std::string unqualified_name(const std::string& name) {
-  const size_t last_colon = name.rfind("::");
-  return last_colon == std::string::npos ? name : name.substr(last_colon + 2);
-}
-
-// `text` with every whole word `word` replaced by `by`.
-std::string replace_word(const std::string& text, const std::string& word, const std::string& by) {
-  return std::regex_replace(text, std::regex("\\b" + word + "\\b"), by);
-}
-
-// A template kernel: nvcc gives the host stub of each instance internal linkage, so the host part
-// cannot name it. The device part defines, per instance the host part launches, a specialisation
-// of `kforge_split_address_<name>` that returns the stub's address; the host part declares the
-// template and launches through it.
-struct TemplateKernel {
-  std::string parameters;              // "typename scalar_t, int BLOCK"
-  std::vector<std::string> function_parameters;  // "const scalar_t* __restrict__ x", "int n"
-  std::vector<std::string> namespaces;  // the openers of the namespaces it is declared in
-  std::set<std::string> instances;      // template argument lists the host part launches
 };
 
 class Splitter {
@@ -519,62 +363,6 @@ class Splitter {
     add(Place::both, "template <" + k.parameters + "> void* kforge_split_address_" + name + "();\n");
   }
 
-  // The parts of text[from, to) between its top-level commas, trimmed: brackets nest, and with
-  // `angles` a template's angle brackets too (a parameter list; a macro call's arguments, which
-  // the preprocessor splits inside `k<1, 2>`, without).
-  static std::vector<std::string> top_level_parts(const std::string& text, const std::string& mask, size_t from, size_t to,
-                                                  bool angles = true) {
-    std::vector<std::string> parts;
-    int depth = 0;
-    size_t start = from;
-    for (size_t i = from; i < to; ++i) {
-      const char c = mask[i];
-      const bool angle_open = angles && c == '<' && i > 0 && ident_char(mask[i - 1]) && mask[i + 1] != '<';
-      const bool angle_close = angles && c == '>' && mask[i - 1] != '-';
-      if (c == '(' || c == '[' || c == '{' || angle_open) ++depth;
-      if ((c == ')' || c == ']' || c == '}' || angle_close) && depth > 0) --depth;
-      if (c == ',' && depth == 0) {
-        parts.push_back(trimmed(text.substr(start, i - start)));
-        start = i + 1;
-      }
-    }
-    if (!trimmed(text.substr(start, to - start)).empty() || !parts.empty()) parts.push_back(trimmed(text.substr(start, to - start)));
-    return parts;
-  }
-
-  // The template argument nvcc would deduce for a launch written without one, where that is
-  // plain: a kernel of one type parameter T, and every pointer-to-T parameter given a tensor's
-  // `data_ptr<TYPE>()` (or `data<TYPE>()`, or a `(TYPE*)` cast), every T taken by value a
-  // temporary `TYPE()` or `TYPE{}` (a functor), all of one TYPE. Empty otherwise
-  // (the caller gives up: the whole build deduces as nvcc does).
-  static std::string deduced_argument(const TemplateKernel& kernel, const std::vector<std::string>& arguments) {
-    static const std::regex one_type(R"(^\s*(typename|class)\s+([A-Za-z_]\w*)\s*$)");
-    std::smatch m;
-    if (!std::regex_match(kernel.parameters, m, one_type) || arguments.size() != kernel.function_parameters.size()) return "";
-    const std::string t = m[2];
-    const std::regex pointer_to_t("^(const\\s+)?" + t + "\\s*(const\\s*)?\\*");
-    static const std::regex typed_pointer(R"(\.\s*(data_ptr|data|mutable_data_ptr|const_data_ptr)\s*<\s*([^<>()]+?)\s*>\s*\(\s*\)\s*$)");
-    static const std::regex cast_pointer(R"(^\(\s*(const\s+)?([A-Za-z_][\w:]*)\s*\*\s*\))");
-    // A functor taken by value (`Op op`) and given a temporary of its type (`HardSigmoidOp()`).
-    const std::regex t_by_value("^(const\\s+)?" + t + "\\s+[A-Za-z_]\\w*$");
-    static const std::regex temporary(R"(^\s*([A-Za-z_][\w:]*)\s*(\(\s*\)|\{\s*\})\s*$)");
-    std::string found;
-    for (size_t i = 0; i < arguments.size(); ++i) {
-      const bool pointer = std::regex_search(kernel.function_parameters[i], pointer_to_t);
-      const bool by_value = std::regex_search(kernel.function_parameters[i], t_by_value);
-      if (!pointer && !by_value) continue;
-      std::smatch a;
-      std::string type;
-      if (by_value && std::regex_match(arguments[i], a, temporary)) type = a[1];
-      else if (pointer && std::regex_search(arguments[i], a, typed_pointer)) type = trimmed(a[2]);
-      else if (pointer && std::regex_search(arguments[i], a, cast_pointer)) type = a[2];
-      else return "";
-      if (!found.empty() && found != type) return "";
-      found = type;
-    }
-    return found;
-  }
-
   // The template arguments `args` of a launch at `at` in a host item whose mask is `mask`, as
   // the concrete lists the device part must instantiate: scalar_t is each type of the
   // AT_DISPATCH macro around the launch.
@@ -644,8 +432,9 @@ class Splitter {
   }
 
   // `text` (and its mask) with every call of a launch macro replaced by its body, the arguments
-  // put in for the parameters. A body that pastes or quotes (`##`, `#`), a variadic one, or a call
-  // with the wrong number of arguments gives up.
+  // put in for the parameters as the preprocessor does (`#p` quoted, `a ## b` pasted, as for the
+  // kernel-defining macros of kernel_macros.hpp). A variadic one, or a call with the wrong number
+  // of arguments, gives up.
   std::string expand_launch_macros(const std::string& text, const std::string& mask) const {
     std::string out;
     size_t copied = 0;
@@ -661,17 +450,14 @@ class Splitter {
         continue;
       }
       const FunctionLikeMacro& m = macro->second;
-      if (m.body.find('#') != std::string::npos || std::any_of(m.parameters.begin(), m.parameters.end(),
-                                                              [](const std::string& p) { return p == "..."; }))
-        throw GiveUp{"launch macro " + macro->first + " pastes, quotes or takes variadic arguments"};
+      if (std::any_of(m.parameters.begin(), m.parameters.end(), [](const std::string& p) { return p == "..."; }))
+        throw GiveUp{"launch macro " + macro->first + " takes variadic arguments"};
       const size_t close = matching(mask, open, mask.size());
       std::vector<std::string> arguments = top_level_parts(text, mask, open + 1, close, /*angles=*/false);
       if (arguments.empty() && !m.parameters.empty()) arguments.push_back("");  // `L()`: one empty argument
       if (arguments.size() != m.parameters.size())
         throw GiveUp{"launch macro " + macro->first + " called with " + std::to_string(arguments.size()) + " arguments"};
-      std::string body = m.body;
-      for (size_t k = 0; k < m.parameters.size(); ++k) body = replace_word(body, m.parameters[k], arguments[k]);
-      out += text.substr(copied, at - copied) + body;
+      out += text.substr(copied, at - copied) + macro_expansion(m, arguments);
       copied = close + 1;
       at = close;
     }
@@ -877,56 +663,6 @@ class Splitter {
   int anonymous_count_ = 0;
   bool needs_half_ = false, needs_bfloat16_ = false;
 };
-
-// Torch's tensor accessors, which kernels written after PyTorch's extension tutorial take as
-// parameters (`torch::PackedTensorAccessor32<scalar_t, 2, torch::RestrictPtrTraits>`).
-bool uses_tensor_accessors(const std::string& code) {
-  static const std::regex names(
-      R"(\b(PackedTensorAccessor(32|64)?|GenericPackedTensorAccessor|TensorAccessor|RestrictPtrTraits|DefaultPtrTraits)\b)");
-  return std::regex_search(code, names);
-}
-
-// What the device part includes for them: ATen's accessor header alone (a few c10 headers; nvcc
-// compiles a kernel with it in about 3.6 s against 63 s for a whole build) and the torch:: names
-// torch/types.h would have given them.
-constexpr const char* kDeviceAccessors = R"(#include <ATen/core/TensorAccessor.h>
-namespace torch {  // kforge: the accessor names torch/types.h gives torch::
-using at::DefaultPtrTraits;
-using at::GenericPackedTensorAccessor;
-using at::PackedTensorAccessor32;
-using at::PackedTensorAccessor64;
-using at::RestrictPtrTraits;
-using at::TensorAccessor;
-}  // namespace torch
-)";
-
-// torch defines RestrictPtrTraits for nvcc only (`T* __restrict__`), so a host part compiled by
-// g++ that names it (a launch's `x.packed_accessor32<scalar_t, 2, torch::RestrictPtrTraits>()`, a
-// kernel's declaration) defines it as torch would, where torch would: the accessor passed to the
-// kernel has the same layout and the same mangled type on both sides.
-constexpr const char* kHostRestrictPtrTraits = R"(
-#if !defined(__CUDACC__) && !defined(__HIPCC__)
-// kforge: RestrictPtrTraits, which torch defines for nvcc only, defined as torch does
-#if __has_include(<torch/headeronly/core/TensorAccessor.h>)
-namespace torch::headeronly {
-template <typename T>
-struct RestrictPtrTraits {
-  typedef T* __restrict__ PtrType;
-};
-}  // namespace torch::headeronly
-namespace at {
-using torch::headeronly::RestrictPtrTraits;
-}  // namespace at
-#else
-namespace at {
-template <typename T>
-struct RestrictPtrTraits {
-  typedef T* __restrict__ PtrType;
-};
-}  // namespace at
-#endif
-#endif
-)";
 
 }  // namespace
 

@@ -25,47 +25,6 @@ std::optional<FunctionLikeMacro> kernel_macro(const std::string& source, size_t 
   return macro;
 }
 
-// A string literal holding `text`, as `#x` makes one.
-std::string quoted(const std::string& text) {
-  std::string out = "\"";
-  for (char c : text) {
-    if (c == '"' || c == '\\') out += '\\';
-    out += c;
-  }
-  return out + "\"";
-}
-
-// The macro's body with `arguments` put in for its parameters: `#p` quoted, `a ## b` pasted.
-std::string expansion(const FunctionLikeMacro& macro, const std::vector<std::string>& arguments) {
-  const std::string& body = macro.body;
-  const std::string code = code_of(body);
-  std::string out;
-  for (size_t i = 0; i < body.size();) {
-    if (ident_char(code[i]) && (i == 0 || !ident_char(code[i - 1]))) {
-      size_t end = i;
-      while (end < body.size() && ident_char(code[end])) ++end;
-      const std::string word = body.substr(i, end - i);
-      size_t k = 0;
-      while (k < macro.parameters.size() && macro.parameters[k] != word) ++k;
-      if (k == macro.parameters.size()) {
-        out += word;
-      } else {
-        // `#p` (not `##p`): the '#' and any spaces after it already copied; take them back.
-        size_t back = out.size();
-        while (back > 0 && (out[back - 1] == ' ' || out[back - 1] == '\t')) --back;
-        const bool quote = back > 0 && out[back - 1] == '#' && (back < 2 || out[back - 2] != '#');
-        if (quote) out.erase(back - 1);
-        out += quote ? quoted(arguments[k]) : arguments[k];
-      }
-      i = end;
-      continue;
-    }
-    out += body[i++];
-  }
-  // Pasting: the tokens on both sides of `##` joined.
-  return std::regex_replace(out, std::regex(R"(\s*##\s*)"), "");
-}
-
 // The arguments of a call whose '(' is at `open` in `code` (the source's mask): the text between
 // top-level commas, trimmed; `close` set to the ')'. Brackets nest, angle brackets do not (as the
 // preprocessor reads `k<1, 2>`).
@@ -131,7 +90,7 @@ std::string expand_kernel_macros(const std::string& source) {
       throw std::invalid_argument(macro->first + " called with " + std::to_string(arguments.size()) + " arguments for " +
                                   std::to_string(macro->second.parameters.size()));
     out += source.substr(copied, at - copied);
-    out += expansion(macro->second, arguments);
+    out += macro_expansion(macro->second, arguments);
     for (size_t i = at; i <= close; ++i)
       if (source[i] == '\n') out += '\n';
     copied = close + 1;

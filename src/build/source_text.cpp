@@ -4,6 +4,19 @@
 #include <regex>
 
 namespace kforge::build {
+namespace {
+
+// A string literal holding `text`, as `#x` makes one.
+std::string quoted(const std::string& text) {
+  std::string out = "\"";
+  for (char c : text) {
+    if (c == '"' || c == '\\') out += '\\';
+    out += c;
+  }
+  return out + "\"";
+}
+
+}  // namespace
 
 MaskedSource mask_source(const std::string& s, bool blank_literals) {
   MaskedSource out{s, false};
@@ -63,6 +76,36 @@ std::optional<FunctionLikeMacro> function_like_macro(const std::string& define_l
     from = comma + 1;
   }
   return macro;
+}
+
+std::string macro_expansion(const FunctionLikeMacro& macro, const std::vector<std::string>& arguments) {
+  const std::string& body = macro.body;
+  const std::string code = mask_source(body, true).text;
+  std::string out;
+  for (size_t i = 0; i < body.size();) {
+    if (ident_char(code[i]) && (i == 0 || !ident_char(code[i - 1]))) {
+      size_t end = i;
+      while (end < body.size() && ident_char(code[end])) ++end;
+      const std::string word = body.substr(i, end - i);
+      size_t k = 0;
+      while (k < macro.parameters.size() && macro.parameters[k] != word) ++k;
+      if (k == macro.parameters.size()) {
+        out += word;
+      } else {
+        // `#p` (not `##p`): the '#' and any spaces after it already copied; take them back.
+        size_t back = out.size();
+        while (back > 0 && (out[back - 1] == ' ' || out[back - 1] == '\t')) --back;
+        const bool quote = back > 0 && out[back - 1] == '#' && (back < 2 || out[back - 2] != '#');
+        if (quote) out.erase(back - 1);
+        out += quote ? quoted(arguments[k]) : arguments[k];
+      }
+      i = end;
+      continue;
+    }
+    out += body[i++];
+  }
+  // Pasting: the tokens on both sides of `##` joined.
+  return std::regex_replace(out, std::regex(R"(\s*##\s*)"), "");
 }
 
 }  // namespace kforge::build

@@ -35,5 +35,8 @@ struct FunctionLikeMacro {
   std::string body;                     // trimmed
 };
 std::optional<FunctionLikeMacro> function_like_macro(const std::string& define_line);
+// The macro's body with `arguments` put in for its parameters as the preprocessor does, unexpanded:
+// `#p` quoted, `a ## b` pasted (a variadic macro's `__VA_ARGS__` is not: callers refuse those).
+std::string macro_expansion(const FunctionLikeMacro& macro, const std::vector<std::string>& arguments);
 
 }  // namespace kforge::build

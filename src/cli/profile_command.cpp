@@ -43,7 +43,7 @@ int run_profile(const ProfileOptions& o) {
   if (builds_with_load_inline(read_file(o.candidate))) {
     prebuild_load_inline({o.candidate}, resolve_arch("auto", true), 1, std::chrono::seconds(o.timeout_s));
   }
-  profile::ProfileRequest request{problem.path, o.candidate, o.kernel, !o.unconfined, std::chrono::seconds(o.timeout_s)};
+  profile::ProfileRequest request{problem.path, o.candidate, o.kernel, !o.unconfined, std::chrono::seconds(o.timeout_s), ""};
   profile::ProfileResult r = profile::run_ncu_profile(*ncu, request);
   if (!r.ok) {
     std::cerr << "kforge: profile failed after " << fmt::format("{:.1f}", r.seconds) << " s: " << r.error << "\n";

@@ -89,9 +89,7 @@ EvaluationRecord make_record(const PlannedEval& e, const std::string& eval_key, 
   r.message = res.message;
   r.rule = res.rule;
   if (r.verdict == Verdict::crashed && device_label == "cuda" && host_code_extension(e.candidate.source))
-    r.message += "; its extension is host code only (cpp_sources, nothing that runs on the GPU) and was handed CUDA "
-                 "tensors, whose memory its loops read as the host's: write the kernel for the GPU (cuda_sources), "
-                 "or evaluate it with --device cpu";
+    r.message = with_host_code_hint(std::move(r.message));
   r.trials_passed = res.trials_passed;
   r.trials_total = res.trials_total;
   r.max_abs_error = res.max_abs_error;

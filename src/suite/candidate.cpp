@@ -67,6 +67,16 @@ bool host_code_extension(const std::string& source) {
   return std::regex_search(source, extension) && !candidate_needs_cuda(source);
 }
 
+std::string with_host_code_hint(std::string crash_message) {
+  static const std::string hint =
+      "; its extension is host code only (cpp_sources, nothing that runs on the GPU) and was handed CUDA "
+      "tensors, whose memory its loops read as the host's: write the kernel for the GPU (cuda_sources), "
+      "or evaluate it with --device cpu";
+  const size_t output = crash_message.find("; its output ended with: ");
+  crash_message.insert(output == std::string::npos ? crash_message.size() : output, hint);
+  return crash_message;
+}
+
 bool candidate_needs_cuda(const std::string& source) {
   static const std::regex cuda_use(
       R"(cuda_sources|import\s+triton|from\s+triton|\.cuda\(|device\s*=\s*['"]cuda|torch\.cuda\.|__global__)");

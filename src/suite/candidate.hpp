@@ -38,6 +38,9 @@ bool candidate_needs_cuda(const std::string& source);
 // and nothing in it runs on or asks for the GPU. Handed CUDA tensors, its loops read device memory
 // as the host's and its process dies with no word of why (tests/realworld's CPU files on the H200).
 bool host_code_extension(const std::string& source);
+// A crash message of such a candidate on a GPU with why it died said first: before the process's
+// last output (a stack dump of a kilobyte or more), where a table's column and a reader still reach.
+std::string with_host_code_hint(std::string crash_message);
 bool candidate_needs_cuda(const std::filesystem::path& path, const std::string& source);
 
 struct FoundCandidate {

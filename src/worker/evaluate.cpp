@@ -797,54 +797,6 @@ class Evaluation {
 
 }  // namespace
 
-// A CUDA context takes a second or two; more means a machine in trouble.
-constexpr auto kReady = std::chrono::seconds(120);
-
-// Whether a spare became ready; false, said in the log, when something killed it while it waited
-// (the OOM killer, an operator): not a candidate's doing, and the caller drops it.
-static bool spare_ready(CandidateProcess& spare) {
-  try {
-    spare.wait_ready(kReady);
-    return true;
-  } catch (const Failure& f) {
-    std::fprintf(stderr, "kforge worker: a spare candidate process was lost (%s)\n", f.message.c_str());
-    return false;
-  }
-}
-
-void settle_spare(WorkerContext& context) {
-  std::erase_if(context.spares, [](const std::unique_ptr<CandidateProcess>& spare) { return !spare_ready(*spare); });
-}
-
-std::unique_ptr<CandidateProcess> take_candidate_process(WorkerContext& context) {
-  // The oldest spare only: the other may still be making its CUDA context (it is settled before
-  // anything is timed). Waiting for both cost every job 0.17 s on the H200 (session 31).
-  while (!context.spares.empty()) {
-    auto process = std::move(context.spares.front());
-    context.spares.erase(context.spares.begin());
-    if (spare_ready(*process)) return process;
-  }
-  auto process = std::make_unique<CandidateProcess>(*context.zygote, context.zygote->spawn());
-  process->wait_ready(kReady);
-  return process;
-}
-
-std::unique_ptr<CandidateProcess> rank_process(WorkerContext& context) {
-  // The namespaces of the job's private network, inherited from kforge (pool/worker_process.cpp:
-  // KFORGE_WORKER_RANK_NETWORK=USER,NET, USER -1 where the holder made no user namespace). The
-  // zygote's child joins them right after its fork; they stay open for the worker's next spawn.
-  const char* fds = std::getenv("KFORGE_WORKER_RANK_NETWORK");
-  int user = -1, net = -1;
-  struct stat net_stat {};
-  if (!fds || std::sscanf(fds, "%d,%d", &user, &net) != 2 || net < 0 || ::fstat(net, &net_stat) != 0)
-    throw Failure{Verdict::runtime_error, "this worker was given no private network for its candidates", "", true};
-  Zygote::RankNetwork network{user, net};
-  auto process = std::make_unique<CandidateProcess>(*context.zygote, context.zygote->spawn(&network));
-  process->expect_network(static_cast<uint64_t>(net_stat.st_ino));
-  process->wait_ready(kReady);
-  return process;
-}
-
 protocol::JobResult evaluate(const protocol::EvalJob& job, WorkerContext& context) {
   return Evaluation(job, context).run();
 }

@@ -77,15 +77,6 @@ void release_memory(bool cuda) {
 
 }  // namespace
 
-void start_spare(WorkerContext& context) {
-  try {
-    while (context.spares.size() < kSpareProcesses)
-      context.spares.push_back(std::make_unique<CandidateProcess>(*context.zygote, context.zygote->spawn()));
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "kforge worker: no spare candidate process: %s\n", e.what());
-  }
-}
-
 int serve(int in_fd, int out_fd, int zygote_fd) {
   install_native_crash_report();
   // No other process of this user may read this one's memory or trace it (/proc/<pid>/mem, ptrace):

@@ -20,6 +20,7 @@
 #include "protocol/frame.hpp"
 #include "worker/build_broker.hpp"
 #include "worker/candidate_host.hpp"
+#include "worker/crash_output.hpp"
 #include "worker/exchange_arena.hpp"
 #include "worker/failure.hpp"
 #include "worker/phase_trace.hpp"
@@ -284,11 +285,11 @@ nlohmann::json CandidateProcess::request(const nlohmann::json& message, double* 
                   std::string(rules::kForgedResult)};
   }
   std::string how = zygote_.exit_of(pid_, std::chrono::milliseconds(2000));
-  std::string tail = output(-1, 1500);
-  while (!tail.empty() && (tail.back() == '\n' || tail.back() == ' ')) tail.pop_back();
+  const CrashOutput said = read_crash_output(output(-1, 16 << 10), 1500);
   throw Failure{Verdict::crashed,
                 "the candidate's process died (" + (how.empty() ? "it closed its channel" : how) + ")" +
-                    (tail.empty() ? "" : "; its output ended with: " + tail),
+                    (said.where.empty() ? "" : "; Python's fault handler places it at " + said.where) +
+                    (said.tail.empty() ? "" : "; its output ended with: " + said.tail),
                 ""};
 }
 

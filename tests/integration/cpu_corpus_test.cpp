@@ -142,6 +142,8 @@ TEST(CpuCorpus, MessagesSayWhatWentWrong) {
   says("os_exit.py", "exited with status 0");
   says("segfault.py", "signal 11 (Segmentation fault)");
   says("segfault.py", "ctypes");  // the Python stack faulthandler wrote, after the native one
+  // Where in the candidate's own code, first: ctypes' frame, innermost, is Python's library.
+  says("segfault.py", "Python's fault handler places it at segfault.py, line 22, in forward");
   says("infinite_loop.py", "no result within 20 s");
 }
 

@@ -388,6 +388,27 @@ torch::Tensor run(torch::Tensor x, torch::Tensor y, int block) {
   EXPECT_FALSE(contains(host, "LAUNCH_SCALE(256, float)")) << "no call of the macro is left: " << host;
 }
 
+// A launch macro that pastes the kernel's name together (`NAME##_kernel`) and quotes an argument
+// for a message: written out as the preprocessor would, the launch is read as any other.
+TEST(CudaSplit, LaunchMacrosThatPasteAndQuoteAreWrittenOut) {
+  auto attempt = split_cuda_source(with_header(R"(
+__global__ void relu_kernel(const float* x, float* y, int n) { int i = threadIdx.x; if (i < n) y[i] = x[i] > 0 ? x[i] : 0; }
+#define LAUNCH(NAME) NAME##_kernel<<<1, 256>>>(x.data_ptr<float>(), y.data_ptr<float>(), n); \
+  TORCH_CHECK(cudaGetLastError() == cudaSuccess, #NAME " failed")
+torch::Tensor run(torch::Tensor x, torch::Tensor y) {
+  const int n = x.numel();
+  LAUNCH(relu);
+  return y;
+}
+)"));
+  ASSERT_TRUE(attempt.split) << attempt.why_not;
+  const auto& host = attempt.split->host_cpp;
+  EXPECT_TRUE(contains(host, "::kforge_split::launch(relu_kernel, 1, 256)(x.data_ptr<float>(), y.data_ptr<float>(), n);"))
+      << host;
+  EXPECT_TRUE(contains(host, "\"relu\" \" failed\"")) << host;
+  EXPECT_FALSE(contains(host, "LAUNCH(relu)")) << host;
+}
+
 // A template kernel launched without its template argument, which nvcc deduces from the
 // arguments: where every pointer-to-T parameter is given a tensor's data_ptr<TYPE>() of one
 // TYPE, the split writes that argument (under AT_DISPATCH, each type's instance).
@@ -616,8 +637,8 @@ TEST(CudaSplit, RefusesWhatItCannotSplitSafely) {
        "  cub::DeviceReduce::Sum(tmp, bytes, in, out, n);\n  k<<<1, 1>>>(out);\n}\n"},
       {"host code calls CUB's or Thrust's device-wide algorithms",
        "__global__ void k(float* y) {}\nvoid f(float* y, int n) {\n  thrust::sort(thrust::device, y, y + n);\n  k<<<1, 1>>>(y);\n}\n"},
-      {"launch macro L pastes, quotes or takes variadic arguments",
-       "__global__ void k0(float* y) {}\n#define L(N) k##N<<<1, 1>>>(y)\nvoid f(float* y) { L(0); }\n"},
+      {"launch macro L takes variadic arguments",
+       "__global__ void k(float* y) {}\n#define L(...) k<<<1, 1>>>(__VA_ARGS__)\nvoid f(float* y) { L(y); }\n"},
       {"launch macro L called with 2 arguments",
        "__global__ void k(float* y) {}\n#define L(Y) k<<<1, 1>>>(Y)\nvoid f(float* y) { L(y, y); }\n"},
       {"device code but no kernel", "__device__ int f() { return 1; }\n"},

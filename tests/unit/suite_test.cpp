@@ -232,6 +232,15 @@ TEST(CandidateMatching, HostCodeExtension) {
   EXPECT_FALSE(host_code_extension("import torch\nclass ModelNew(torch.nn.Module): pass\n"));
 }
 
+// The hint comes before the dead process's output, which can run to kilobytes.
+TEST(CandidateMatching, HostCodeHintComesBeforeTheProcessOutput) {
+  const std::string died = "the candidate's process died (killed by signal 11 (Segmentation fault))";
+  const std::string hinted = with_host_code_hint(died + "; its output ended with: Fatal Python error");
+  EXPECT_TRUE(hinted.starts_with(died + "; its extension is host code only")) << hinted;
+  EXPECT_TRUE(hinted.ends_with("; its output ended with: Fatal Python error")) << hinted;
+  EXPECT_TRUE(with_host_code_hint(died).ends_with("or evaluate it with --device cpu"));
+}
+
 TEST(CandidateDiscovery, FindsAndSortsAndListsUnmatched) {
   TempDir dir;
   dir.write("level1/2_B/z.py", "x");

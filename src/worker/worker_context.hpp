@@ -1,0 +1,53 @@
+#pragma once
+// The worker's state across jobs (worker/job_loop.cpp makes it, worker/evaluate.hpp uses it): the
+// GPU's clock monitor and stream hold, the zygote, the candidate processes started ahead, and the
+// reference twin kept for the next job of its problem; and where a job's candidate process comes from.
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "worker/gpu_clock.hpp"
+#include "worker/stream_hold.hpp"
+#include "worker/zygote_client.hpp"
+
+namespace kforge::worker {
+
+class RemoteCandidate;  // worker/remote_candidate.hpp
+
+struct WorkerContext {
+  bool cuda = false;
+  int64_t l2_bytes = 0;
+  std::shared_ptr<GpuClockMonitor> clock;  // CUDA: the GPU's SM clock and slowdown reasons (NVML)
+  std::shared_ptr<StreamHold> hold;        // CUDA: holds the stream while a timed forward is queued
+  std::string why_not_held;                // when `hold` is null
+  std::unique_ptr<Zygote> zygote;          // starts candidate processes
+  // Processes started ahead, as soon as the previous evaluation's timing was done (or when its
+  // result was sent, if it ended before timing): their CUDA contexts are made by the time the next
+  // job needs them, one for its candidate and one for its reference's timed calls (the reference
+  // twin, worker/reference_twin.hpp). None has run candidate code.
+  std::vector<std::unique_ptr<CandidateProcess>> spares;
+  // The last evaluation's reference twin (worker/reference_twin.hpp), kept for the next job of the
+  // same problem and timing (`twin_key`): candidates of one problem in a row (an agent's attempts,
+  // a folder's samples) skip its start. It has run no candidate code; it is stopped while kept.
+  std::unique_ptr<RemoteCandidate> twin;
+  std::string twin_key;
+};
+
+// How many spares an evaluation takes: the candidate's process and the reference twin's.
+inline constexpr size_t kSpareProcesses = 2;
+
+// Starts spares until there are kSpareProcesses, while nothing is timed; a failure is only logged
+// (the next evaluation tries again and reports it).
+void start_spare(WorkerContext& context);
+
+// A spare if there is one, else a new process; ready to be given a candidate (or the reference).
+std::unique_ptr<CandidateProcess> take_candidate_process(WorkerContext& context);
+
+// A multi-rank job's candidate process for this worker's rank: forked fresh by the zygote into the
+// job's private network (never a spare: those were forked before it existed), ready.
+std::unique_ptr<CandidateProcess> rank_process(WorkerContext& context);
+// Waits until the spare processes are ready and stopped, so that nothing of their start runs
+// while a candidate is timed; a spare lost meanwhile is dropped (the next job starts one).
+void settle_spare(WorkerContext& context);
+
+}  // namespace kforge::worker

@@ -1,0 +1,65 @@
+// What a dead candidate process's output says about where it died (worker/crash_output.hpp).
+#include "worker/crash_output.hpp"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+namespace kforge::worker {
+namespace {
+
+// The shape of a host-only extension's crash on the H200 (session 34): the native backtrace, then
+// the fault handler's dump with the main thread as "Thread" (the fault was in an OpenMP worker).
+const std::string kOpenMpCrash =
+    "/lib/x86_64-linux-gnu/libc.so.6(+0x45330)[0x7fe5ce845330]\n"
+    "/tmp/kforge-worker-1552-oPMzTB/candidate-3125/relu_cpp.so(+0xc1e7)[0x7fe59dadc1e7]\n"
+    "Fatal Python error: Segmentation fault\n"
+    "\n"
+    "Thread 0x00007fe5ceb07140 (most recent call first):\n"
+    "  File \"/tmp/tmprt5rpruk/run/level1/2_ReLU/l1_2_relu_cpp_openmp.py\", line 49 in forward\n"
+    "  File \"/opt/torch/.venv/lib/python3.12/site-packages/torch/nn/modules/module.py\", line 1790 in _call_impl\n"
+    "  File \"/work/build/release/python/kforge_zygote.py\", line 144 in <module>\n"
+    "\n"
+    "Extension modules: numpy._core._multiarray_umath, torch._C, torch._C._fft (total: 3)\n";
+
+TEST(CrashOutput, TheCandidatesInnermostFrameAndNoModuleList) {
+  const CrashOutput said = read_crash_output(kOpenMpCrash, 1500);
+  EXPECT_EQ(said.where, "l1_2_relu_cpp_openmp.py, line 49, in forward");
+  EXPECT_EQ(said.tail.find("Extension modules"), std::string::npos) << said.tail;
+  EXPECT_TRUE(said.tail.ends_with("kforge_zygote.py\", line 144 in <module>")) << said.tail;
+  EXPECT_NE(said.tail.find("Fatal Python error: Segmentation fault"), std::string::npos) << said.tail;
+}
+
+// Python's own library (ctypes, where tests/candidates/segfault.py faults) is passed over for the
+// candidate's frame that called it.
+TEST(CrashOutput, LibraryFramesArePassedOver) {
+  const std::string out =
+      "Fatal Python error: Segmentation fault\n\n"
+      "Current thread 0x00007f00 (most recent call first):\n"
+      "  File \"/usr/lib/python3.12/ctypes/__init__.py\", line 521 in string_at\n"
+      "  File \"/tmp/c/segfault.py\", line 21 in forward\n"
+      "  File \"/tmp/c/segfault.py\", line 30 in helper\n";
+  EXPECT_EQ(read_crash_output(out, 1500).where, "segfault.py, line 21, in forward");
+}
+
+// Nothing of the candidate's in the first thread's frames: the next thread's block is read.
+TEST(CrashOutput, ALaterThreadsFramesAreReadWhereTheFirstHasNone) {
+  const std::string out =
+      "Current thread 0x01 (most recent call first):\n"
+      "  File \"/usr/lib/python3.12/threading.py\", line 10 in run\n"
+      "\n"
+      "Thread 0x02 (most recent call first):\n"
+      "  File \"/tmp/c/cand.py\", line 7 in forward\n";
+  EXPECT_EQ(read_crash_output(out, 1500).where, "cand.py, line 7, in forward");
+}
+
+// No fault handler dump (os._exit, a kill): no place, the output as it was, its last bytes only.
+TEST(CrashOutput, WithoutADumpTheTailIsTheOutputsEnd) {
+  const CrashOutput said = read_crash_output("line one\n  File \"/tmp/c/x.py\", line 3 in f\nabcdefghij\n\n", 5);
+  EXPECT_EQ(said.where, "");
+  EXPECT_EQ(said.tail, "fghij");
+  EXPECT_EQ(read_crash_output("", 100).tail, "");
+}
+
+}  // namespace
+}  // namespace kforge::worker
