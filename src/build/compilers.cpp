@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <cstdlib>
 #include <stdexcept>
 #include <string_view>
 #include <utility>
@@ -10,31 +11,39 @@
 
 namespace kforge::build {
 
-OwnedFd compile_sandbox(const BuildSettings& settings, const std::filesystem::path& folder) {
+OwnedFd compile_sandbox(const BuildSettings& settings, const std::filesystem::path& folder, bool* signals_scoped) {
+  if (signals_scoped) *signals_scoped = false;
   if (!settings.compile_readable || landlock::abi() < 1) return OwnedFd();
   std::vector<std::string> readable = *settings.compile_readable;
   for (const auto& cache : cache_folders(settings.cache_dir)) readable.push_back(cache.string());
   landlock::Confinement confinement;
   confinement.writable = {folder.string()};
   confinement.readable = std::move(readable);
+  // KFORGE_WORKER_NO_SIGNAL_SCOPE: the tests' way to exercise the seccomp rule older kernels rely on.
+  confinement.scope_signals = !std::getenv("KFORGE_WORKER_NO_SIGNAL_SCOPE");
   std::string error;
-  OwnedFd ruleset = landlock::confining_ruleset(confinement, &error);
+  OwnedFd ruleset = landlock::confining_ruleset(confinement, &error, signals_scoped);
   if (!ruleset.valid())
     throw std::runtime_error("the compilers' sandbox could not be made: " + error);
   return ruleset;
 }
 
-Compilers::Compilers(const BuildSettings& settings, const std::filesystem::path& folder)
-    : sandbox_(compile_sandbox(settings, folder)) {
+Compilers::Compilers(const BuildSettings& settings, const std::filesystem::path& folder) {
+  bool signals_scoped = false;
+  sandbox_ = compile_sandbox(settings, folder, &signals_scoped);
   if (settings.compile_readable && !sandbox_.valid())
-    note_ = "the compilers run unconfined: this kernel has no Landlock (nor has the candidate's process)";
+    note_ = "the compilers' files are unconfined: this kernel has no Landlock (nor has the candidate's process)";
+  if (settings.compile_readable) {
+    filter_ = seccomp::compiler_filter(signals_scoped);
+    filter_program_ = {static_cast<unsigned short>(filter_.size()), filter_.data()};
+  }
   for (char** e = environ; *e; ++e)
     if (std::string_view(*e).rfind("TMPDIR=", 0) != 0) env_.emplace_back(*e);
   env_.push_back("TMPDIR=" + (folder / "tmp").string());
 }
 
 ProcessResult Compilers::run(const std::vector<std::string>& argv, std::chrono::seconds timeout, size_t output_cap) const {
-  return run_process(argv, timeout, output_cap, "", {}, &env_, sandbox_.get());
+  return run_process(argv, timeout, output_cap, "", {}, &env_, sandbox_.get(), filter_.empty() ? nullptr : &filter_program_);
 }
 
 }  // namespace kforge::build

@@ -13,15 +13,17 @@
 #include "build/build_service.hpp"
 #include "build/subprocess.hpp"
 #include "common/owned_fd.hpp"
+#include "common/seccomp_filter.hpp"
 
 namespace kforge::build {
 
 // The sandbox of one build in `folder`: a Landlock ruleset for run_process that allows writing
 // beneath `folder` only and reading beneath the settings' folders, the cache (its precompiled
-// headers) and `folder`; none where the settings ask for none, or where the kernel has no
-// Landlock (a candidate's own process is not confined there either; the build's log says so).
-// Throws where the kernel has Landlock and refused the ruleset.
-OwnedFd compile_sandbox(const BuildSettings& settings, const std::filesystem::path& folder);
+// headers) and `folder`, and keeps signals and abstract sockets inside the compilers' own
+// processes where the kernel can (`signals_scoped` says whether); none where the settings ask for
+// none, or where the kernel has no Landlock (a candidate's own process is not confined there
+// either; the build's log says so). Throws where the kernel has Landlock and refused the ruleset.
+OwnedFd compile_sandbox(const BuildSettings& settings, const std::filesystem::path& folder, bool* signals_scoped = nullptr);
 
 // The compilers of one build in `folder`: this process's environment with TMPDIR set to
 // `folder`/tmp, and the build's sandbox. Their temporary files (g++'s .s, nvcc's intermediates)
@@ -32,6 +34,8 @@ OwnedFd compile_sandbox(const BuildSettings& settings, const std::filesystem::pa
 class Compilers {
  public:
   Compilers(const BuildSettings& settings, const std::filesystem::path& folder);
+  Compilers(const Compilers&) = delete;  // filter_program_ points into filter_
+  Compilers& operator=(const Compilers&) = delete;
   ProcessResult run(const std::vector<std::string>& argv, std::chrono::seconds timeout, size_t output_cap = 1 << 20) const;
   // Empty, or what the build's log should say of the sandbox (none to be had).
   const std::string& note() const { return note_; }
@@ -39,6 +43,11 @@ class Compilers {
  private:
   std::vector<std::string> env_;
   OwnedFd sandbox_;
+  // With the sandbox, a seccomp filter too (common/seccomp_filter.hpp's compiler_filter): a
+  // program a candidate's flags name (`-B DIR/` runs DIR/cc1plus) otherwise runs in kforge's or the
+  // reference process's tree, free to signal either, to trace, to leave its group, to open sockets.
+  seccomp::Program filter_;
+  sock_fprog filter_program_{};
   std::string note_;
 };
 

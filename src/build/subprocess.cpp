@@ -10,13 +10,15 @@
 #include <cstring>
 
 #include "common/landlock.hpp"
+#include "common/seccomp_filter.hpp"
 #include "common/parent_death.hpp"
 
 namespace kforge::build {
 
 ProcessResult run_process(const std::vector<std::string>& argv, std::chrono::seconds timeout, size_t output_cap,
                           const std::string& cwd, const std::function<void(std::string_view)>& on_output,
-                          const std::vector<std::string>* env, int ruleset) {
+                          const std::vector<std::string>* env, int ruleset,
+                          const sock_fprog* filter) {
   ProcessResult result;
   auto t0 = std::chrono::steady_clock::now();
   int pipe_fds[2];
@@ -52,7 +54,7 @@ ProcessResult run_process(const std::vector<std::string>& argv, std::chrono::sec
     int devnull = ::open("/dev/null", O_RDONLY);
     ::dup2(devnull, 0);
     if (!cwd.empty() && ::chdir(cwd.c_str()) != 0) ::_exit(126);
-    if (ruleset >= 0 && !landlock::restrict_self(ruleset)) {
+    if ((ruleset >= 0 && !landlock::restrict_self(ruleset)) || (filter && !seccomp::install_in_child(*filter))) {
       const char msg[] = "the compiler's sandbox could not be entered\n";
       [[maybe_unused]] auto n = ::write(2, msg, sizeof msg - 1);
       ::_exit(126);

@@ -7,6 +7,8 @@
 #include <string_view>
 #include <vector>
 
+struct sock_fprog;  // <linux/filter.h>
+
 namespace kforge::build {
 
 struct ProcessResult {
@@ -20,11 +22,14 @@ struct ProcessResult {
 // `on_output`, when given, sees every chunk of output as it is read (before the cap), so a caller
 // can act on a long run's results while it goes on. `env` ("NAME=value" entries), when given, is
 // the process's whole environment instead of kforge's. `ruleset`, when not -1, is a Landlock
-// ruleset (common/landlock.hpp) the process runs under from before its program starts (a
-// compiler confined to its build's folder; exit status 126 where the kernel refused it).
+// ruleset (common/landlock.hpp) the process runs under from before its program starts, and
+// `filter`, when given, a seccomp filter (common/seccomp_filter.hpp) it runs under too (a compiler
+// confined to its build's folder and its own processes; exit status 126 where the kernel refused
+// either).
 ProcessResult run_process(const std::vector<std::string>& argv, std::chrono::seconds timeout,
                           size_t output_cap = 1 << 20, const std::string& cwd = "",
                           const std::function<void(std::string_view)>& on_output = {},
-                          const std::vector<std::string>* env = nullptr, int ruleset = -1);
+                          const std::vector<std::string>* env = nullptr, int ruleset = -1,
+                          const sock_fprog* filter = nullptr);
 
 }  // namespace kforge::build

@@ -27,127 +27,13 @@
 
 #include "common/colon_list.hpp"
 #include "common/landlock.hpp"
+#include "common/seccomp_filter.hpp"
 #include "worker/private_network.hpp"
 
 namespace kforge::worker {
 namespace {
 
-#if defined(__x86_64__)
-constexpr unsigned kArch = AUDIT_ARCH_X86_64;
-#elif defined(__aarch64__)
-constexpr unsigned kArch = AUDIT_ARCH_AARCH64;
-#else
-#error "kforge's worker sandbox knows x86_64 and aarch64"
-#endif
-
-constexpr unsigned kDeny = SECCOMP_RET_ERRNO | (EACCES & SECCOMP_RET_DATA);
-constexpr unsigned kDenyPerm = SECCOMP_RET_ERRNO | (EPERM & SECCOMP_RET_DATA);
-
-using Program = std::vector<sock_filter>;
-
-sock_filter stmt(uint16_t code, uint32_t k) { return BPF_STMT(code, k); }
-sock_filter jump(uint16_t code, uint32_t k, uint8_t jt, uint8_t jf) { return BPF_JUMP(code, k, jt, jf); }
-
-// The start of every filter: another architecture's calling convention (a 32-bit int 0x80 call)
-// or x32's second table of the same calls (bit 30) could dodge the numbers checked after it.
-void check_architecture(Program& p) {
-  p.push_back(stmt(BPF_LD | BPF_W | BPF_ABS, offsetof(seccomp_data, arch)));
-  p.push_back(jump(BPF_JMP | BPF_JEQ | BPF_K, kArch, 1, 0));
-  p.push_back(stmt(BPF_RET | BPF_K, kDeny));
-  p.push_back(stmt(BPF_LD | BPF_W | BPF_ABS, offsetof(seccomp_data, nr)));
-#if defined(__x86_64__)
-  p.push_back(jump(BPF_JMP | BPF_JGE | BPF_K, 0x40000000u, 0, 1));
-  p.push_back(stmt(BPF_RET | BPF_K, kDeny));
-#endif
-}
-
-// Expects the system call number loaded; denies each of `calls` with `action`.
-void deny_calls(Program& p, const std::vector<long>& calls, unsigned action) {
-  for (long nr : calls) {
-    p.push_back(jump(BPF_JMP | BPF_JEQ | BPF_K, static_cast<uint32_t>(nr), 0, 1));
-    p.push_back(stmt(BPF_RET | BPF_K, action));
-  }
-}
-
-// Expects the number loaded; socket(AF_INET/AF_INET6/AF_PACKET) denied, other families allowed;
-// with `allow_inet` (a rank in its private network namespace) only AF_PACKET. io_uring can open
-// sockets without the socket() system call: denied either way. Ends the program.
-void deny_network_sockets(Program& p, bool allow_inet = false) {
-  deny_calls(p, {__NR_io_uring_setup}, kDeny);
-  p.push_back(jump(BPF_JMP | BPF_JEQ | BPF_K, __NR_socket, 1, 0));
-  p.push_back(stmt(BPF_RET | BPF_K, SECCOMP_RET_ALLOW));
-  p.push_back(stmt(BPF_LD | BPF_W | BPF_ABS, offsetof(seccomp_data, args[0])));
-  if (!allow_inet) {
-    p.push_back(jump(BPF_JMP | BPF_JEQ | BPF_K, AF_INET, 3, 0));
-    p.push_back(jump(BPF_JMP | BPF_JEQ | BPF_K, AF_INET6, 2, 0));
-  }
-  p.push_back(jump(BPF_JMP | BPF_JEQ | BPF_K, AF_PACKET, 1, 0));
-  p.push_back(stmt(BPF_RET | BPF_K, SECCOMP_RET_ALLOW));  // AF_UNIX and the like: local only
-  p.push_back(stmt(BPF_RET | BPF_K, kDeny));
-}
-
-// Expects the number loaded; a signal sent with kill, tgkill, rt_sigqueueinfo or
-// rt_tgsigqueueinfo (whose first argument is the process, or the group when negative) to a target
-// `allowed` does not accept is denied. Falls through to the next block otherwise.
-template <class Allowed>
-void filter_signals(Program& p, Allowed allowed) {
-  const long senders[] = {__NR_kill, __NR_tgkill, __NR_rt_sigqueueinfo, __NR_rt_tgsigqueueinfo};
-  Program block;  // runs with the number loaded; returns, or jumps to its end with it reloaded
-  allowed(block);
-  block.push_back(stmt(BPF_LD | BPF_W | BPF_ABS, offsetof(seccomp_data, nr)));
-  const size_t n = std::size(senders);
-  for (size_t i = 0; i < n; ++i)  // a sender jumps to the block; the last non-sender skips it
-    p.push_back(jump(BPF_JMP | BPF_JEQ | BPF_K, static_cast<uint32_t>(senders[i]), static_cast<uint8_t>(n - i), 0));
-  p.push_back(jump(BPF_JMP | BPF_JA, static_cast<uint32_t>(block.size()), 0, 0));
-  p.insert(p.end(), block.begin(), block.end());
-}
-
-// With Landlock's signal scope the kernel already keeps every signal inside the candidate's own
-// processes; this only names kforge's processes again: `pids`, their groups, and every process (-1).
-void deny_signals_to(Program& p, const std::vector<int>& pids) {
-  filter_signals(p, [&](Program& b) {
-    std::vector<uint32_t> targets{0xffffffffu};
-    for (int pid : pids)
-      if (pid > 1) {
-        targets.push_back(static_cast<uint32_t>(pid));
-        targets.push_back(static_cast<uint32_t>(-pid));
-      }
-    b.push_back(stmt(BPF_LD | BPF_W | BPF_ABS, offsetof(seccomp_data, args[0])));
-    for (uint32_t target : targets) {
-      b.push_back(jump(BPF_JMP | BPF_JEQ | BPF_K, target, 0, 1));
-      b.push_back(stmt(BPF_RET | BPF_K, kDenyPerm));
-    }
-  });
-}
-
-// Without it (kernels before 6.12): signals only to the process itself and its own group (which
-// holds everything it started: none of it can leave), and the existence probe (signal 0) to any.
-// Its children are signalled through the group; one child alone cannot be (a compiler's timeout
-// in `kforge build-inline` then waits for the job's deadline).
-void allow_signals_only_within(Program& p, int self) {
-  filter_signals(p, [&](Program& b) {
-    const uint32_t own = static_cast<uint32_t>(self), group = static_cast<uint32_t>(-self);
-    // kill(pid, 0) and rt_sigqueueinfo(pid, 0, ...) only test that pid exists.
-    b.push_back(jump(BPF_JMP | BPF_JEQ | BPF_K, __NR_kill, 0, 3));
-    b.push_back(stmt(BPF_LD | BPF_W | BPF_ABS, offsetof(seccomp_data, args[1])));
-    b.push_back(jump(BPF_JMP | BPF_JEQ | BPF_K, 0, 0, 1));
-    b.push_back(stmt(BPF_RET | BPF_K, SECCOMP_RET_ALLOW));
-    b.push_back(stmt(BPF_LD | BPF_W | BPF_ABS, offsetof(seccomp_data, args[0])));
-    for (uint32_t target : {0u, own, group}) {
-      b.push_back(jump(BPF_JMP | BPF_JEQ | BPF_K, target, 0, 1));
-      b.push_back(stmt(BPF_RET | BPF_K, SECCOMP_RET_ALLOW));
-    }
-    b.push_back(stmt(BPF_RET | BPF_K, kDenyPerm));
-  });
-}
-
-std::string install(Program& p) {
-  sock_fprog prog{static_cast<unsigned short>(p.size()), p.data()};
-  if (::prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) return std::string("no_new_privs: ") + std::strerror(errno);
-  if (::syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, SECCOMP_FILTER_FLAG_TSYNC, &prog) != 0)
-    return std::string("seccomp: ") + std::strerror(errno);
-  return "";
-}
+using namespace seccomp;  // the filters' building blocks (common/seccomp_filter.hpp)
 
 std::string deny_network() {
   Program p;
@@ -156,20 +42,12 @@ std::string deny_network() {
   return install(p);
 }
 
-// What a kernel (a CUDA one, a Triton one, a compiler run for load_inline) never needs and a
-// candidate would use to reach the judge: other processes' memory and tracing, leaving its process
-// group (a double fork with setsid outlives the group kill), mounts, BPF, kernel keyrings, pidfds
-// (a signal or an fd taken from another process), namespaces, kernel modules.
+// What a kernel (a CUDA one, a Triton one) never needs and a candidate would use to reach the
+// judge (seccomp::process_escape_calls), and signals and sockets as the candidate's process may have them.
 std::string deny_candidate_calls(const std::vector<int>& protected_pids, bool signals_scoped, bool private_network) {
   Program p;
   check_architecture(p);
-  deny_calls(p,
-             {__NR_ptrace, __NR_process_vm_readv, __NR_process_vm_writev, __NR_setsid, __NR_setpgid, __NR_mount,
-              __NR_umount2, __NR_pivot_root, __NR_chroot, __NR_bpf, __NR_keyctl, __NR_add_key, __NR_request_key,
-              __NR_pidfd_open, __NR_pidfd_getfd, __NR_pidfd_send_signal, __NR_tkill, __NR_unshare, __NR_setns,
-              __NR_init_module, __NR_finit_module, __NR_delete_module, __NR_kexec_load, __NR_reboot, __NR_swapon,
-              __NR_swapoff, __NR_process_madvise, __NR_kcmp, __NR_perf_event_open, __NR_userfaultfd},
-             kDenyPerm);
+  deny_calls(p, process_escape_calls(), kDenyPerm);
   if (signals_scoped) deny_signals_to(p, protected_pids);
   else allow_signals_only_within(p, static_cast<int>(::getpid()));
   deny_network_sockets(p, private_network);

@@ -102,9 +102,12 @@ TEST(CpuIsolation, StateDiesWithItsCandidate) {
 }
 
 // Signals to kforge, the reference process and the zygote are denied: by Landlock's signal scope
-// where the kernel has it, and by the seccomp rule older kernels rely on (forced here).
+// where the kernel has it, and by the seccomp rule older kernels rely on (forced here); from the
+// candidate's process, and from a compiler its load_inline flags run (`-B DIR/`: a cc1plus of its
+// own), which before session 34 killed kforge (exit 137).
 TEST(CpuIsolation, KforgeSurvivesSignals) {
-  const std::vector<std::string> hostile{"escape_kill_parent.py", "escape_kill_kforge_by_name.py"};
+  const std::vector<std::string> hostile{"escape_kill_parent.py", "escape_kill_kforge_by_name.py",
+                                         "escape_kill_kforge_through_compiler.py"};
   for (bool seccomp_only : {false, true}) {
     SCOPED_TRACE(seccomp_only ? "seccomp only" : "Landlock signal scope where the kernel has it");
     std::optional<ScopedEnv> no_scope;

@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <signal.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cstdlib>
@@ -110,6 +112,39 @@ TEST(CompileSandbox, WithoutTheSettingTheIncludeIsRead) {
   InlineOutcome out = build_inline(
       service, plain_spec("reads", "#include \"secret.h\"\nint x;\n", {"-I" + (dir.path() / "home").string()}));
   EXPECT_TRUE(out.build.ok) << out.build.diagnostics << out.build.log;
+}
+
+// A compiler's flags can run a program of the candidate's (`-B DIR/` runs DIR/cc1plus): it may
+// signal only its own processes, never another process of the same user (kforge, the reference
+// process), by Landlock's signal scope where the kernel has it and by the seccomp rule older
+// kernels rely on (forced with KFORGE_WORKER_NO_SIGNAL_SCOPE); its own group it still may.
+TEST(CompileSandbox, ACompilersSignalsStayInItsOwnProcesses) {
+  if (landlock_missing()) GTEST_SKIP() << "no Landlock, or g++ outside the system folders";
+  for (bool seccomp_only : {false, true}) {
+    SCOPED_TRACE(seccomp_only ? "seccomp only" : "Landlock signal scope where the kernel has it");
+    const pid_t bystander = ::fork();  // stands for kforge: a process of the same user outside the build
+    if (bystander == 0) {
+      ::pause();
+      ::_exit(0);
+    }
+    ASSERT_GT(bystander, 0);
+    TempDir dir;
+    std::filesystem::create_directories(dir.path() / "build");
+    if (seccomp_only) ::setenv("KFORGE_WORKER_NO_SIGNAL_SCOPE", "1", 1);
+    const Compilers compilers(confined_service(dir).settings(), dir.path() / "build");
+    ::unsetenv("KFORGE_WORKER_NO_SIGNAL_SCOPE");
+    const std::string target = std::to_string(bystander);
+    ProcessResult r = compilers.run({"/bin/sh", "-c", "kill -TERM " + target + " && echo sent; kill -0 " + target +
+                                                          " && echo probed; kill -TERM 0 2>/dev/null; echo after"},
+                                    std::chrono::seconds(20));
+    int status = 0;
+    EXPECT_EQ(::waitpid(bystander, &status, WNOHANG), 0) << "the bystander was killed: " << r.output;
+    ::kill(bystander, SIGKILL);
+    ::waitpid(bystander, &status, 0);
+    EXPECT_EQ(r.output.find("sent"), std::string::npos) << r.output;
+    // Its own group: the shell's SIGTERM to group 0 ends it before "after".
+    EXPECT_EQ(r.output.find("after"), std::string::npos) << r.output;
+  }
 }
 
 }  // namespace
