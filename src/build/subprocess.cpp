@@ -9,11 +9,26 @@
 #include <cerrno>
 #include <cstring>
 
+#include "common/capabilities.hpp"
 #include "common/landlock.hpp"
 #include "common/seccomp_filter.hpp"
 #include "common/parent_death.hpp"
 
 namespace kforge::build {
+
+namespace {
+
+// Whether child `pid` has exited, without reaping it (its id, and its group's, stay its own until
+// it is reaped). True also where it cannot be waited for at all, so no caller waits for ever.
+bool has_exited(pid_t pid) {
+  for (;;) {
+    siginfo_t info{};
+    if (::waitid(P_PID, static_cast<id_t>(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0) return info.si_pid == pid;
+    if (errno != EINTR) return true;
+  }
+}
+
+}  // namespace
 
 ProcessResult run_process(const std::vector<std::string>& argv, std::chrono::seconds timeout, size_t output_cap,
                           const std::string& cwd, const std::function<void(std::string_view)>& on_output,
@@ -54,7 +69,10 @@ ProcessResult run_process(const std::vector<std::string>& argv, std::chrono::sec
     int devnull = ::open("/dev/null", O_RDONLY);
     ::dup2(devnull, 0);
     if (!cwd.empty() && ::chdir(cwd.c_str()) != 0) ::_exit(126);
-    if ((ruleset >= 0 && !landlock::restrict_self(ruleset)) || (filter && !seccomp::install_in_child(*filter))) {
+    // A filtered run is an untrusted one: no capabilities either (as root, CAP_SYS_PTRACE reads
+    // the reference process's memory through /proc, non-dumpable as it is).
+    if ((ruleset >= 0 && !landlock::restrict_self(ruleset)) ||
+        (filter && (!drop_all_capabilities() || !seccomp::install_in_child(*filter)))) {
       const char msg[] = "the compiler's sandbox could not be entered\n";
       [[maybe_unused]] auto n = ::write(2, msg, sizeof msg - 1);
       ::_exit(126);
@@ -69,16 +87,26 @@ ProcessResult run_process(const std::vector<std::string>& argv, std::chrono::sec
   ::close(pipe_fds[1]);
   auto deadline = t0 + timeout;
   char buffer[65536];
+  // Once the process itself has exited, what is already in the pipe is read and no more: a
+  // background process it left holding the pipe open (a daemon of a candidate's compiler) would
+  // otherwise keep the call waiting for EOF until the deadline.
+  bool exited = false;
+  int reads_after_exit = 0;
   for (;;) {
     auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
     if (left.count() <= 0) {
       result.timed_out = true;
       break;
     }
+    if (!exited) exited = has_exited(pid);
+    if (exited && ++reads_after_exit > 16) break;
     pollfd p{pipe_fds[0], POLLIN, 0};
-    int ready = ::poll(&p, 1, static_cast<int>(std::min<long long>(left.count(), 1000)));
+    int ready = ::poll(&p, 1, exited ? 0 : static_cast<int>(std::min<long long>(left.count(), 100)));
     if (ready < 0 && errno == EINTR) continue;
-    if (ready <= 0) continue;
+    if (ready <= 0) {
+      if (exited) break;
+      continue;
+    }
     ssize_t n = ::read(pipe_fds[0], buffer, sizeof buffer);
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) break;  // EOF: the process closed its output (it is exiting)
@@ -96,18 +124,20 @@ ProcessResult run_process(const std::vector<std::string>& argv, std::chrono::sec
   }
   ::close(pipe_fds[0]);
   int status = 0;
-  // A process can close its output and still run: wait for it under the same deadline.
-  while (!result.timed_out && ::waitpid(pid, &status, WNOHANG) == 0) {
+  // A process can close its output and still run: wait for it under the same deadline, without
+  // reaping it, so that its group's id stays its own until the group is killed below.
+  while (!result.timed_out && !has_exited(pid)) {
     if (std::chrono::steady_clock::now() >= deadline) {
       result.timed_out = true;
       break;
     }
     ::usleep(2000);
   }
-  if (result.timed_out) {
-    ::kill(-pid, SIGKILL);
-    ::waitpid(pid, &status, 0);
-  }
+  // Whatever it left in its group ends with it (a background process of a compiler's, a fork of a
+  // prebuild's import): it would otherwise run on, beside later candidates' timing. Leaving the
+  // group is denied to what a sandboxed run starts (setsid, setpgid: common/seccomp_filter.hpp).
+  ::kill(-pid, SIGKILL);
+  ::waitpid(pid, &status, 0);
   result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
   result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return result;

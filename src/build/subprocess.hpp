@@ -23,9 +23,10 @@ struct ProcessResult {
 // can act on a long run's results while it goes on. `env` ("NAME=value" entries), when given, is
 // the process's whole environment instead of kforge's. `ruleset`, when not -1, is a Landlock
 // ruleset (common/landlock.hpp) the process runs under from before its program starts, and
-// `filter`, when given, a seccomp filter (common/seccomp_filter.hpp) it runs under too (a compiler
-// confined to its build's folder and its own processes; exit status 126 where the kernel refused
-// either).
+// `filter`, when given, a seccomp filter (common/seccomp_filter.hpp) it runs under too, without
+// any capability (a compiler confined to its build's folder and its own processes; exit status
+// 126 where the kernel refused either). Whatever the process leaves in its group is killed when it
+// ends.
 ProcessResult run_process(const std::vector<std::string>& argv, std::chrono::seconds timeout,
                           size_t output_cap = 1 << 20, const std::string& cwd = "",
                           const std::function<void(std::string_view)>& on_output = {},

@@ -13,7 +13,6 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include <linux/capability.h>
 #include <signal.h>
 
 #include <algorithm>
@@ -25,6 +24,7 @@
 #include <iterator>
 #include <vector>
 
+#include "common/capabilities.hpp"
 #include "common/colon_list.hpp"
 #include "common/landlock.hpp"
 #include "common/seccomp_filter.hpp"
@@ -54,15 +54,9 @@ std::string deny_candidate_calls(const std::vector<int>& protected_pids, bool si
   return install(p);
 }
 
-// No capabilities, now or after an exec: as root, CAP_SYS_PTRACE would open another process's
-// memory through /proc and CAP_DAC_OVERRIDE every file.
+// No capabilities, now or after an exec (common/capabilities.hpp).
 std::string drop_capabilities() {
-  for (int cap = 0; cap <= 63; ++cap)
-    if (::prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) != 0 && errno != EINVAL && errno != EPERM) break;
-  __user_cap_header_struct header{_LINUX_CAPABILITY_VERSION_3, 0};
-  __user_cap_data_struct data[2] = {};
-  if (::syscall(SYS_capset, &header, data) != 0) return std::string("capset: ") + std::strerror(errno);
-  return "";
+  return drop_all_capabilities() ? "" : std::string("capset: ") + std::strerror(errno);
 }
 
 // Confines writes to `writable` (and /dev, and /proc: all of it for the reference process, only

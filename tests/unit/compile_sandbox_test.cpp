@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -145,6 +146,31 @@ TEST(CompileSandbox, ACompilersSignalsStayInItsOwnProcesses) {
     // Its own group: the shell's SIGTERM to group 0 ends it before "after".
     EXPECT_EQ(r.output.find("after"), std::string::npos) << r.output;
   }
+}
+
+// Nor may it read the reference process's memory or environment through /proc: that process is
+// not dumpable, which binds every process of its user but one with CAP_SYS_PTRACE, which root's
+// compilers had until session 34. As another user the kernel denies it anyway: nothing to test.
+TEST(CompileSandbox, ACompilerAsRootCannotReadANonDumpableProcess) {
+  if (landlock_missing()) GTEST_SKIP() << "no Landlock, or g++ outside the system folders";
+  if (::geteuid() != 0) GTEST_SKIP() << "not root: the kernel denies it for want of the capability anyway";
+  const pid_t reference = ::fork();  // stands for the reference process
+  if (reference == 0) {
+    ::prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
+    ::pause();
+    ::_exit(0);
+  }
+  ASSERT_GT(reference, 0);
+  ::usleep(100000);  // its prctl done
+  TempDir dir;
+  std::filesystem::create_directories(dir.path() / "build");
+  const Compilers compilers(confined_service(dir).settings(), dir.path() / "build");
+  const std::string environ_file = "/proc/" + std::to_string(reference) + "/environ";
+  ProcessResult r = compilers.run({"/bin/sh", "-c", "cat " + environ_file + " >/dev/null && echo read"},
+                                  std::chrono::seconds(20));
+  ::kill(reference, SIGKILL);
+  ::waitpid(reference, nullptr, 0);
+  EXPECT_EQ(r.output.find("read"), std::string::npos) << r.output;
 }
 
 }  // namespace
