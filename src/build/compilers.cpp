@@ -15,7 +15,14 @@ OwnedFd compile_sandbox(const BuildSettings& settings, const std::filesystem::pa
   if (signals_scoped) *signals_scoped = false;
   if (!settings.compile_readable || landlock::abi() < 1) return OwnedFd();
   std::vector<std::string> readable = *settings.compile_readable;
-  for (const auto& cache : cache_folders(settings.cache_dir)) readable.push_back(cache.string());
+  // Of the cache, the precompiled headers only (where the folder is a link, as the tests make it,
+  // its target too): not objects/, every other candidate's built library, nor tmp/, the builds in
+  // progress, which a program run by a candidate's flags would pass off as its own build.
+  const std::filesystem::path headers = settings.cache_dir / "pch";
+  readable.push_back(headers.string());
+  std::error_code ec;
+  if (std::filesystem::is_symlink(headers, ec))
+    if (auto target = std::filesystem::canonical(headers, ec); !ec) readable.push_back(target.string());
   landlock::Confinement confinement;
   confinement.writable = {folder.string()};
   confinement.readable = std::move(readable);

@@ -18,8 +18,8 @@
 namespace kforge::build {
 
 // The sandbox of one build in `folder`: a Landlock ruleset for run_process that allows writing
-// beneath `folder` only and reading beneath the settings' folders, the cache (its precompiled
-// headers) and `folder`, and keeps signals and abstract sockets inside the compilers' own
+// beneath `folder` only and reading beneath the settings' folders, the cache's precompiled headers
+// and `folder`, and keeps signals and abstract sockets inside the compilers' own
 // processes where the kernel can (`signals_scoped` says whether); none where the settings ask for
 // none, or where the kernel has no Landlock (a candidate's own process is not confined there
 // either; the build's log says so). Throws where the kernel has Landlock and refused the ruleset.

@@ -101,6 +101,26 @@ TEST(CompileSandbox, AnIncludeOutsideItsFoldersIsNotRead) {
   EXPECT_EQ(out.build.log.find("sk-kforge-compile-secret"), std::string::npos) << out.build.log;
 }
 
+// Nor another candidate's build in the cache: a program its flags run could pass a sibling's
+// library off as its own build (the compilers read the cache's precompiled headers only).
+TEST(CompileSandbox, AnotherBuildInTheCacheIsNotRead) {
+  if (landlock_missing()) GTEST_SKIP() << "no Landlock, or g++ outside the system folders";
+  TempDir dir;
+  BuildService service = confined_service(dir);
+  for (const char* folder : {"objects/sibling", "tmp/sibling.1", "pch/header"}) {
+    std::filesystem::create_directories(dir.path() / "cache" / folder);
+    std::ofstream(dir.path() / "cache" / folder / "part.h") << "int from_cache = 1;\n";
+  }
+  for (const char* folder : {"objects/sibling", "tmp/sibling.1"}) {
+    const std::string header = (dir.path() / "cache" / folder / "part.h").string();
+    InlineOutcome out = build_inline(service, plain_spec("sibling", "#include \"" + header + "\"\nint x;\n"));
+    EXPECT_FALSE(out.build.ok) << folder << " was read";
+  }
+  const std::string header = (dir.path() / "cache" / "pch" / "header" / "part.h").string();
+  InlineOutcome out = build_inline(service, plain_spec("headers", "#include \"" + header + "\"\nint x;\n"));
+  EXPECT_TRUE(out.build.ok) << "the precompiled headers' folder is read: " << out.build.diagnostics << out.build.log;
+}
+
 // Without the setting the same include is read (the build runs in a candidate's sandbox, whose
 // own rules then decide): the test above fails for the sandbox's reason, not the include's.
 TEST(CompileSandbox, WithoutTheSettingTheIncludeIsRead) {
