@@ -1,15 +1,21 @@
 #include "worker/build_broker.hpp"
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <atomic>
 #include <cctype>
+#include <cerrno>
 #include <chrono>
+#include <climits>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
+#include <string_view>
 
 #include "build/build_inline_child.hpp"
 #include "worker/candidate_reads.hpp"
+#include "worker/sandbox.hpp"
 
 namespace kforge::worker {
 namespace {
@@ -39,6 +45,24 @@ std::string library_file_name(const std::string& extension_name) {
   return file + ".so";
 }
 
+// Whether `library` lies in the build cache's objects/, where `kforge build-inline` publishes what
+// it built. Its reply is the last line of its output, and the compilers it ran for a candidate's
+// flags share that output: a line of theirs is never the last, and a forged one naming another
+// candidate's library, or a file of the candidate's own, is refused here whatever it says.
+// (realpath and strings, not std::filesystem: in the worker module some of its calls bind to
+// libtorch's copy and crash; zygote_client.cpp's remove_tree.)
+bool in_build_cache(const std::string& library) {
+  char real[PATH_MAX];
+  if (!::realpath(library.c_str(), real)) return false;
+  for (const auto& folder : build_cache_folders()) {
+    char objects[PATH_MAX];
+    if (!::realpath((folder + "/objects").c_str(), objects)) continue;
+    const std::string prefix = std::string(objects) + "/";
+    if (std::string_view(real).starts_with(prefix)) return true;
+  }
+  return false;
+}
+
 // The built library copied into the candidate's scratch folder, which `reply` then names: the
 // candidate's process may read that folder and not the cache, where it could load what another
 // candidate built as its own. Each copy has a folder of its own: a candidate may load two
@@ -47,14 +71,18 @@ nlohmann::json with_library_copied(nlohmann::json reply, const std::string& exte
                                    const std::string& candidate_scratch) {
   const std::string library = reply.value("library", std::string());
   if (!reply.value("ok", false) || library.empty() || candidate_scratch.empty()) return reply;
+  if (!in_build_cache(library))
+    return build::failed_build("kforge's build named a library outside its cache (" + library + "): not given to the candidate");
   static std::atomic<int> copies{0};
-  const std::filesystem::path folder = std::filesystem::path(candidate_scratch) / ("extension-" + std::to_string(copies++));
-  const std::filesystem::path copy = folder / library_file_name(extension_name);
+  const std::string folder = candidate_scratch + "/extension-" + std::to_string(copies++);
+  if (::mkdir(folder.c_str(), 0700) != 0 && errno != EEXIST)
+    return build::failed_build("kforge built the extension but could not give it to the candidate's process: " +
+                               std::string(std::strerror(errno)));
+  const std::string copy = folder + "/" + library_file_name(extension_name);
   std::error_code ec;
-  std::filesystem::create_directories(folder, ec);
-  if (!ec) std::filesystem::copy_file(library, copy, std::filesystem::copy_options::overwrite_existing, ec);
+  std::filesystem::copy_file(library, copy, std::filesystem::copy_options::overwrite_existing, ec);
   if (ec) return build::failed_build("kforge built the extension but could not give it to the candidate's process: " + ec.message());
-  reply["library"] = copy.string();
+  reply["library"] = copy;
   return reply;
 }
 
