@@ -36,7 +36,7 @@ def main():
             # Said on stderr, which kforge shows when the profile fails: what the profiler was given.
             print(f"kforge profile: the profiler's folders readable in the sandbox: {':'.join(tool) or 'none found'}",
                   file=sys.stderr, flush=True)
-            _kforge_worker.enter_prebuild_sandbox([problem_path, candidate_path] + tool)
+            _kforge_worker.enter_prebuild_sandbox([problem_path, candidate_path] + tool, reads_build_cache=True)
         spec = importlib.util.spec_from_file_location("kforge_candidate_profiled", candidate_path)
         candidate = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(candidate)

@@ -32,12 +32,13 @@ std::vector<std::string> candidate_readable_folders() {
   return readable;
 }
 
-std::string enter_prebuild_sandbox(const std::vector<std::string>& files) {
+std::string enter_prebuild_sandbox(const std::vector<std::string>& files, bool reads_build_cache) {
   std::vector<std::string> readable = candidate_readable_folders();
   readable.insert(readable.end(), files.begin(), files.end());
   // `kforge profile` loads the libraries kforge built for its candidate from the build cache
   // (a candidate's process at evaluation gets a copy of its own: worker/build_broker.hpp).
-  for (const auto& folder : build_cache_folders()) readable.push_back(folder);
+  if (reads_build_cache)
+    for (const auto& folder : build_cache_folders()) readable.push_back(folder);
   SandboxStatus sandbox = enter_candidate_sandbox(candidate_writable_folders(), readable, {static_cast<int>(::getppid())});
   if (!sandbox.network_denied) throw std::runtime_error("the prebuild's sandbox could not be entered: " + sandbox.describe);
   return sandbox.describe;

@@ -18,8 +18,10 @@ std::vector<std::string> candidate_readable_folders();
 // sandbox (worker/sandbox.hpp) with reads confined to candidate_readable_folders() and `files`,
 // writes to candidate_writable_folders(), and kforge (the parent) protected from signals. Returns the
 // sandbox's one-line description; throws std::runtime_error where its seccomp filter could not be
-// installed (no candidate code runs unconfined). `kforge profile` enters it too.
-std::string enter_prebuild_sandbox(const std::vector<std::string>& files);
+// installed (no candidate code runs unconfined). `kforge profile` enters it too, with
+// `reads_build_cache`: it loads the libraries kforge built for its candidate from the cache. The
+// prebuild only records its load_inline calls and reads none of it (other candidates' libraries).
+std::string enter_prebuild_sandbox(const std::vector<std::string>& files, bool reads_build_cache = false);
 
 // A rank of a multi-rank candidate (issue 24; docs/notes/multi-rank-judge.md), once it joined its
 // job's private network: the candidate sandbox with reads confined to candidate_readable_folders(),

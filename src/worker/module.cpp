@@ -28,8 +28,10 @@ PYBIND11_MODULE(_kforge_worker, m) {
   m.def("candidate_readable_folders", &kforge::worker::candidate_readable_folders,
         "The folders a candidate's process may read (and the compilers of its builds)");
   m.def("enter_prebuild_sandbox", &kforge::worker::enter_prebuild_sandbox, pybind11::arg("files"),
+        pybind11::arg("reads_build_cache") = false,
         "Confine this process as a candidate's (reads, writes, signals, network) before a load_inline prebuild "
-        "imports the candidate `files`; returns the sandbox's description");
+        "imports the candidate `files` (with `reads_build_cache`, kforge profile's: the cache readable); returns "
+        "the sandbox's description");
   // The ranks' private network of a multi-rank job (issue 24): the holder is made on kforge's
   // trusted side, a rank joins it right after its fork and then enters its sandbox.
   namespace w = kforge::worker;

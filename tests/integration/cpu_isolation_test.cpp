@@ -256,6 +256,8 @@ TEST(CpuIsolation, APrebuildImportIsConfined) {
   const std::string escaped = dir.file("escaped.txt");
   const std::string planted = dir.file("cache") + "/kforge/build/objects/planted";
   std::filesystem::create_directories(dir.file("cache") + "/kforge/build/objects");
+  // Another candidate's built library: the prebuild records and loads nothing, so reads none.
+  const std::string sibling = dir.write("cache/kforge/build/objects/sibling/candidate.so", "sibling-library\n");
   dir.write("candidates/level1/1_Square_Matmul/reach.py", R"(import os
 from torch.utils.cpp_extension import load_inline  # what makes kforge build import it
 
@@ -271,12 +273,14 @@ key = os.environ.get("KFORGE_TEST_API_KEY", "unset")
 content = attempt(lambda: open(")" + secret + R"(").read().strip())
 wrote = attempt(lambda: open(")" + escaped + R"(", "w").write("x"))
 cache = attempt(lambda: open(")" + planted + R"(", "w").write("x"))
-raise RuntimeError(f"REACHED env={key} file={content} write={wrote} cache={cache}")
+sibling = attempt(lambda: open(")" + sibling + R"(").read().strip())
+raise RuntimeError(f"REACHED env={key} file={content} write={wrote} cache={cache} sibling={sibling}")
 )");
   auto r = run_command({"/usr/bin/env", "KFORGE_TEST_API_KEY=sk-kforge-prebuild-env", "XDG_CACHE_HOME=" + dir.file("cache"),
                         KFORGE_BINARY, "build", "--arch", "sm_90", "--json", dir.file("candidates")});
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_NE(r.out.find("REACHED env=unset file=denied write=denied cache=denied"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("REACHED env=unset file=denied write=denied cache=denied sibling=denied"), std::string::npos)
+      << r.out;
   EXPECT_EQ(r.out.find("sk-kforge-prebuild"), std::string::npos) << r.out;
   EXPECT_FALSE(std::filesystem::exists(escaped));
   EXPECT_FALSE(std::filesystem::exists(planted));
