@@ -52,10 +52,8 @@ void make_attempt(Attempt& a, const ProblemSearch& search, const AgentOptions& o
   if (a.proposal.parent) {
     const AgentNode& parent = search.nodes[*a.proposal.parent];
     n.parent_id = parent.id;
-    if (parent.candidate_path) try {
-        parent_source = read_file(*parent.candidate_path);
-      } catch (const Error&) {  // gone from the run folder: the prompt shows the parent's digest alone
-      }
+    // Gone from the run folder: the prompt shows the parent's digest alone.
+    if (parent.candidate_path) parent_source = read_file_if_readable(*parent.candidate_path).value_or("");
     digest = parent.digest;
   }
   n.problem_hash = search.problem.hash;

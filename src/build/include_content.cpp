@@ -5,7 +5,6 @@
 #include <optional>
 #include <sstream>
 
-#include "common/errors.hpp"
 #include "common/files.hpp"
 #include "common/sha256.hpp"
 
@@ -21,11 +20,8 @@ constexpr uintmax_t kMaxBytes = uintmax_t{256} << 20;
 constexpr const char* kPathOptions[] = {"-I", "-iquote", "-idirafter", "-include", "-imacros"};
 
 std::optional<std::string> file_digest(const fs::path& file) {
-  try {
-    return sha256_hex(read_file(file));
-  } catch (const Error&) {
-    return std::nullopt;
-  }
+  auto bytes = read_file_if_readable(file);
+  return bytes ? std::optional<std::string>(sha256_hex(*bytes)) : std::nullopt;
 }
 
 // A digest of `path`'s content: a file's bytes, or a folder's files (relative names and bytes,

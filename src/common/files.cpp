@@ -29,6 +29,14 @@ std::string read_file(const std::filesystem::path& path) {
   return out;
 }
 
+std::optional<std::string> read_file_if_readable(const std::filesystem::path& path) {
+  try {
+    return read_file(path);
+  } catch (const Error&) {
+    return std::nullopt;
+  }
+}
+
 namespace {
 
 const char* kind_of(mode_t mode) {

@@ -1,11 +1,15 @@
 #pragma once
 #include <filesystem>
+#include <optional>
 #include <string>
 
 namespace kforge {
 
 // Whole file as bytes; throws kforge::Error naming the path and the OS reason.
 std::string read_file(const std::filesystem::path& path);
+// The same, or nothing where it cannot be read (missing, a folder, no permission), for callers to
+// whom an unreadable file is an ordinary case.
+std::optional<std::string> read_file_if_readable(const std::filesystem::path& path);
 
 // A source file a user or a model gave (a candidate, a problem), read as text with limits, since
 // its path may name anything: only a regular file (a link is followed to one), at most

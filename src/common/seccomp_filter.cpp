@@ -74,11 +74,13 @@ void allow_signals_only_within(Program& p, int self) {
 }
 
 const std::vector<long>& process_escape_calls() {
-  static const std::vector<long> calls{__NR_ptrace, __NR_process_vm_readv, __NR_process_vm_writev, __NR_setsid, __NR_setpgid, __NR_mount,
-              __NR_umount2, __NR_pivot_root, __NR_chroot, __NR_bpf, __NR_keyctl, __NR_add_key, __NR_request_key,
-              __NR_pidfd_open, __NR_pidfd_getfd, __NR_pidfd_send_signal, __NR_tkill, __NR_unshare, __NR_setns,
-              __NR_init_module, __NR_finit_module, __NR_delete_module, __NR_kexec_load, __NR_reboot, __NR_swapon,
-              __NR_swapoff, __NR_process_madvise, __NR_kcmp, __NR_perf_event_open, __NR_userfaultfd};
+  static const std::vector<long> calls{
+      __NR_ptrace,          __NR_process_vm_readv, __NR_process_vm_writev, __NR_setsid,        __NR_setpgid,
+      __NR_mount,           __NR_umount2,          __NR_pivot_root,        __NR_chroot,        __NR_bpf,
+      __NR_keyctl,          __NR_add_key,          __NR_request_key,       __NR_pidfd_open,    __NR_pidfd_getfd,
+      __NR_pidfd_send_signal, __NR_tkill,          __NR_unshare,           __NR_setns,         __NR_init_module,
+      __NR_finit_module,    __NR_delete_module,    __NR_kexec_load,        __NR_reboot,        __NR_swapon,
+      __NR_swapoff,         __NR_process_madvise,  __NR_kcmp,              __NR_perf_event_open, __NR_userfaultfd};
   return calls;
 }
 
@@ -94,18 +96,9 @@ Program compiler_filter(bool signals_scoped) {
   Program p;
   check_architecture(p);
   deny_calls(p, process_escape_calls(), kDenyPerm);
-  if (!signals_scoped) {
-    // Its own group (kill(0, ...)), and the existence probe to any process; the group's pid is
-    // the child's own, unknown until the fork, so a signal to one process by pid is denied here.
-    filter_signals(p, [](Program& b) {
-      b.push_back(stmt(BPF_LD | BPF_W | BPF_ABS, offsetof(seccomp_data, args[1])));
-      b.push_back(jump(BPF_JMP | BPF_JEQ | BPF_K, 0, 3, 0));
-      b.push_back(stmt(BPF_LD | BPF_W | BPF_ABS, offsetof(seccomp_data, args[0])));
-      b.push_back(jump(BPF_JMP | BPF_JEQ | BPF_K, 0, 1, 0));
-      b.push_back(stmt(BPF_RET | BPF_K, kDenyPerm));
-      b.push_back(stmt(BPF_RET | BPF_K, SECCOMP_RET_ALLOW));
-    });
-  }
+  // Without the scope: its own group (kill(0, ...)) and existence probes; the child's pid is not
+  // known before the fork, so no process is named by its pid.
+  if (!signals_scoped) allow_signals_only_within(p, 0);
   deny_network_sockets(p);
   return p;
 }

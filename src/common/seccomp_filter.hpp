@@ -82,7 +82,7 @@ std::string install(Program& p);
 
 // The filter of a compiler run for a load_inline build: process_escape_calls denied, no network
 // sockets, and, where Landlock does not scope its signals (`signals_scoped` false: kernels before
-// 6.12), signals only to its own process group and existence probes (signal 0): never kforge, the
+// 6.12), signals only to its own process group and existence probes (kill's signal 0): never kforge, the
 // reference process or another worker. Built before the fork, installed in the child by
 // install_in_child.
 Program compiler_filter(bool signals_scoped);

@@ -6,18 +6,11 @@
 // from d52fa9d until session 33 found it.
 #include <string>
 
-#include "common/errors.hpp"
 #include "common/files.hpp"
 
 namespace kforge::worker {
 
 // Empty where the file cannot be read (as the stream it replaced gave).
-inline std::string file_text(const std::string& path) {
-  try {
-    return read_file(path);
-  } catch (const Error&) {
-    return "";
-  }
-}
+inline std::string file_text(const std::string& path) { return read_file_if_readable(path).value_or(""); }
 
 }  // namespace kforge::worker

@@ -98,9 +98,11 @@ TEST(CpuInlineBuild, ACandidateCannotBreakAnotherOnesCachedBuild) {
     EXPECT_EQ(got[file].value("verdict", ""), "correct") << file << ": " << got[file].dump();
   auto entries = inline_entries(dir.file("cache"));
   ASSERT_EQ(entries.size(), 1u) << "the second evaluation was served the first one's build";
-  for (const auto& e : std::filesystem::directory_iterator(dir.file("cache") + "/kforge/build/objects"))
-    if (std::filesystem::exists(e.path() / "candidate.so"))
+  for (const auto& e : std::filesystem::directory_iterator(dir.file("cache") + "/kforge/build/objects")) {
+    if (std::filesystem::exists(e.path() / "candidate.so")) {
       EXPECT_EQ(read_file(e.path() / "candidate.so").substr(0, 4), "\x7f" "ELF") << e.path();
+    }
+  }
   EXPECT_FALSE(std::filesystem::exists(dir.file("cache") + "/kforge/build/objects/planted"));
 }
 
