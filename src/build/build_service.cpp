@@ -11,6 +11,7 @@
 #include <regex>
 #include <thread>
 
+#include "build/compilers.hpp"
 #include "build/diagnostics.hpp"
 #include "build/source_text.hpp"
 #include "build/subprocess.hpp"
@@ -18,6 +19,7 @@
 #include "common/parallel.hpp"
 #include "common/files.hpp"
 #include "common/sha256.hpp"
+#include "common/system_reads.hpp"
 
 namespace kforge::build {
 namespace {
@@ -48,6 +50,15 @@ static std::string gencode(const std::string& arch) {
 std::string gxx_path() {
   const char* env = std::getenv("KFORGE_CXX");
   return env && *env ? env : "g++";
+}
+
+std::vector<std::string> native_build_readable() {
+  std::vector<std::string> readable = system_read_paths();
+  for (const std::string& program : {nvcc_path(), gxx_path()})
+    for (auto& folder : installation_folders(program)) readable.push_back(std::move(folder));
+  for (auto& folder : host_compiler_folders()) readable.push_back(std::move(folder));
+  readable.push_back(interface_include_dir().string());
+  return readable;
 }
 
 namespace {
@@ -173,7 +184,7 @@ std::vector<std::string> BuildService::command(const BuildRequest& request, cons
 }
 
 std::string BuildService::key_of(const BuildRequest& request) {
-  nlohmann::json identity = {{"cache_layout", 2},  // 2: diagnostics stored with kNameToken
+  nlohmann::json identity = {{"cache_layout", 3},  // 2: diagnostics stored with kNameToken; 3: compilers confined (native_build_readable)
                              {"format", to_string(request.format)},
                              {"source", sha256_hex(request.source)},
                              {"command", command(request, "SOURCE", "OUTPUT")},
@@ -229,7 +240,9 @@ BuildOutcome BuildService::build_unnamed(const BuildRequest& request) {
     CompileResult r;
     auto source = folder / (request.format == Format::cuda ? "candidate.cu" : "candidate.cpp");
     write_file_atomically(source, request.source);
-    auto p = run_process(command(request, source, folder / "candidate.so"), settings_.timeout, 1 << 20, folder.string());
+    auto p = Compilers(settings_, folder).run(command(request, source, folder / "candidate.so"), settings_.timeout);
+    std::error_code ec;
+    std::filesystem::remove_all(folder / "tmp", ec);  // the compilers' temporary files, not part of the entry
     r.seconds = p.seconds;
     r.log = p.output;
     if (p.truncated) r.log += "\n[kforge: compiler output cut at 1 MiB]";
@@ -239,6 +252,9 @@ BuildOutcome BuildService::build_unnamed(const BuildRequest& request) {
       r.diagnostics = "the compiler did not finish within " + std::to_string(settings_.timeout.count()) + " s";
     } else if (p.exit_code != 0) {
       r.diagnostics = condense_diagnostics(p.output, source.string(), kNameToken);
+      // The compilers' temporary files (an assembler's .s) by their name in the build's folder.
+      for (size_t at; (at = r.diagnostics.find(folder.string() + "/")) != std::string::npos;)
+        r.diagnostics.erase(at, folder.string().size() + 1);
       if (r.diagnostics.empty()) r.diagnostics = "the compiler exited with status " + std::to_string(p.exit_code);
     } else {
       r.ok = true;

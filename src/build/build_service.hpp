@@ -63,10 +63,11 @@ struct BuildSettings {
   uint64_t max_cache_bytes = 4ull << 30;    // evict least recently used beyond this
   std::chrono::seconds timeout{120};        // per compile
   int jobs = 0;                             // 0: one per core
-  // Set: every compiler of a load_inline build runs in a sandbox of its build (writes only in
-  // its build folder; reads only beneath these folders, the cache and that folder), for builds
-  // of candidates' sources and flags in a process that may write the cache
-  // (docs/notes/build-cache-trust.md). KFORGE_COMPILE_READABLE (colon-separated) sets it.
+  // Set: every compiler runs in a sandbox of its build (writes only in its build folder; reads
+  // only beneath these folders, the cache's precompiled headers and that folder), for builds of
+  // candidates' sources and flags in a process that may write the cache
+  // (docs/notes/build-cache-trust.md). KFORGE_COMPILE_READABLE (colon-separated) sets it for a
+  // load_inline build; native candidates' builds set native_build_readable().
   std::optional<std::vector<std::string>> compile_readable;
 };
 
@@ -124,5 +125,13 @@ std::filesystem::path interface_include_dir();
 
 std::string nvcc_path();  // KFORGE_NVCC, CUDA_HOME/bin/nvcc, /usr/local/cuda/bin/nvcc, or nvcc
 std::string gxx_path();   // KFORGE_CXX or g++
+
+// What the compilers of a native candidate's build read besides their build's folder (its
+// BuildSettings::compile_readable): the system's (common/system_reads.hpp), the installations of
+// nvcc, g++ and the host compilers, and the interface header's folder. A candidate's source reads
+// any file its compiler can (`asm(".incbin \"FILE\"")` puts the bytes in its library; its error
+// message then carries them to the store and an agent's model), so not the user's home, kforge's
+// store or configuration.
+std::vector<std::string> native_build_readable();
 
 }  // namespace kforge::build

@@ -7,7 +7,9 @@
 #include <string_view>
 #include <utility>
 
+#include "common/environment_allowlist.hpp"
 #include "common/landlock.hpp"
+#include "common/system_reads.hpp"
 
 namespace kforge::build {
 
@@ -26,6 +28,7 @@ OwnedFd compile_sandbox(const BuildSettings& settings, const std::filesystem::pa
   landlock::Confinement confinement;
   confinement.writable = {folder.string()};
   confinement.readable = std::move(readable);
+  confinement.devices = usable_device_paths();
   // KFORGE_WORKER_NO_SIGNAL_SCOPE: the tests' way to exercise the seccomp rule older kernels rely on.
   confinement.scope_signals = !std::getenv("KFORGE_WORKER_NO_SIGNAL_SCOPE");
   std::string error;
@@ -35,7 +38,7 @@ OwnedFd compile_sandbox(const BuildSettings& settings, const std::filesystem::pa
   return ruleset;
 }
 
-Compilers::Compilers(const BuildSettings& settings, const std::filesystem::path& folder) {
+Compilers::Compilers(const BuildSettings& settings, const std::filesystem::path& folder) : folder_(folder) {
   bool signals_scoped = false;
   sandbox_ = compile_sandbox(settings, folder, &signals_scoped);
   if (settings.compile_readable && !sandbox_.valid())
@@ -44,13 +47,17 @@ Compilers::Compilers(const BuildSettings& settings, const std::filesystem::path&
     filter_ = seccomp::compiler_filter(signals_scoped);
     filter_program_ = {static_cast<unsigned short>(filter_.size()), filter_.data()};
   }
+  // No credential reaches a compiler: a candidate's flags may run a program of its own in their place.
   for (char** e = environ; *e; ++e)
-    if (std::string_view(*e).rfind("TMPDIR=", 0) != 0) env_.emplace_back(*e);
+    if (std::string_view(*e).rfind("TMPDIR=", 0) != 0 && passes_to_candidate_code(*e)) env_.emplace_back(*e);
   env_.push_back("TMPDIR=" + (folder / "tmp").string());
+  std::error_code ec;
+  std::filesystem::create_directories(folder / "tmp", ec);  // a missing TMPDIR fails the build
 }
 
 ProcessResult Compilers::run(const std::vector<std::string>& argv, std::chrono::seconds timeout, size_t output_cap) const {
-  return run_process(argv, timeout, output_cap, "", {}, &env_, sandbox_.get(), filter_.empty() ? nullptr : &filter_program_);
+  return run_process(argv, timeout, output_cap, folder_.string(), {}, &env_, sandbox_.get(),
+                     filter_.empty() ? nullptr : &filter_program_);
 }
 
 }  // namespace kforge::build

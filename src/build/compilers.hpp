@@ -2,8 +2,9 @@
 // How the compilers of one build run: in its own folder, and, where the build service's settings
 // ask for it (BuildSettings::compile_readable), in a sandbox of that build. A load_inline build
 // compiles a candidate's sources with a candidate's flags, and flags run programs (g++'s -wrapper
-// and -B, nvcc's --compiler-bindir, -fplugin): the compiler is as untrusted as the candidate, so
-// in a process that may write the build cache it may write only its own build's folder
+// and -B, nvcc's --compiler-bindir, -fplugin); a native candidate's source alone reads files
+// (`.incbin`). The compiler is as untrusted as the candidate, so in a process that may write the
+// build cache it may write only its own build's folder and read only what compiling needs
 // (docs/notes/build-cache-trust.md).
 #include <chrono>
 #include <filesystem>
@@ -25,7 +26,8 @@ namespace kforge::build {
 // either; the build's log says so). Throws where the kernel has Landlock and refused the ruleset.
 OwnedFd compile_sandbox(const BuildSettings& settings, const std::filesystem::path& folder, bool* signals_scoped = nullptr);
 
-// The compilers of one build in `folder`: this process's environment with TMPDIR set to
+// The compilers of one build in `folder`, their working directory: this process's environment (less
+// what common/environment_allowlist.hpp keeps from candidates' code) with TMPDIR set to
 // `folder`/tmp, and the build's sandbox. Their temporary files (g++'s .s, nvcc's intermediates)
 // then live in the build's own folder, not in the TMPDIR of whoever asked. A candidate process
 // asks with its scratch folder as TMPDIR, and that folder is removed when its evaluation ends: a
@@ -41,6 +43,7 @@ class Compilers {
   const std::string& note() const { return note_; }
 
  private:
+  std::filesystem::path folder_;
   std::vector<std::string> env_;
   OwnedFd sandbox_;
   // With the sandbox, a seccomp filter too (common/seccomp_filter.hpp's compiler_filter): a

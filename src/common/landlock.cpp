@@ -75,7 +75,8 @@ OwnedFd confining_ruleset(const Confinement& confinement, std::string* error, bo
     *error = std::string("Landlock ruleset: ") + std::strerror(errno);
     return OwnedFd();
   }
-  std::vector<std::pair<std::string, uint64_t>> rules{{"/dev", write | read}};
+  std::vector<std::pair<std::string, uint64_t>> rules;
+  for (const auto& path : confinement.devices) rules.emplace_back(path, write | read);
   for (const auto& path : confinement.writable) rules.emplace_back(path, write | read);
   if (!confinement.writable_proc.empty()) rules.emplace_back(confinement.writable_proc, write | read);
   if (confinement.readable) {

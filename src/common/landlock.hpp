@@ -32,13 +32,16 @@ struct RulesetAttr {
 // the rights a file has). A missing path is skipped. Empty, or why the kernel refused it.
 std::string add_path_rule(int ruleset, const std::string& path, uint64_t access, uint64_t handled);
 
-// What a ruleset confines. Writes are allowed beneath `writable` and /dev only (the GPU's device
-// files are opened for writing; /dev/null, /dev/shm), and in /proc where `writable_proc` says.
+// What a ruleset confines. Writes are allowed beneath `writable` and `devices` only (the GPU's
+// device files are opened for writing; /dev/null, /dev/shm), and in /proc where `writable_proc` says.
 struct Confinement {
   std::vector<std::string> writable;
   // With a list, reads are confined too: to it (folders or single files), the writable paths,
-  // /dev, /proc and /sys. Without one, reads are not handled at all.
+  // `devices`, /proc and /sys. Without one, reads are not handled at all.
   std::optional<std::vector<std::string>> readable;
+  // The device nodes (or folders of them) it may read and write: all of /dev, or for code of a
+  // candidate's choosing common/system_reads.hpp's usable_device_paths().
+  std::vector<std::string> devices = {"/dev"};
   // "" for no writes in /proc, "/proc" for all of it, "/proc/<pid>" for one process's own files.
   std::string writable_proc;
   // Scope signals and abstract Unix sockets to the restricted process's own Landlock domain, where

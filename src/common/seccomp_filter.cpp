@@ -73,6 +73,47 @@ void allow_signals_only_within(Program& p, int self) {
   });
 }
 
+namespace {
+
+// For call `nr` (the number loaded): the argument `who` must name the caller (0 or `self`), and where
+// `which_arg` is not negative, argument `which_arg` must be `which` (one process, not a group or a
+// user); otherwise denied. The number is loaded again at the end.
+void only_on_self(Program& p, long nr, int who, int which_arg, uint32_t which, int self) {
+  Program block;
+  if (which_arg >= 0) {
+    block.push_back(stmt(BPF_LD | BPF_W | BPF_ABS, static_cast<uint32_t>(offsetof(seccomp_data, args[0]) + 8 * which_arg)));
+    block.push_back(jump(BPF_JMP | BPF_JEQ | BPF_K, which, 1, 0));
+    block.push_back(stmt(BPF_RET | BPF_K, kDenyPerm));
+  }
+  block.push_back(stmt(BPF_LD | BPF_W | BPF_ABS, static_cast<uint32_t>(offsetof(seccomp_data, args[0]) + 8 * who)));
+  block.push_back(jump(BPF_JMP | BPF_JEQ | BPF_K, 0, 2, 0));
+  block.push_back(jump(BPF_JMP | BPF_JEQ | BPF_K, static_cast<uint32_t>(self), 1, 0));
+  block.push_back(stmt(BPF_RET | BPF_K, kDenyPerm));
+  block.push_back(stmt(BPF_LD | BPF_W | BPF_ABS, offsetof(seccomp_data, nr)));
+  p.push_back(jump(BPF_JMP | BPF_JEQ | BPF_K, static_cast<uint32_t>(nr), 0, static_cast<uint8_t>(block.size())));
+  p.insert(p.end(), block.begin(), block.end());
+}
+
+}  // namespace
+
+void keep_to_own_process(Program& p, int self) {
+  constexpr uint32_t kPrioProcess = 0, kIoprioWhoProcess = 1;  // PRIO_PROCESS, IOPRIO_WHO_PROCESS
+  // fcntl(fd, F_SETSIG, SIGCONT) has the kernel send SIGCONT when the fd is ready (a timerfd):
+  // a process kforge stopped would resume itself and run beside the reference's timed calls.
+  constexpr uint32_t kSetSig = 10;  // F_SETSIG
+  p.push_back(jump(BPF_JMP | BPF_JEQ | BPF_K, __NR_fcntl, 0, 4));
+  p.push_back(stmt(BPF_LD | BPF_W | BPF_ABS, offsetof(seccomp_data, args[1])));
+  p.push_back(jump(BPF_JMP | BPF_JEQ | BPF_K, kSetSig, 0, 1));
+  p.push_back(stmt(BPF_RET | BPF_K, kDenyPerm));
+  p.push_back(stmt(BPF_LD | BPF_W | BPF_ABS, offsetof(seccomp_data, nr)));
+  only_on_self(p, __NR_prlimit64, 0, -1, 0, self);
+  only_on_self(p, __NR_sched_setscheduler, 0, -1, 0, self);
+  only_on_self(p, __NR_sched_setparam, 0, -1, 0, self);
+  only_on_self(p, __NR_sched_setattr, 0, -1, 0, self);
+  only_on_self(p, __NR_setpriority, 1, 0, kPrioProcess, self);
+  only_on_self(p, __NR_ioprio_set, 1, 0, kIoprioWhoProcess, self);
+}
+
 const std::vector<long>& process_escape_calls() {
   static const std::vector<long> calls{
       __NR_ptrace,          __NR_process_vm_readv, __NR_process_vm_writev, __NR_setsid,        __NR_setpgid,
@@ -80,7 +121,8 @@ const std::vector<long>& process_escape_calls() {
       __NR_keyctl,          __NR_add_key,          __NR_request_key,       __NR_pidfd_open,    __NR_pidfd_getfd,
       __NR_pidfd_send_signal, __NR_tkill,          __NR_unshare,           __NR_setns,         __NR_init_module,
       __NR_finit_module,    __NR_delete_module,    __NR_kexec_load,        __NR_reboot,        __NR_swapon,
-      __NR_swapoff,         __NR_process_madvise,  __NR_kcmp,              __NR_perf_event_open, __NR_userfaultfd};
+      __NR_swapoff,         __NR_process_madvise,  __NR_kcmp,              __NR_perf_event_open, __NR_userfaultfd,
+      __NR_mq_notify};  // a message queue's notice can be SIGCONT, as F_SETSIG's (keep_to_own_process)
   return calls;
 }
 
@@ -96,6 +138,7 @@ Program compiler_filter(bool signals_scoped) {
   Program p;
   check_architecture(p);
   deny_calls(p, process_escape_calls(), kDenyPerm);
+  keep_to_own_process(p, 0);
   // Without the scope: its own group (kill(0, ...)) and existence probes; the child's pid is not
   // known before the fork, so no process is named by its pid.
   if (!signals_scoped) allow_signals_only_within(p, 0);

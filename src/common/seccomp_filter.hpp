@@ -71,6 +71,15 @@ void deny_signals_to(Program& p, const std::vector<int>& pids);
 // in `kforge build-inline` then waits for the job's deadline).
 void allow_signals_only_within(Program& p, int self);
 
+// Expects the number loaded; the calls that change another process of the same user without any
+// capability, given its pid, allowed only on the caller itself (0 or `self`; 0 alone where `self`
+// is 0): prlimit64 (a reference process given RLIMIT_CPU of 1 s was killed at once, kforge given
+// RLIMIT_FSIZE 0 died at its next write to the store: red-team, session 35), setpriority and
+// ioprio_set (for one process only, never a group or a user), sched_setscheduler, sched_setparam,
+// sched_setattr. (sched_setaffinity stays open: libraries pin their own threads by thread id; the
+// reference process and its twin pin their timing thread at every timed call.) And fcntl's F_SETSIG,
+// with which a stopped process has the kernel resume it (SIGCONT when an fd is ready). Falls through.
+void keep_to_own_process(Program& p, int self);
 // What no kernel (a CUDA one, a Triton one) and no compiler needs, and a candidate would use to
 // reach the judge: other processes' memory and tracing, leaving its process group (a double fork
 // with setsid outlives the group kill), mounts, BPF, kernel keyrings, pidfds (a signal or an fd

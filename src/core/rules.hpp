@@ -21,6 +21,7 @@ inline constexpr std::string_view kProcessInjection = "process-injection";
 inline constexpr std::string_view kForgedResult = "forged-result";
 inline constexpr std::string_view kUndrainedWork = "undrained-work";
 inline constexpr std::string_view kUnjoinedStream = "unjoined-stream";
+inline constexpr std::string_view kRanWhileStopped = "ran-while-stopped";
 
 struct Rule {
   std::string_view name;
@@ -42,6 +43,7 @@ inline constexpr Rule kAll[] = {
     {kForgedResult, "something kforge never sends on a result channel"},
     {kUndrainedWork, "GPU work left running more than 100 ms after a call"},
     {kUnjoinedStream, "GPU work on a stream the caller's stream does not wait for when forward returns"},
+    {kRanWhileStopped, "its process ran while kforge had it stopped (it resumed itself)"},
 };
 
 constexpr bool known(std::string_view name) {

@@ -34,4 +34,23 @@ struct BoundChoice {
 };
 BoundChoice choose_bound(const std::vector<double>& cand_host_ms, const std::vector<double>& cand_bound_ms);
 
+// The same judgement against the reference twin (worker/reference_twin.hpp), whose calls travel
+// the same way in the same run: a call's delivery is kforge's clock around its request less the
+// time its process reported (and, held, its queueing), and an honest candidate's deliveries are
+// the twin's, give or take the noise, whatever either process's calibration said (on a loaded
+// 2-core machine their calibrated costs differed by 0.35 ms while their median deliveries were
+// within 0.03 ms of each other). The deliveries are compared pair by pair (the two calls of a
+// pair run back to back, under the same load). When the median excess of the candidate's exceeds
+// the twin's slack (0.05 ms, or 5% of its median host time, or three standard errors of that
+// median where the machine's load makes deliveries swing: an honest identity was charged 0.098 ms
+// on a loaded 2-core machine by a comparison of medians without it), the excess is what its reports
+// left out, and `excess_ms` is to be added to each of its times. A process that rewrote its own
+// clock (a native candidate patching steady_clock::now: 7.5x correct for a true 0.69x on the CPU,
+// session 35) hides at most the slack. Without twin samples: choose_bound.
+inline constexpr double kTwinSlackMs = 0.05;    // [ms]
+inline constexpr double kTwinSlackShare = 0.05;  // of the candidate's median host time
+inline constexpr double kTwinStandardErrors = 3.0;
+BoundChoice choose_bound_against_twin(const std::vector<double>& cand_host_ms, const std::vector<double>& cand_delivery_ms,
+                                      const std::vector<double>& twin_delivery_ms);
+
 }  // namespace kforge::stats

@@ -33,6 +33,8 @@ void build_native_candidates(std::vector<PlannedEval>& plan, const std::string& 
   for (auto& r : requests) r.arch = target;
   auto settings = build::default_build_settings();
   settings.jobs = jobs;
+  // The source is a candidate's: its compilers read only what compiling needs (no store, no home).
+  settings.compile_readable = build::native_build_readable();
   build::BuildService service(settings);
   service.build_all(requests, [&](size_t k, const build::BuildOutcome& out) {
     // Its own plan entry only: the jobs of other entries may be running.

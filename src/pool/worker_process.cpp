@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "build/build_service.hpp"
+#include "common/environment_allowlist.hpp"
 #include "common/errors.hpp"
 #include "common/owned_fd.hpp"
 #include "common/parent_death.hpp"
@@ -117,22 +118,6 @@ std::string gpu_caches() {
 
 }  // namespace
 
-bool worker_may_see(std::string_view entry) {
-  const std::string_view name = entry.substr(0, entry.find('='));
-  // Never a credential, whatever its prefix: a candidate's process inherits the worker's environment.
-  for (std::string_view secret : {"KEY", "TOKEN", "SECRET", "PASSWORD", "PASSWD", "CREDENTIAL", "AUTH", "COOKIE"})
-    if (name.find(secret) != std::string_view::npos) return false;
-  for (std::string_view exact : {"PATH", "HOME", "USER", "LOGNAME", "LANG", "TZ", "TERM", "LD_LIBRARY_PATH",
-                                 "LD_PRELOAD", "PYTHONPATH", "PYTHONHOME", "PYTHONDONTWRITEBYTECODE", "CC", "CXX",
-                                 "CUDA_HOME", "CUDA_PATH", "XDG_CACHE_HOME", "KFORGE_BINARY", "KFORGE_PYTHON",
-                                 "KFORGE_NVCC", "KFORGE_CXX", "KFORGE_INCLUDE"})
-    if (name == exact) return true;
-  for (std::string_view prefix : {"LC_", "CUDA_", "NVIDIA_", "TORCH_", "TORCHINDUCTOR_", "TRITON_", "OMP_", "MKL_",
-                                  "KMP_", "OPENBLAS_", "NCCL_", "PYTORCH_", "KFORGE_WORKER_", "KFORGE_BUILD_"})
-    if (name.starts_with(prefix)) return true;
-  return false;
-}
-
 std::vector<std::string> sandboxed_environment(const std::filesystem::path& scratch,
                                                const std::filesystem::path& also_writable) {
   std::vector<std::string> env;
@@ -143,7 +128,7 @@ std::vector<std::string> sandboxed_environment(const std::filesystem::path& scra
         entry.starts_with("KFORGE_WORKER_SCRATCH=") || entry.starts_with("KFORGE_WORKER_WRITABLE=") ||
         entry.starts_with("KFORGE_WORKER_GPU_CACHES=") || entry.starts_with("KFORGE_WORKER_BUILD_CACHE="))
       continue;
-    if (worker_may_see(entry)) env.emplace_back(entry);
+    if (passes_to_candidate_code(entry)) env.emplace_back(entry);
   }
   // torch's OpenMP threads otherwise spin for a while after each parallel region, on the cores
   // the other process of the evaluation is about to use (seen: 60-80 us late answers on 2 cores).

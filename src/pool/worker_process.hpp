@@ -38,11 +38,6 @@ struct WorkerConfig {
   int rank_network_namespace_fd = -1;
 };
 
-// Whether an environment entry ("NAME=value") of kforge's reaches its workers, and through them the
-// candidates' processes: what Python, torch, CUDA, Triton and the build read, never a name that
-// looks like a credential (KEY, TOKEN, SECRET, PASSWORD, ...), whatever its prefix.
-bool worker_may_see(std::string_view entry);
-
 // A fresh folder kforge-<kind>-<this kforge's pid>-XXXXXX under `root`, private to this user; the
 // folders of that kind a dead kforge left there (killed outright, unable to remove them) are
 // removed first.
@@ -53,7 +48,7 @@ std::filesystem::path make_owned_folder(const std::filesystem::path& root, const
 std::filesystem::path make_scratch();
 
 // The environment of a process that runs candidate code (a worker, a load_inline prebuild):
-// kforge's, filtered by worker_may_see, with `scratch` as TMPDIR and KFORGE_WORKER_SCRATCH,
+// kforge's, filtered by passes_to_candidate_code (common/environment_allowlist.hpp), with `scratch` as TMPDIR and KFORGE_WORKER_SCRATCH,
 // `also_writable` (a multi-rank job's candidates' folder) as KFORGE_WORKER_WRITABLE, the build
 // cache as KFORGE_WORKER_BUILD_CACHE (the worker writes it, candidates read it) and CUDA's and
 // Triton's caches, the worker's alone, as KFORGE_WORKER_GPU_CACHES (the sandbox reads all of

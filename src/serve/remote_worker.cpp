@@ -18,7 +18,13 @@ void RemoteWorker::hang_up() {
 const protocol::WorkerInfo& RemoteWorker::ensure_started() {
   if (fd_ >= 0) return info_;
   fd_ = connect_to(socket_);
-  if (!protocol::write_frame(fd_, {{"type", "lease"}}))
+  try {
+    token_ = read_serve_token(socket_);
+  } catch (const Error&) {
+    hang_up();
+    throw;
+  }
+  if (!protocol::write_frame(fd_, {{"type", "lease"}, {"token", token_}}))
     throw Error("the kforge serve at " + socket_.string() + " hung up before leasing a worker");
   auto reply = protocol::read_frame(fd_);  // waits while every worker is leased to other clients
   if (reply.status != protocol::ReadStatus::ok)
@@ -35,7 +41,7 @@ JobOutcome RemoteWorker::run(const protocol::EvalJob& job, std::chrono::seconds 
   ensure_started();
   JobOutcome outcome;
   outcome.failure = JobFailure::crashed;
-  if (!protocol::write_frame(fd_, {{"type", "run"}, {"job", job}, {"deadline_s", deadline.count()}})) {
+  if (!protocol::write_frame(fd_, {{"type", "run"}, {"job", job}, {"deadline_s", deadline.count()}, {"token", token_}})) {
     outcome.detail = "the kforge serve at " + socket_.string() + " hung up before taking the job";
     hang_up();
     return outcome;

@@ -27,6 +27,7 @@ class RemoteWorker : public JobRunner {
   std::filesystem::path socket_;
   int fd_ = -1;
   std::string label_;
+  std::string token_;  // the server's, read at each lease (serve_messages.hpp)
   protocol::WorkerInfo info_;
 };
 

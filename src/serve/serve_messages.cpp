@@ -1,5 +1,7 @@
 #include "serve/serve_messages.hpp"
 
+#include <fcntl.h>
+#include <sys/random.h>
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <unistd.h>
@@ -45,6 +47,52 @@ std::filesystem::path default_socket_path() {
   return base / "kforge" / "serve.sock";
 }
 
+std::filesystem::path serve_token_path(const std::filesystem::path& socket) {
+  return std::filesystem::path(socket.string() + ".token");
+}
+
+std::string write_serve_token(const std::filesystem::path& socket) {
+  unsigned char bytes[32];
+  if (::getrandom(bytes, sizeof bytes, 0) != static_cast<ssize_t>(sizeof bytes))
+    throw Error(std::string("cannot draw the server's token: ") + std::strerror(errno));
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string token;
+  for (unsigned char b : bytes) {
+    token.push_back(kHex[b >> 4]);
+    token.push_back(kHex[b & 15]);
+  }
+  const std::string path = serve_token_path(socket).string();
+  ::unlink(path.c_str());  // a stale one, perhaps another user's file: never written through
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+  if (fd < 0) throw Error("cannot write the server's token at " + path + ": " + std::strerror(errno));
+  const bool written = ::write(fd, token.data(), token.size()) == static_cast<ssize_t>(token.size());
+  ::close(fd);
+  if (!written) throw Error("cannot write the server's token at " + path);
+  return token;
+}
+
+std::string read_serve_token(const std::filesystem::path& socket) {
+  const std::string path = serve_token_path(socket).string();
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    throw Error("cannot read the kforge serve's token at " + path + " (" + std::strerror(errno) +
+                "): only the user who started the server can use it");
+  char buffer[128];
+  const ssize_t n = ::read(fd, buffer, sizeof buffer);
+  ::close(fd);
+  if (n <= 0) throw Error("the kforge serve's token at " + path + " is empty");
+  return std::string(buffer, static_cast<size_t>(n));
+}
+
+bool shows_token(const nlohmann::json& frame, const std::string& token) {
+  if (!frame.is_object() || !frame.contains("token") || !frame["token"].is_string()) return false;
+  const std::string& shown = frame["token"].get_ref<const std::string&>();
+  if (shown.size() != token.size() || token.empty()) return false;
+  unsigned char differ = 0;
+  for (size_t i = 0; i < token.size(); ++i) differ |= static_cast<unsigned char>(shown[i] ^ token[i]);
+  return differ == 0;
+}
+
 nlohmann::json outcome_to_json(const JobOutcome& outcome) {
   return {{"type", "outcome"}, {"failure", failure_name(outcome.failure)}, {"result", outcome.result},
           {"detail", outcome.detail}};
@@ -79,8 +127,15 @@ int connect_to(const std::filesystem::path& path) {
 
 ServerStatus query_status(const std::filesystem::path& path) {
   int fd = connect_to(path);
+  std::string token;
+  try {
+    token = read_serve_token(path);
+  } catch (const Error&) {
+    ::close(fd);
+    throw;
+  }
   ServerStatus status;
-  const bool sent = protocol::write_frame(fd, {{"type", "status"}});
+  const bool sent = protocol::write_frame(fd, {{"type", "status"}, {"token", token}});
   auto reply = sent ? protocol::read_frame(fd, std::chrono::steady_clock::now() + std::chrono::seconds(10))
                     : protocol::ReadResult{};
   ::close(fd);

@@ -122,7 +122,8 @@ struct Slot {
 
 class Server {
  public:
-  Server(const ServerConfig& config, const std::function<void(const std::string&)>& say) : config_(config), say_(say) {
+  Server(const ServerConfig& config, const std::function<void(const std::string&)>& say, std::string token)
+      : config_(config), say_(say), token_(std::move(token)) {
     for (const auto& wc : config.workers) {
       auto& s = slots_.emplace_back();
       s.worker = std::make_unique<WorkerProcess>(wc);
@@ -152,6 +153,15 @@ class Server {
     for (;;) {
       auto request = protocol::read_frame(fd);
       if (request.status != protocol::ReadStatus::ok) break;  // hung up (or garbage): the lease ends
+      if (!shows_token(request.message, token_)) {
+        // Not one of this user's kforge processes: perhaps a candidate's, which can reach the socket.
+        protocol::write_frame(fd, {{"type", "error"},
+                                   {"message", "kforge serve: a request without the token in " +
+                                                   serve_token_path(config_.socket).string() +
+                                                   ", which this user's kforge reads and no candidate can"}});
+        say("refused a client that did not show the token");
+        break;
+      }
       const std::string type = request.message.value("type", "");
       if (type == "status") {
         nlohmann::json workers = nlohmann::json::array();
@@ -240,6 +250,7 @@ class Server {
 
   const ServerConfig& config_;
   const std::function<void(const std::string&)>& say_;
+  const std::string token_;  // what every client frame must carry (serve_messages.hpp)
   std::vector<Slot> slots_;
   std::mutex mutex_, say_mutex_;
   std::condition_variable free_;
@@ -256,7 +267,8 @@ void run_server(const ServerConfig& config, const std::function<void(const std::
   ::sigaction(SIGTERM, &action, nullptr);
   ::signal(SIGPIPE, SIG_IGN);  // a client that leaves mid-job is a failed write, not our death
 
-  Server server(config, say);
+  // Before the workers start: a client that connects as soon as the socket exists finds it.
+  Server server(config, say, write_serve_token(config.socket));
   server.start_workers();
   say(fmt::format("listening at {} ({} worker{}); Ctrl-C stops", config.socket.string(), config.workers.size(),
                   config.workers.size() == 1 ? "" : "s"));
@@ -314,6 +326,7 @@ void run_server(const ServerConfig& config, const std::function<void(const std::
   ::close(listener);
   std::error_code ec;
   std::filesystem::remove(config.socket, ec);
+  std::filesystem::remove(serve_token_path(config.socket), ec);
   {
     // Clients waiting for a request or a lease see the end now; a job under way finishes first
     // (its own deadline bounds it).

@@ -25,6 +25,7 @@
 
 #include "metrics/kernel_census.hpp"
 #include "protocol/frame.hpp"
+#include "worker/copies_without_dispatch.hpp"
 #include "worker/crash_report.hpp"
 #include "worker/exchange_arena.hpp"
 #include "worker/failure.hpp"
@@ -150,6 +151,7 @@ class CandidateHost {
   // 104.0 s: the warm-ups slowed everything they ran beside, and level1/83's ConvTranspose2d
   // identity went to 1.19, cuDNN choosing another plan. docs/benchmarks.md, session 19.)
   void prepare() {
+    remember_plain_tensor_types();  // before any candidate code (worker/tensors.hpp)
     if (!cuda_) {
       timer_ = make_cpu_timer();
       return;
@@ -224,7 +226,7 @@ class CandidateHost {
       // ms a call above their reports on the legacy IPC arena).
       const json out = request.value("out", json::object());
       const TensorSlot slot{out.value("offset", int64_t{0}), at::kByte, {output_bytes}};
-      if (arena_ && arena_->contains(slot, nullptr)) arena_->view(slot).copy_(calibration_outputs_);
+      if (arena_ && arena_->contains(slot, nullptr)) copy_without_dispatch(arena_->view(slot), calibration_outputs_);
       synchronize_device(cuda_);
     }
     if (!protocol::write_frame(fd_, {{"type", "timed"}, {"sample", sample_json(s, request_read_)}}))
@@ -275,8 +277,12 @@ class CandidateHost {
                        [&] { return build_model(module.attr("ModelNew"), init_args, device_name, dtype); });
     } else {
       model_ = load_native(request, problem, init_args, device_name, dtype);
+      native_ = &model_.cast<NativeCandidate&>();
     }
-    if (request.contains("training")) model_ = training_step(request.at("training"));
+    if (request.contains("training")) {
+      model_ = training_step(request.at("training"));
+      native_ = nullptr;  // the step is called now, not the native candidate itself
+    }
     synchronize_device(cuda_);
     enforce("after loading the candidate");
     return {{"type", "loaded"}};
@@ -375,7 +381,7 @@ class CandidateHost {
     py::tuple args;
     std::vector<std::pair<at::Tensor, at::Tensor>> copies;  // (arena view, own copy)
     void back() const {
-      for (const auto& [view, own] : copies) view.copy_(own);
+      for (const auto& [view, own] : copies) copy_without_dispatch(view, own);
     }
   };
 
@@ -392,7 +398,7 @@ class CandidateHost {
           list.append(py::cast(view));
           continue;
         }
-        at::Tensor own = view.clone();
+        at::Tensor own = clone_without_dispatch(view);
         out.copies.emplace_back(view, own);
         list.append(py::cast(own));
       } else {
@@ -425,7 +431,8 @@ class CandidateHost {
     if (cuda_ && request.contains("settle") && request["settle"].is_number_integer())
       settle_allocator_for_plans(request["settle"].get<int64_t>());
     inside.mark("settle");
-    if (py::isinstance<NativeCandidate>(model_)) model_.cast<NativeCandidate&>().set_poison_outputs(request.value("poison", false));
+    // Known from the load, not asked of the object: isinstance can run its class's own __class__.
+    if (native_) native_->set_poison_outputs(request.value("poison", false));
     if (cuda_ && request.value("poison", false)) poison_free_cuda_memory();
     std::optional<LaunchRecorder> recorder;
     if (cuda_ && request.value("record", false)) recorder.emplace().start();
@@ -529,7 +536,11 @@ class CandidateHost {
       json j = slot.to_json();
       j["device"] = t.device().is_cuda() ? "cuda" : "cpu";
       if (cursor + slot.nbytes() <= offset + capacity && arena_ && arena_->contains(slot, nullptr)) {
-        arena_->view(slot).copy_(t);
+        // Not t's own copy_: dispatched, it could run the candidate's code (copies_without_dispatch.hpp).
+        guarded(Verdict::runtime_error, "output " + std::to_string(placed.size()), [&] {
+          copy_without_dispatch(arena_->view(slot), t);
+          return 0;
+        });
         cursor += aligned(slot.nbytes());
       } else {
         j["fits"] = false;
@@ -557,6 +568,7 @@ class CandidateHost {
   CandidateFormat format_ = CandidateFormat::kernelbench;
   census::FallbackPolicy fallback_ = census::FallbackPolicy::mixed;
   py::object model_ = py::none();
+  NativeCandidate* native_ = nullptr;  // model_ itself, where the candidate is native (kept alive by it)
   std::string model_name_ = "ModelNew";  // for messages: the reference twin's is the problem's Model
   py::object graphed_ = py::none();
   bool settled_ = false;

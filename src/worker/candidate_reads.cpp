@@ -6,6 +6,7 @@
 
 #include <pybind11/pybind11.h>
 
+#include "common/system_reads.hpp"
 #include "worker/sandbox.hpp"
 
 namespace py = pybind11;
@@ -13,7 +14,7 @@ namespace py = pybind11;
 namespace kforge::worker {
 
 std::vector<std::string> candidate_readable_folders() {
-  std::vector<std::string> readable = {"/usr", "/lib", "/lib32", "/lib64", "/libx32", "/bin", "/sbin", "/etc", "/run"};
+  std::vector<std::string> readable = system_read_paths();
   py::module_ sys = py::module_::import("sys");
   for (const char* name : {"prefix", "base_prefix", "exec_prefix"}) readable.push_back(py::str(sys.attr(name)));
   for (auto entry : sys.attr("path")) {

@@ -1,6 +1,7 @@
 #pragma once
 // What a process that runs candidate code may read, besides its writable folders and the
-// candidate's own files: the system's folders, the interpreter and every folder on its sys.path
+// candidate's own files: what common/system_reads.hpp allows of the system (its program folders,
+// a list of /etc's files, not /run), the interpreter and every folder on its sys.path
 // (torch among them), kforge's binary folder with the checkout's include/ and .deps/, and the
 // host compilers' folders (Triton builds launchers inside the process). Both such processes use
 // it: the candidate process of an evaluation (worker/candidate_host.cpp) and the load_inline

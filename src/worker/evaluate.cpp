@@ -251,7 +251,9 @@ class Evaluation {
     if (ranks_->any(mine.has_value()) && !mine)
       throw Failure{Verdict::runtime_error, "another rank failed", "", false, true};
     if (mine) {
-      mine->message = "rank " + std::to_string(ranks_->rank()) + ": " + mine->message;
+      // Once: a phase's agreement can hold a batch's (the timing's, PairSetup::agree).
+      const std::string rank = "rank " + std::to_string(ranks_->rank()) + ": ";
+      if (!mine->another_ranks && !mine->message.starts_with(rank)) mine->message = rank + mine->message;
       throw *mine;
     }
   }
@@ -310,8 +312,9 @@ class Evaluation {
       reference_outputs = r.tensors;
     }
     part.emplace("load take process");
-    cand_ = std::make_unique<RemoteCandidate>(ranks_ ? rank_process(context_) : take_candidate_process(context_),
-                                              cuda_, context_.clock.get());
+    std::unique_ptr<CandidateProcess> process = ranks_ ? rank_process(context_) : take_candidate_process(context_);
+    process->watch_runs_while_stopped();  // the candidate's: the twin runs no code that could resume it
+    cand_ = std::make_unique<RemoteCandidate>(std::move(process), cuda_, context_.clock.get());
     ResourceBounds bounds;
     bounds.host_memory_bytes = job_.host_memory_bytes;
     bounds.cpu_cores = job_.cpu_cores;
@@ -655,12 +658,50 @@ class Evaluation {
       setup.batch = static_cast<int>(-ranks_->max({-double(setup.batch)}).front());
       setup.share_inputs = !ranks_->any(!setup.share_inputs);
       setup.ranks = ranks_.get();
+      setup.agree = [this](const std::function<void()>& batch) { agreed(batch); };
     }
     PinnedThread pinned(reference_cpu());
     TimingOutcome timed = time_pairs(ref_, cand, inputs_for, job_, timing_seed, device_, setup, timer());
     // Another process that started after the calibration shared the GPU with the timed calls.
     cand_->check_gpu_alone("after the timing, the candidate's process stopped and its work drained");
-    // The candidate's reported times, or kforge's own clock around its calls where they fell short.
+    // The candidate's reported times, or kforge's own clock around its calls where they fell short:
+    // against the reference twin's deliveries where it was timed through one, else against the
+    // request cost calibrated before the candidate loaded.
+    if (!timed.twin_delivery_ms.empty()) {
+      const stats::BoundChoice against_twin =
+          stats::choose_bound_against_twin(timed.cand_host_ms, timed.cand_delivery_ms, timed.twin_delivery_ms);
+      if (against_twin.use_bound) {
+        for (double& t : timed.cand_ms) t += against_twin.excess_ms;
+        for (double& t : timed.cand_host_ms) t += against_twin.excess_ms;
+        char text[220];
+        std::snprintf(text, sizeof text,
+                      "timed by kforge's clock around each call: the candidate's requests took %.3f ms longer than the "
+                      "reference twin's beyond the times its process reported, added to each call",
+                      against_twin.excess_ms);
+        boundary_note_ = text;
+      }
+    } else {
+      bound_by_calibration(timed);
+    }
+    res_.ref_ms = std::move(timed.ref_ms);
+    res_.cand_ms = std::move(timed.cand_ms);
+    res_.ref_host_ms = std::move(timed.ref_host_ms);
+    res_.cand_host_ms = std::move(timed.cand_host_ms);
+    if (timed.max_mhz) clock_note_ = "SM clock " + std::to_string(timed.min_mhz) + "-" + std::to_string(timed.max_mhz) + " MHz";
+    if (timed.throttled_pairs)
+      clock_note_ += (clock_note_.empty() ? "" : ", ") + std::to_string(timed.throttled_pairs) +
+                     " pairs dropped: the GPU throttled (thermal, hardware slowdown or power brake)";
+    if (!timed.not_held.empty())
+      clock_note_ += (clock_note_.empty() ? "" : "; ") + timed.not_held +
+                     (timed.unheld_pairs ? " (" + std::to_string(timed.unheld_pairs) + " pairs dropped)" : "");
+    if (std::string drained = cand_->describe_timing(); !drained.empty())
+      boundary_note_ += (boundary_note_.empty() ? "" : "; ") + drained;
+  }
+
+  // Without the twin (the reference timed in the reference process, a rank of a multi-rank job):
+  // the candidate's reports against kforge's clock less the request cost calibrated before it
+  // loaded (stats::choose_bound), measured again in a fresh process where they fell short.
+  void bound_by_calibration(TimingOutcome& timed) {
     stats::BoundChoice bound = stats::choose_bound(timed.cand_host_ms, timed.cand_bound_ms);
     if (bound.use_bound)
       if (auto fresh = recalibrated_overhead(); fresh && *fresh > cand_->request_overhead_ms()) {
@@ -683,19 +724,6 @@ class Evaluation {
                     bound.excess_ms);
       boundary_note_ = text + (boundary_note_.empty() ? "" : " (" + boundary_note_ + ")");
     }
-    res_.ref_ms = std::move(timed.ref_ms);
-    res_.cand_ms = std::move(timed.cand_ms);
-    res_.ref_host_ms = std::move(timed.ref_host_ms);
-    res_.cand_host_ms = std::move(timed.cand_host_ms);
-    if (timed.max_mhz) clock_note_ = "SM clock " + std::to_string(timed.min_mhz) + "-" + std::to_string(timed.max_mhz) + " MHz";
-    if (timed.throttled_pairs)
-      clock_note_ += (clock_note_.empty() ? "" : ", ") + std::to_string(timed.throttled_pairs) +
-                     " pairs dropped: the GPU throttled (thermal, hardware slowdown or power brake)";
-    if (!timed.not_held.empty())
-      clock_note_ += (clock_note_.empty() ? "" : "; ") + timed.not_held +
-                     (timed.unheld_pairs ? " (" + std::to_string(timed.unheld_pairs) + " pairs dropped)" : "");
-    if (std::string drained = cand_->describe_timing(); !drained.empty())
-      boundary_note_ += (boundary_note_.empty() ? "" : "; ") + drained;
   }
 
   // The reference twin (worker/reference_twin.hpp), or the one kept from the previous job.

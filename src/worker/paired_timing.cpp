@@ -258,10 +258,16 @@ TimingOutcome time_pairs(const py::object& ref, const CandidateCall& cand, const
     for (const auto& p : pairs) recheck_pair(p.ref_kept, p.cand_kept, label_of(p), job, setup.roles);
     return pairs;
   };
+  auto agreed_batch = [&](int first, int count, const std::string& what) {
+    if (!setup.agree) return run_batch(first, count, what);
+    std::vector<Pair> pairs;
+    setup.agree([&] { pairs = run_batch(first, count, what); });
+    return pairs;
+  };
 
   for (int done = 0; done < settings.warmup; done += setup.batch) {
     int count = std::min(setup.batch, settings.warmup - done);
-    run_batch(-settings.warmup + done, count, "warm-up");
+    agreed_batch(-settings.warmup + done, count, "warm-up");
   }
   auto t0 = Clock::now();
   for (int pair = 0; pair < settings.max_samples;) {
@@ -269,7 +275,7 @@ TimingOutcome time_pairs(const py::object& ref, const CandidateCall& cand, const
     std::string what = count == 1 ? "timed pair " + std::to_string(pair + 1)
                                   : "timed pairs " + std::to_string(pair + 1) + "-" + std::to_string(pair + count);
     const bool held_before = hold;
-    auto batch_pairs = run_batch(pair, count, what);
+    auto batch_pairs = agreed_batch(pair, count, what);
     if (held_before && !hold && !out.ref_ms.empty()) {
       // The hold was given up mid-way: the pairs so far were timed the other way. Start again.
       out.unheld_pairs += static_cast<int>(out.ref_ms.size());
@@ -278,6 +284,8 @@ TimingOutcome time_pairs(const py::object& ref, const CandidateCall& cand, const
       out.ref_host_ms.clear();
       out.cand_host_ms.clear();
       out.cand_bound_ms.clear();
+      out.cand_delivery_ms.clear();
+      out.twin_delivery_ms.clear();
     }
     if (setup.ranks) slowest_ranks(*setup.ranks, batch_pairs);
     for (const auto& p : batch_pairs) {
@@ -301,6 +309,10 @@ TimingOutcome time_pairs(const py::object& ref, const CandidateCall& cand, const
       out.ref_host_ms.push_back(p.ref_sample.host_ms);
       out.cand_host_ms.push_back(p.cand_sample.host_ms);
       out.cand_bound_ms.push_back(p.cand_sample.bound_ms);
+      if (p.ref_sample.delivery_ms >= 0 && p.cand_sample.delivery_ms >= 0) {
+        out.cand_delivery_ms.push_back(p.cand_sample.delivery_ms);
+        out.twin_delivery_ms.push_back(p.ref_sample.delivery_ms);
+      }
     }
     pair += count;
     const double elapsed = seconds_since(t0);

@@ -23,6 +23,9 @@ namespace py = pybind11;
 struct TimingOutcome {
   std::vector<double> ref_ms, cand_ms, ref_host_ms, cand_host_ms;
   std::vector<double> cand_bound_ms;  // kforge's own clock around each candidate call (remote_candidate.hpp)
+  // Each call's delivery (Sample::delivery_ms), the candidate's and the reference twin's; empty
+  // where the reference is timed in the reference process.
+  std::vector<double> cand_delivery_ms, twin_delivery_ms;
   int throttled_pairs = 0;          // dropped: the GPU throttled during one of the two calls
   int unheld_pairs = 0;             // dropped: timed while the hold was given up (see time_pairs)
   unsigned min_mhz = 0, max_mhz = 0;  // SM clock range over the kept samples (0: not sampled)
@@ -73,6 +76,13 @@ struct PairSetup {
   // A multi-rank job's (worker/rank_group.hpp): every timed call starts after a barrier, each
   // pair's times are the slowest rank's, and rank 0 decides when the timing stops. Null: one rank.
   const RankGroup* ranks = nullptr;
+  // A multi-rank job's: runs one batch (its calls and its recheck) on this rank, then has the
+  // ranks agree whether any failed (Evaluation::agreed), so a rank that fails a batch never meets
+  // the others' next collective alone: a rank whose candidate cheated only there and failed its
+  // recheck called the control group's `any` while the others called `max` (slowest_ranks), gloo
+  // aborted its worker twice, and the job ended "the reference process died twice" with no verdict
+  // stored (red-team, session 35; tests/ranks/rank1_cheats_when_timed.py). Empty: one rank.
+  std::function<void(const std::function<void()>&)> agree;
   // The reference's timed calls made in a process of its own, as the candidate's are (the reference
   // twin, worker/reference_twin.hpp); its kept outputs are the recheck's reference. Empty: `ref`,
   // the reference process's own model, is timed here.

@@ -30,13 +30,10 @@ py::module_ import_file(const std::string& path, const std::string& module_prefi
 // torch.manual_seed's imports and checks cost 0.15 ms.
 void seed_everything(uint64_t seed) { at::manual_seed(seed); }
 
-CollectorPaused::CollectorPaused()
-    : gc_(py::module_::import("gc")), was_enabled_(gc_.attr("isenabled")().cast<bool>()) {
-  gc_.attr("disable")();
-}
+CollectorPaused::CollectorPaused() : was_enabled_(PyGC_Disable() == 1) {}
 
 CollectorPaused::~CollectorPaused() {
-  if (was_enabled_) gc_.attr("enable")();
+  if (was_enabled_) PyGC_Enable();
 }
 
 py::object call_on_device(const py::object& fn, const py::tuple& args, const std::string& device) {

@@ -19,6 +19,8 @@ void seed_everything(uint64_t seed);
 // Python's cyclic collector off while it lives, as it was before after: a collection runs when
 // allocations pile up, and one inside a timed call is noise on that side only. Both sides of a
 // pair time under it (the reference process for its whole timing, a candidate's process per call).
+// Through the C API (PyGC_Disable), not the gc module's functions, which a candidate can replace
+// with code of its own that would then run just before its timed call.
 class CollectorPaused {
  public:
   CollectorPaused();
@@ -27,7 +29,6 @@ class CollectorPaused {
   CollectorPaused& operator=(const CollectorPaused&) = delete;
 
  private:
-  py::module_ gc_;
   bool was_enabled_;
 };
 

@@ -451,6 +451,7 @@ Sample RemoteCandidate::timed_sample(const json& s, bool hold, double outer_ms, 
   const double bound = std::max(0.0, outer_ms - request_overhead_ms_ - (held ? queued : 0.0)) + drained;
   drained_ms_ += drained;
   sample.bound_ms = std::max(bound, kLeastMs);
+  sample.delivery_ms = std::max(0.0, outer_ms - (held ? queued : 0.0) - finite_or(s, "host_ms", outer_ms));
   // No call takes longer than the request around it (kforge's clock, with nothing subtracted:
   // the calibrated cost is a median and may exceed one request's), nor no time at all.
   sample.host_ms = std::clamp(finite_or(s, "host_ms", bound) + drained, kLeastMs, outer_ms + drained);

@@ -1,5 +1,6 @@
 #include "worker/sandbox.hpp"
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <linux/audit.h>
 #include <linux/filter.h>
@@ -16,10 +17,12 @@
 #include <signal.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <climits>
 #include <cstdint>
 #include <cstdlib>
+#include <cstdio>
 #include <cstring>
 #include <iterator>
 #include <vector>
@@ -28,6 +31,7 @@
 #include "common/colon_list.hpp"
 #include "common/landlock.hpp"
 #include "common/seccomp_filter.hpp"
+#include "common/system_reads.hpp"
 #include "worker/private_network.hpp"
 
 namespace kforge::worker {
@@ -48,6 +52,11 @@ std::string deny_candidate_calls(const std::vector<int>& protected_pids, bool si
   Program p;
   check_architecture(p);
   deny_calls(p, process_escape_calls(), kDenyPerm);
+  keep_to_own_process(p, static_cast<int>(::getpid()));
+  // A POSIX timer's signal can be SIGCONT: the process kforge stopped would resume itself, every
+  // millisecond if it likes, and, on a loaded machine, never be seen stopped whole (so the
+  // ran-while-stopped check in CandidateProcess never had a baseline). setitimer's signals cannot.
+  deny_calls(p, {__NR_timer_create}, kDenyPerm);
   if (signals_scoped) deny_signals_to(p, protected_pids);
   else allow_signals_only_within(p, static_cast<int>(::getpid()));
   deny_network_sockets(p, private_network);
@@ -59,13 +68,86 @@ std::string drop_capabilities() {
   return drop_all_capabilities() ? "" : std::string("capset: ") + std::strerror(errno);
 }
 
-// Confines writes to `writable` (and /dev, and /proc: all of it for the reference process, only
-// its own /proc/<pid> for a candidate). With `readable` (candidates), reads are confined too, to
-// those paths (folders or single files), the writable ones, and /dev, /proc and /sys. For a
+// What each thread made before the sandbox runs when asked (confine_other_threads): the same
+// Landlock ruleset, no_new_privs, no capabilities. System calls only: async-signal-safe.
+std::atomic<int> g_ruleset_for_threads{-1};
+std::atomic<int> g_threads_confined{0}, g_threads_refused{0};
+void confine_this_thread(int) {
+  const int saved = errno;
+  bool ok = ::prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == 0;
+  if (const int ruleset = g_ruleset_for_threads.load(); ruleset >= 0)
+    ok = landlock::restrict_self(ruleset) && ok;
+  ok = drop_all_capabilities() && ok;
+  (ok ? g_threads_confined : g_threads_refused).fetch_add(1);
+  errno = saved;
+}
+
+// Whether `signal` is blocked in thread `tid` of this process (its SigBlk mask in /proc).
+bool blocks_signal(int tid, int signal) {
+  char path[64];
+  std::snprintf(path, sizeof path, "/proc/self/task/%d/status", tid);
+  FILE* f = std::fopen(path, "re");
+  if (!f) return false;
+  char line[256];
+  bool blocked = false;
+  while (std::fgets(line, sizeof line, f))
+    if (std::strncmp(line, "SigBlk:", 7) == 0) {
+      const unsigned long long mask = std::strtoull(line + 7, nullptr, 16);
+      blocked = (mask >> (signal - 1)) & 1ULL;
+      break;
+    }
+  std::fclose(f);
+  return blocked;
+}
+
+// Landlock and capabilities bind the calling thread only, and every thread it starts later: the
+// threads made before the sandbox (torch's OpenMP workers, made during the calibration; the CUDA
+// driver's) kept no file rules and, as root, every capability, and libgomp runs a candidate's
+// callback on its workers (GOMP_parallel from ctypes: a user's file and kforge's store read from
+// there; red-team, session 35, tests/adversarial/secrets_through_an_early_thread.py). So each of
+// them is signalled to confine itself as this thread did (glibc's setxid broadcast does the same
+// for set*id). A thread that blocks the signal cannot be asked; it is counted, and said.
+std::string confine_other_threads(int ruleset) {
+  const int signal = SIGRTMIN + 6;  // glibc keeps the first few real-time signals for itself
+  struct sigaction action {};
+  action.sa_handler = confine_this_thread;
+  sigemptyset(&action.sa_mask);
+  action.sa_flags = SA_RESTART;
+  // Left installed: a signal that arrives late still finds the handler (the default would end the process).
+  if (::sigaction(signal, &action, nullptr) != 0) return std::string("sigaction: ") + std::strerror(errno);
+  g_ruleset_for_threads = ruleset;
+  g_threads_confined = 0;
+  g_threads_refused = 0;
+  const pid_t self = ::getpid(), me = static_cast<pid_t>(::syscall(SYS_gettid));
+  int asked = 0, blocking = 0;
+  if (DIR* tasks = ::opendir("/proc/self/task")) {
+    while (const dirent* entry = ::readdir(tasks)) {
+      const int tid = std::atoi(entry->d_name);
+      if (tid <= 0 || tid == me) continue;
+      if (blocks_signal(tid, signal)) ++blocking;
+      else if (::syscall(SYS_tgkill, self, tid, signal) == 0) ++asked;
+    }
+    ::closedir(tasks);
+  }
+  for (int waited_ms = 0; g_threads_confined + g_threads_refused < asked && waited_ms < 2000; ++waited_ms)
+    ::usleep(1000);
+  const int confined = g_threads_confined, refused = g_threads_refused;
+  g_ruleset_for_threads = -1;
+  if (confined == asked && blocking == 0) return "";
+  return std::to_string(asked + blocking - confined) + " of " + std::to_string(asked + blocking) +
+         " threads made before it not confined (" + std::to_string(refused) + " refused, " +
+         std::to_string(blocking) + " block the signal, " + std::to_string(asked - confined - refused) +
+         " did not answer)";
+}
+
+// Confines writes to `writable` (and /dev, and /proc: all of it for the reference process; for a
+// candidate only its own /proc/<pid> and common/system_reads.hpp's usable devices). With
+// `readable` (candidates), reads are confined too, to those paths (folders or single files), the
+// writable ones, the devices, /proc and /sys. For a
 // candidate, where the kernel has it, signals and abstract Unix sockets are scoped to its own
 // Landlock domain (`scoped` says whether).
 std::string confine_files(const std::vector<std::string>& writable, const std::vector<std::string>* readable,
-                          int& abi, bool candidate, bool* scoped) {
+                          int& abi, bool candidate, bool* scoped, std::string* other_threads = nullptr) {
   abi = landlock::abi();
   if (abi < 1) return "Landlock is not available in this kernel";
   landlock::Confinement confinement;
@@ -74,12 +156,17 @@ std::string confine_files(const std::vector<std::string>& writable, const std::v
   // Thread names and the process's own settings. Resolved now, so a candidate's rule names its
   // own /proc/<pid> and not /proc/sys or another process's files.
   confinement.writable_proc = candidate ? "/proc/" + std::to_string(::getpid()) : "/proc";
+  // A candidate's code gets the devices a kernel needs, not every node root owns (a disk, a tty).
+  if (candidate) confinement.devices = usable_device_paths();
   // KFORGE_WORKER_NO_SIGNAL_SCOPE: the tests' way to exercise the seccomp rule older kernels rely on.
   confinement.scope_signals = candidate && !std::getenv("KFORGE_WORKER_NO_SIGNAL_SCOPE");
   std::string error;
   bool signals_scoped = false;
   OwnedFd ruleset = landlock::confining_ruleset(confinement, &error, &signals_scoped);
   if (!ruleset.valid()) return error;
+  // A candidate's other threads first, while signals still reach them (Landlock's scope would not
+  // let this thread, once restricted, signal a thread outside its domain).
+  if (candidate) *other_threads = confine_other_threads(ruleset.get());
   if (!landlock::restrict_self(ruleset.get())) return std::string("Landlock restrict: ") + std::strerror(errno);
   if (scoped) *scoped = signals_scoped;
   return "";
@@ -105,46 +192,6 @@ std::vector<std::string> writable_folders() {
   for (auto& folder : build_cache_folders()) out.push_back(std::move(folder));
   if (const char* caches = std::getenv("KFORGE_WORKER_GPU_CACHES"))
     for (auto& folder : colon_list(caches)) out.push_back(std::move(folder));
-  return out;
-}
-
-std::vector<std::string> host_compiler_folders() {
-  std::vector<std::string> programs;
-  for (const char* var : {"CC", "CXX"})
-    if (const char* v = std::getenv(var); v && *v) programs.emplace_back(v);
-  for (const char* name : {"cc", "gcc", "c++", "g++", "clang"}) programs.emplace_back(name);
-  const char* path = std::getenv("PATH");
-  const std::vector<std::string> search = colon_list(path ? path : "");
-  const char* home_env = std::getenv("HOME");
-  const std::string home = home_env ? home_env : "";
-  std::vector<std::string> out;
-  auto grant = [&](const std::string& folder) {
-    if (!folder.empty() && std::find(out.begin(), out.end(), folder) == out.end()) out.push_back(folder);
-  };
-  for (const auto& program : programs) {
-    std::vector<std::string> tries;
-    if (program.find('/') != std::string::npos) tries.push_back(program);
-    else
-      for (const auto& dir : search) tries.push_back(dir + "/" + program);
-    for (const auto& candidate : tries) {
-      char resolved[PATH_MAX];
-      if (::access(candidate.c_str(), X_OK) != 0 || !::realpath(candidate.c_str(), resolved)) continue;
-      // The compiler itself, not a link to it: a link in ~/bin would open the home folder.
-      const std::string file(resolved);
-      const std::string dir = file.substr(0, file.find_last_of('/'));
-      if (dir.size() > 4 && dir.ends_with("/bin")) {
-        const std::string prefix = dir.substr(0, dir.size() - 4);
-        if (!home.empty() && (home == prefix || home.starts_with(prefix + "/"))) {
-          for (const char* sub : {"/bin", "/lib", "/lib64", "/libexec", "/include"}) grant(prefix + sub);
-        } else {
-          grant(prefix);
-        }
-      } else {
-        grant(dir);
-      }
-      break;
-    }
-  }
   return out;
 }
 
@@ -180,7 +227,8 @@ SandboxStatus enter_candidate_sandbox(const std::vector<std::string>& writable, 
   ::prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
   std::string caps = drop_capabilities();
   int abi = 0;
-  std::string fs = confine_files(writable, &readable, abi, true, &s.signals_scoped);
+  std::string other_threads;
+  std::string fs = confine_files(writable, &readable, abi, true, &s.signals_scoped, &other_threads);
   s.writes_confined = fs.empty();
   std::string calls = deny_candidate_calls(protected_pids, s.signals_scoped, private_network);
   s.network_denied = calls.empty() && !private_network;
@@ -192,7 +240,9 @@ SandboxStatus enter_candidate_sandbox(const std::vector<std::string>& writable, 
                "; file reads and writes " +
                (s.writes_confined ? "confined (Landlock ABI " + std::to_string(abi) + ")" : "NOT confined (" + fs + ")") +
                "; signals " + (s.signals_scoped ? "scoped to its own processes (Landlock)" : "only to its own process group (seccomp)") +
-               "; capabilities " + (caps.empty() ? "dropped" : "NOT dropped (" + caps + ")");
+               "; capabilities " + (caps.empty() ? "dropped" : "NOT dropped (" + caps + ")") +
+               (other_threads.empty() ? "; every thread made before it confined too" : "; " + other_threads);
+  s.threads_confined = other_threads.empty();
   return s;
 }
 

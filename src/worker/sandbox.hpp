@@ -2,8 +2,9 @@
 // The sandboxes of the two processes of an evaluation (docs/evaluation.md, "The sandbox").
 //   reference process: no network; file writes only in its scratch folder and the caches. It
 //     never runs candidate code, so this only keeps a broken problem file from doing harm.
-//   candidate process: that, reads confined to the interpreter, torch, the toolkit, the caches,
-//     its scratch folder and its own files (and the system's folders), and a seccomp filter that denies what no kernel needs (ptrace,
+//   candidate process: that, reads confined to the interpreter, torch, the toolkit, its scratch
+//     folder and its own files (and what common/system_reads.hpp allows of the system, devices
+//     included), and a seccomp filter that denies what no kernel needs (ptrace,
 //     process_vm_*, new sessions and process groups, mount, bpf, keyrings, pidfds, namespaces)
 //     and signals to kforge's own processes; Landlock's signal and abstract-socket scoping where
 //     the kernel has it (ABI 6); writes in /proc only under its own /proc/<pid>; no capabilities.
@@ -18,6 +19,7 @@ struct SandboxStatus {
   bool network_private = false;  // candidate: AF_INET and AF_INET6 sockets allowed, in a private network namespace
   bool writes_confined = false;  // file writes outside `writable` fail with EACCES (Landlock)
   bool signals_scoped = false;   // candidate: Landlock denies signals to processes outside its domain
+  bool threads_confined = false; // candidate: every thread made before the sandbox confined itself too
   std::string describe;          // one line for the log
 };
 
@@ -35,13 +37,6 @@ std::vector<std::string> build_cache_folders();
 // (KFORGE_WORKER_GPU_CACHES), which no candidate's process writes to (it gets empty ones of its
 // own in its scratch folder).
 std::vector<std::string> writable_folders();
-
-// The folders of the host's C compilers on PATH (or $CC, $CXX), resolved through links, for a
-// candidate to read: Triton builds each kernel's launcher with the `cc` it finds there inside the
-// candidate's process (the H200 machine's gcc is in /opt/gcc). <prefix>/bin/gcc gives <prefix>
-// (its lib/, libexec/, include/ and target folders lie there), or, where <prefix> is the home
-// folder or holds it, only its bin/, lib/, lib64/, libexec/ and include/.
-std::vector<std::string> host_compiler_folders();
 
 // The reference process's sandbox: every thread of the process (seccomp, synchronised) loses the
 // network; where the kernel has Landlock, file creation, writing, truncation, renaming and removal

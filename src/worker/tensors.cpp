@@ -10,6 +10,9 @@
 
 #if KFORGE_WITH_CUDA
 #include <c10/cuda/CUDACachingAllocator.h>
+#include <c10/cuda/CUDAException.h>
+#include <c10/cuda/CUDAStream.h>
+#include <cuda_runtime_api.h>
 #endif
 
 namespace kforge::worker {
@@ -84,6 +87,16 @@ std::optional<Mutation> find_mutation(const py::list& before, const py::list& af
   return std::nullopt;
 }
 
+namespace {
+PyTypeObject* plain_tensor_type = nullptr;
+PyTypeObject* parameter_type = nullptr;
+}  // namespace
+
+void remember_plain_tensor_types() {
+  plain_tensor_type = reinterpret_cast<PyTypeObject*>(THPVariableClass);
+  parameter_type = reinterpret_cast<PyTypeObject*>(ParameterClass);
+}
+
 Outputs normalize_outputs(const py::object& result) {
   Outputs out;
   auto plain_tensor = [&](const py::handle& h, const std::string& what) {
@@ -92,8 +105,8 @@ Outputs normalize_outputs(const py::object& result) {
       return false;
     }
     // A tensor subclass can defer its work or fake its values: only torch.Tensor itself counts.
-    py::object tensor_type = py::module_::import("torch").attr("Tensor");
-    if (!py::type::of(h).is(tensor_type) && !py::type::of(h).is(py::module_::import("torch.nn").attr("Parameter"))) {
+    if (!plain_tensor_type) remember_plain_tensor_types();
+    if (Py_TYPE(h.ptr()) != plain_tensor_type && Py_TYPE(h.ptr()) != parameter_type) {
       out.error = what + " is a tensor subclass (" + py::str(py::type::of(h).attr("__name__")).cast<std::string>() +
                   "), not a plain torch.Tensor: its values could be computed later or faked";
       out.subclass = true;
@@ -290,14 +303,15 @@ void poison_free_cuda_memory() {
   // The allocator's own snapshot, without the stack traces: torch.cuda.memory_snapshot() builds a
   // Python dict per block, which cost more than the fills.
   const auto snapshot = c10::cuda::CUDACachingAllocator::snapshot({0, 0}, /*include_traces=*/false);
-  auto bytes = at::TensorOptions().dtype(at::kByte).device(at::kCUDA);
+  // cudaMemsetAsync, not a dispatched fill_, which a candidate's dispatch mode could skip.
+  const cudaStream_t stream = c10::cuda::getCurrentCUDAStream().stream();
   for (const auto& segment : snapshot.segments) {
     // Blocks are listed in address order and tile their segment; a block neither allocated nor
     // waiting on a stream is free ("inactive" in memory_snapshot's words).
     uintptr_t address = segment.address;
     for (const auto& block : segment.blocks) {
       if (!block.active && block.size > 0)
-        at::from_blob(reinterpret_cast<void*>(address), {static_cast<int64_t>(block.size)}, [](void*) {}, bytes).fill_(0xFF);
+        C10_CUDA_CHECK(cudaMemsetAsync(reinterpret_cast<void*>(address), 0xFF, block.size, stream));
       address += block.size;
     }
   }

@@ -40,6 +40,10 @@ struct Outputs {
   bool subclass = false;  // the error is a tensor subclass: a lazy or faked result, rule `tensor-subclass`
 };
 Outputs normalize_outputs(const py::object& result);
+// torch.Tensor's and nn.Parameter's types as they are now, which normalize_outputs then takes as
+// the plain ones: called before any candidate code runs in the process, so a candidate that rebinds
+// torch.Tensor (or has torch's C module take another class as it) does not make its subclass plain.
+void remember_plain_tensor_types();
 
 struct Tolerance {
   double atol = 0;

@@ -28,6 +28,10 @@ struct Sample {
   // A candidate's call (worker/remote_candidate.hpp): the reference process's own clock around
   // the request, less what an empty request costs [ms]; 0 for the reference's calls.
   double bound_ms = 0;
+  // A call through a process (the candidate's, the reference twin's): the request's time on the
+  // reference process's clock less the host time the process reported (and, held, its queueing):
+  // what delivering the request took, by the process's own word [ms]; negative: not measured.
+  double delivery_ms = -1;
 };
 
 class Timer {

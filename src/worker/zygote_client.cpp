@@ -11,9 +11,13 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <map>
+#include <optional>
 #include <stdexcept>
 #include <thread>
 
@@ -206,7 +210,80 @@ void CandidateProcess::copy_output_to_log() const {
   [[maybe_unused]] auto n = ::write(2, text.data(), text.size());
 }
 
-void CandidateProcess::resume() { ::kill(-pid_, SIGCONT); }
+namespace {
+
+// Each thread of `pid` that is stopped ('T', 't') and the CPU time it has run [ns], from
+// /proc/<pid>/task/<tid>/stat and schedstat (whose first field is that time: a stopped thread's does
+// not move), and whether any thread was found that is not stopped (nor ending: 'Z', 'X').
+struct ThreadTimes {
+  std::map<int, uint64_t> stopped;  // tid -> run time [ns]
+  bool any_running = false;
+};
+std::optional<ThreadTimes> thread_times(pid_t pid) {
+  const std::string dir = "/proc/" + std::to_string(pid) + "/task";
+  DIR* tasks = ::opendir(dir.c_str());
+  if (!tasks) return std::nullopt;
+  ThreadTimes out;
+  auto read_text = [](const std::string& path, char* buf, size_t size) {
+    int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return false;
+    const ssize_t n = ::read(fd, buf, size - 1);
+    ::close(fd);
+    if (n <= 0) return false;
+    buf[n] = 0;
+    return true;
+  };
+  while (dirent* entry = ::readdir(tasks)) {
+    if (entry->d_name[0] == '.') continue;
+    const std::string task = dir + "/" + entry->d_name;
+    char stat[512], schedstat[128];
+    if (!read_text(task + "/stat", stat, sizeof stat)) continue;  // gone meanwhile
+    const char* close_paren = std::strrchr(stat, ')');
+    if (!close_paren || close_paren[1] != ' ') continue;
+    const char state = close_paren[2];
+    if (state == 'Z' || state == 'X') continue;  // ending: its time is no longer its own to grow
+    if (state != 'T' && state != 't') {
+      out.any_running = true;
+      continue;
+    }
+    if (read_text(task + "/schedstat", schedstat, sizeof schedstat))
+      out.stopped[std::atoi(entry->d_name)] = std::strtoull(schedstat, nullptr, 10);
+  }
+  ::closedir(tasks);
+  return out;
+}
+
+}  // namespace
+
+void CandidateProcess::resume() {
+  if (stopped_at_) {
+    const std::map<int, uint64_t> then = std::move(*stopped_at_);
+    stopped_at_.reset();
+    if (const auto now = thread_times(pid_)) {
+      // A stopped thread neither runs, nor ends, nor starts another: any of it means the process
+      // was resumed by something other than kforge.
+      uint64_t ran_ns = 0;
+      size_t changed = 0;
+      for (const auto& [tid, ns] : then) {
+        auto it = now->stopped.find(tid);
+        if (it == now->stopped.end()) ++changed;
+        else if (it->second > ns) ran_ns += it->second - ns;
+      }
+      for (const auto& [tid, ns] : now->stopped)
+        if (!then.count(tid)) ++changed;
+      if (now->any_running) ++changed;
+      if (ran_ns > kRanWhileStoppedSlackNs || changed > 0) {
+        char text[220];
+        std::snprintf(text, sizeof text,
+                      "the candidate's process ran %.3f ms while kforge had it stopped (%zu threads came, went or "
+                      "ran on): it resumed itself, and ran beside what was timed meanwhile",
+                      ran_ns / 1e6, changed);
+        throw Failure{Verdict::rejected, text, std::string(rules::kRanWhileStopped)};
+      }
+    }
+  }
+  ::kill(-pid_, SIGCONT);
+}
 
 void CandidateProcess::stop() {
   TracedPart part("process stop");
@@ -214,8 +291,17 @@ void CandidateProcess::stop() {
   // A signal is delivered when the target next enters the kernel or is interrupted; wait until
   // every thread has stopped, so none of them queues GPU work after the drain check. An idle
   // process stops at once; 100 ms bounds a machine under load.
+  // Sent again while it waits: a process that resumes itself (a timer's SIGCONT every millisecond)
+  // would otherwise never be seen stopped whole, and its CPU time never noted (resume()).
   auto deadline = Clock::now() + std::chrono::milliseconds(100);
-  while (!all_threads_stopped(pid_) && Clock::now() < deadline) std::this_thread::sleep_for(std::chrono::microseconds(20));
+  bool stopped = false;
+  while (!(stopped = all_threads_stopped(pid_)) && Clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::microseconds(20));
+    ::kill(-pid_, SIGSTOP);
+  }
+  stopped_at_.reset();
+  if (stopped && watch_stopped_)
+    if (auto now = thread_times(pid_); now && !now->any_running) stopped_at_ = std::move(now->stopped);
 }
 
 void CandidateProcess::wait_ready(std::chrono::seconds wait) {

@@ -88,8 +88,17 @@ class CandidateProcess {
   nlohmann::json request(const nlohmann::json& message, double* outer_ms = nullptr, int fd = -1,
                          nlohmann::json* timed = nullptr,
                          const std::function<void(const nlohmann::json&)>& while_stopped = {});
+  // Stops every thread of the process and notes their CPU time; resume() looks again before it
+  // lets the process go on, and throws a Failure (rejected, ran-while-stopped) where it grew: the
+  // process resumed itself (a SIGCONT the kernel sends for it: a POSIX timer's, an fd's F_SETSIG)
+  // and ran beside what kforge timed meanwhile (the reference's calls).
   void resume();
   void stop();
+  // Turns the check above on (a candidate's process; the reference twin runs no code of its own).
+  // Growth below kRanWhileStoppedSlackNs is not counted: a thread's state reads stopped a moment
+  // before it has switched out, and on a loaded machine that moment was seen to take 0.05 ms.
+  void watch_runs_while_stopped() { watch_stopped_ = true; }
+  static constexpr uint64_t kRanWhileStoppedSlackNs = 200'000;
   // Kills the process group now and waits up to `wait` for the zygote's report of the exit;
   // whether it came. The destructor then has nothing left to kill.
   bool end(std::chrono::milliseconds wait);
@@ -107,6 +116,10 @@ class CandidateProcess {
   bool ready_ = false;   // its "ready" frame was read
   bool ended_ = false;   // end() saw it exit: its pid may be another process's now
   uint64_t expected_network_ = 0;  // a rank's: the network namespace it must be in (0: a candidate)
+  // Its stopped threads and their CPU time [ns] when stop() last saw every one of them stopped
+  // (none: it did not).
+  std::optional<std::map<int, uint64_t>> stopped_at_;
+  bool watch_stopped_ = false;
 };
 
 }  // namespace kforge::worker

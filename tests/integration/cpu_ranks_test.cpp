@@ -58,14 +58,15 @@ TEST(CpuRanks, EachRankIsJudgedAndTheFailingRankNamed) {
                        "--min-time", "0", "--min-samples", "5", "--json", "--problem", kProblem, identity,
                        source_path("tests/ranks/rank1_skips_bias.py"), source_path("tests/ranks/rank1_raises.py"),
                        source_path("tests/ranks/rank1_crashes.py"), source_path("tests/ranks/rank_reaches_for_the_machine.py"),
-                       source_path("tests/ranks/rank_reads_the_references_folder.py")});
+                       source_path("tests/ranks/rank_reads_the_references_folder.py"),
+                       source_path("tests/ranks/rank1_cheats_when_timed.py")});
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   ::close(listener);
   if (r.err.find("gives none") != std::string::npos)
     GTEST_SKIP() << "this machine allows no private network namespace: " << r.err;
   ASSERT_EQ(r.exit_code, 0) << r.err;
   auto lines = r.lines_by_candidate();
-  ASSERT_EQ(lines.size(), 6u) << r.out << r.err;
+  ASSERT_EQ(lines.size(), 7u) << r.out << r.err;
 
   const auto& id = lines.at("identity.py");
   EXPECT_EQ(id.value("verdict", ""), "correct") << id.dump();
@@ -89,12 +90,19 @@ TEST(CpuRanks, EachRankIsJudgedAndTheFailingRankNamed) {
   EXPECT_EQ(crashes.value("message", "").rfind("rank 1: ", 0), 0u) << crashes.dump();
   EXPECT_LT(crashes.value("wall_s", 1e9), 50.0) << crashes.dump();
 
+  // Caught on rank 1 only, by its recheck after a batch of timed pairs: the ranks agree on the
+  // batch before comparing its times, so the verdict is stored and names rank 1.
+  const auto& timed = lines.at("rank1_cheats_when_timed.py");
+  EXPECT_EQ(timed.value("verdict", ""), "rejected") << timed.dump();
+  EXPECT_EQ(timed.value("rule", ""), "timing-recheck") << timed.dump();
+  EXPECT_EQ(timed.value("message", "").rfind("rank 1: ", 0), 0u) << timed.dump();
+
   const auto& references = lines.at("rank_reads_the_references_folder.py");
   EXPECT_EQ(references.value("verdict", ""), "correct") << "a rank saw the references' folder: " << references.dump();
 
   const auto& outside = lines.at("rank_reaches_for_the_machine.py");
   EXPECT_EQ(outside.value("verdict", ""), "correct") << "a rank reached the machine's loopback: " << outside.dump();
-  std::fprintf(stderr, "six multi-rank jobs in %.1f s\n", seconds);
+  std::fprintf(stderr, "seven multi-rank jobs in %.1f s\n", seconds);
 }
 
 // A rank that hangs: the job ends at its limit as `timeout`, naming rank 1 (or both ranks, where

@@ -1,6 +1,7 @@
 // kforge serve and kforge eval --server through the real binary, a real Unix socket and a real
 // CPU worker: verdicts as without the server, one worker start for several evaluations, a
-// crashed worker replaced, and the errors a user meets (no server, a second server, a mismatch).
+// crashed worker replaced, the errors a user meets (no server, a second server, a mismatch), and
+// clients without the server's token (a candidate's process among them) refused.
 #include <gtest/gtest.h>
 
 #include <fcntl.h>
@@ -143,6 +144,132 @@ TEST(Serve, ErrorsSayWhatToDo) {
                             "--problem", "level1/19", source_path("tests/candidates/correct.py")});
   EXPECT_EQ(device.exit_code, 2);
   EXPECT_NE(device.err.find("has cpu workers"), std::string::npos) << device.err;
+  EXPECT_EQ(server.stop(), 0) << server.log();
+}
+
+// A frame's bytes on the socket: 4-byte little-endian length, then the JSON (protocol/frame.hpp),
+// written by hand so that the test does not share kforge's client code.
+std::string raw_exchange(const std::string& socket, const std::string& json) {
+  int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  sockaddr_un addr{};
+  addr.sun_family = AF_UNIX;
+  std::memcpy(addr.sun_path, socket.c_str(), socket.size() + 1);
+  if (::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0) {
+    ::close(fd);
+    return "no connection";
+  }
+  const uint32_t n = static_cast<uint32_t>(json.size());
+  const unsigned char length[4] = {static_cast<unsigned char>(n), static_cast<unsigned char>(n >> 8),
+                                   static_cast<unsigned char>(n >> 16), static_cast<unsigned char>(n >> 24)};
+  std::string frame(reinterpret_cast<const char*>(length), 4);
+  frame += json;
+  if (::write(fd, frame.data(), frame.size()) != static_cast<ssize_t>(frame.size())) {
+    ::close(fd);
+    return "write failed";
+  }
+  std::string answer;
+  char buffer[4096];
+  for (ssize_t got; (got = ::read(fd, buffer, sizeof buffer)) > 0;) {
+    answer.append(buffer, static_cast<size_t>(got));
+    if (answer.size() >= 4) {
+      const auto* p = reinterpret_cast<const unsigned char*>(answer.data());
+      const size_t want = 4 + (p[0] | p[1] << 8 | p[2] << 16 | static_cast<size_t>(p[3]) << 24);
+      if (answer.size() >= want) break;
+    }
+  }
+  ::close(fd);
+  return answer.size() > 4 ? answer.substr(4) : answer;
+}
+
+// Every request must carry the token the server wrote beside its socket for this user's kforge:
+// a candidate's process runs as the same user and can reach the socket, and a job it sent would
+// run a "problem" of its own in the server's reference process (every file of the user's readable
+// there, and the next jobs judged there).
+TEST(Serve, AClientWithoutTheTokenIsRefused) {
+  TempDir dir;
+  const std::string socket = dir.file("serve.sock");
+  BackgroundServer server(socket, dir.file("serve.log"));
+  ASSERT_TRUE(server.wait_ready(std::chrono::seconds(120))) << server.log();
+  const std::string token_file = socket + ".token";
+  ASSERT_TRUE(std::filesystem::exists(token_file));
+  EXPECT_EQ(std::filesystem::status(token_file).permissions() & std::filesystem::perms::all,
+            std::filesystem::perms::owner_read | std::filesystem::perms::owner_write);
+  const std::string token = read_file(token_file);
+  for (const std::string& request : {std::string(R"({"type":"status"})"), std::string(R"({"type":"lease"})"),
+                                     std::string(R"({"type":"status","token":"0000"})")}) {
+    const std::string answer = raw_exchange(socket, request);
+    EXPECT_NE(answer.find(R"("type":"error")"), std::string::npos) << request << " -> " << answer;
+    EXPECT_EQ(answer.find("workers"), std::string::npos) << request << " -> " << answer;
+  }
+  const std::string shown = raw_exchange(socket, R"({"type":"status","token":")" + token + R"("})");
+  EXPECT_NE(shown.find(R"("type":"status")"), std::string::npos) << shown;
+  EXPECT_EQ(server.stop(), 0) << server.log();
+  EXPECT_NE(server.log().find("refused a client that did not show the token"), std::string::npos) << server.log();
+  EXPECT_FALSE(std::filesystem::exists(token_file)) << "the token outlived its server";
+}
+
+// The same from a candidate that the server itself evaluates: it finds the socket, cannot read the
+// token, is refused, and computes the honest answer (before session 35 it got the server's status,
+// and a lease of any idle worker).
+TEST(Serve, ACandidateCannotUseTheServerThatEvaluatesIt) {
+  TempDir dir;
+  const std::string socket = dir.file("serve.sock");
+  BackgroundServer server(socket, dir.file("serve.log"));
+  ASSERT_TRUE(server.wait_ready(std::chrono::seconds(120))) << server.log();
+  const std::string candidate = dir.write("reach_the_server.py", R"(import json
+import socket
+import struct
+
+import torch
+import torch.nn as nn
+
+SOCKET = ")" + socket + R"("
+
+
+def ask(request):
+    try:
+        token = open(SOCKET + ".token").read()
+        request["token"] = token
+    except OSError:
+        token = None
+    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    s.settimeout(10)
+    try:
+        s.connect(SOCKET)
+        body = json.dumps(request).encode()
+        s.sendall(struct.pack("<I", len(body)) + body)
+        head = s.recv(4)
+        if len(head) < 4:
+            return token, "closed"
+        n = struct.unpack("<I", head)[0]
+        data = b""
+        while len(data) < n:
+            part = s.recv(n - len(data))
+            if not part:
+                break
+            data += part
+        return token, json.loads(data).get("type")
+    except OSError as e:
+        return token, type(e).__name__
+    finally:
+        s.close()
+
+
+class ModelNew(nn.Module):
+    def forward(self, a, b):
+        token, answer = ask({"type": "status"})
+        if token is not None or answer not in ("error", "closed", "PermissionError", "ConnectionRefusedError"):
+            raise RuntimeError(f"REACHED token={token} answer={answer}")
+        return torch.relu(a + b)
+)");
+  std::vector<std::string> args{"--db", dir.file("k.db"), "eval", "--server", "--socket", socket};
+  args.insert(args.end(), kQuick.begin(), kQuick.end());
+  args.insert(args.end(), {"--problem", source_path("tests/problems/level1/1_Tiny_Add_ReLU.py"), candidate});
+  auto r = run_kforge(args);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto lines = r.json_lines();
+  ASSERT_EQ(lines.size(), 1u) << r.out;
+  EXPECT_EQ(lines[0].at("verdict"), "correct") << lines[0].dump();
   EXPECT_EQ(server.stop(), 0) << server.log();
 }
 

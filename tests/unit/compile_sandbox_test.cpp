@@ -1,6 +1,7 @@
 // The compile sandbox (build/compilers.hpp) against the real g++ and the kernel's Landlock: a
-// load_inline build of a candidate's sources and flags, in a process that may write the build
-// cache, writes only its own build's folder and reads only the folders it was given.
+// build of a candidate's sources and flags (load_inline's, a native candidate's), in a process
+// that may write the build cache, writes only its own build's folder and reads only the folders
+// it was given.
 #include "build/compilers.hpp"
 
 #include <gtest/gtest.h>
@@ -191,6 +192,49 @@ TEST(CompileSandbox, ACompilerAsRootCannotReadANonDumpableProcess) {
   ::kill(reference, SIGKILL);
   ::waitpid(reference, nullptr, 0);
   EXPECT_EQ(r.output.find("read"), std::string::npos) << r.output;
+}
+
+// A native candidate's source alone reads files at build time: `.incbin` puts a file's bytes in
+// its library, and the candidate then reports them as its error (its message reaches the store and
+// an agent's model). Its compilers read what compiling needs only (native_build_readable): a file of
+// the user's is not found, while an honest candidate builds.
+TEST(CompileSandbox, ANativeCandidatesAssemblerReadsNoFileOfTheUsers) {
+  if (landlock_missing()) GTEST_SKIP() << "no Landlock, or g++ outside the system folders";
+  TempDir dir;
+  std::filesystem::create_directories(dir.path() / "home");
+  const std::string secret = (dir.path() / "home" / "secret.txt").string();
+  std::ofstream(secret) << "sk-kforge-native-secret\n";
+  BuildSettings s;
+  s.cache_dir = dir.path() / "cache";
+  s.timeout = std::chrono::seconds(60);
+  s.compile_readable = native_build_readable();
+  BuildService service(s);
+  const std::string candidate = "#include <kforge/candidate.h>\n"
+                                "asm(\".section .rodata\\n.global leaked\\nleaked:\\n.incbin \\\"" + secret +
+                                "\\\"\\n.byte 0\\n.previous\\n\");\n"
+                                "extern \"C\" const char leaked[];\n"
+                                "KFORGE_CANDIDATE(1) { return leaked[0] == 's'; }\n";
+  BuildOutcome out = service.build({Format::cpp, candidate, "leak.cpp"});
+  EXPECT_FALSE(out.ok) << "the user's file was read into the library";
+  EXPECT_NE(out.log.find("file not found"), std::string::npos) << out.log;
+  EXPECT_EQ(out.log.find("sk-kforge-native-secret"), std::string::npos) << out.log;
+  BuildOutcome honest = service.build({Format::cpp, "#include <kforge/candidate.h>\nKFORGE_CANDIDATE(1) { return 0; }\n", "ok.cpp"});
+  EXPECT_TRUE(honest.ok) << honest.diagnostics << honest.log;
+}
+
+// Nor does a credential in kforge's environment reach a compiler (a program a candidate's flags
+// name would print it into the build's log).
+TEST(CompileSandbox, NoCredentialReachesACompiler) {
+  TempDir dir;
+  std::filesystem::create_directories(dir.path() / "build");
+  ::setenv("KFORGE_TEST_API_KEY", "sk-kforge-compiler-env", 1);
+  BuildSettings settings;
+  settings.cache_dir = dir.path() / "cache";
+  const Compilers compilers(settings, dir.path() / "build");
+  ::unsetenv("KFORGE_TEST_API_KEY");
+  ProcessResult r = compilers.run({"/usr/bin/env"}, std::chrono::seconds(20));
+  EXPECT_NE(r.output.find("PATH="), std::string::npos) << r.output;
+  EXPECT_EQ(r.output.find("sk-kforge-compiler-env"), std::string::npos) << r.output;
 }
 
 }  // namespace

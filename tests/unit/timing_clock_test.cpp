@@ -53,6 +53,45 @@ TEST(TimingBound, TheSlackGrowsWithTheCall) {
   EXPECT_TRUE(choose_bound(std::vector<double>(20, 3.0), std::vector<double>(20, 3.4)).use_bound);
 }
 
+// Against the reference twin: deliveries alike are believed whatever the calibration said; a
+// candidate whose requests took longer than the twin's beyond its reports is charged the excess.
+TEST(TimingBound, AgainstTheTwinHonestDeliveriesAreBelieved) {
+  std::vector<double> host(40, 0.1), cand(40, 0.35), twin(40, 0.33);  // 0.02 ms apart
+  BoundChoice choice = choose_bound_against_twin(host, cand, twin);
+  EXPECT_FALSE(choice.use_bound);
+  EXPECT_NEAR(choice.excess_ms, 0.02, 1e-12);
+}
+
+TEST(TimingBound, AgainstTheTwinAForgedClockIsCharged) {
+  // A 0.25 ms call reported as 0.02 ms: within the calibration's 0.25 ms slack, not the twin's.
+  std::vector<double> host(40, 0.02), cand(40, 0.35 + 0.23), twin(40, 0.35);
+  BoundChoice choice = choose_bound_against_twin(host, cand, twin);
+  EXPECT_TRUE(choice.use_bound);
+  EXPECT_NEAR(choice.excess_ms, 0.23, 1e-12);
+  EXPECT_FALSE(choose_bound(host, std::vector<double>(40, 0.02 + 0.23)).use_bound) << "the calibration's rule would believe it";
+}
+
+TEST(TimingBound, AgainstTheTwinTheSlackGrowsWithTheCall) {
+  // 0.3 ms more: within 5% of a 10 ms call, not of a 2 ms one.
+  std::vector<double> twin(20, 0.3), cand(20, 0.6);
+  EXPECT_FALSE(choose_bound_against_twin(std::vector<double>(20, 10.0), cand, twin).use_bound);
+  EXPECT_TRUE(choose_bound_against_twin(std::vector<double>(20, 2.0), cand, twin).use_bound);
+  EXPECT_FALSE(choose_bound_against_twin({}, {}, twin).use_bound);
+  EXPECT_FALSE(choose_bound_against_twin({1.0}, {0.5}, {}).use_bound);
+}
+
+TEST(TimingBound, AgainstTheTwinALoadedMachinesSwingIsNotCharged) {
+  // Pairs whose deliveries swing by +-0.4 ms under load, a median excess of 0.1 ms among them:
+  // within three standard errors of the median, so an honest candidate is not charged.
+  std::vector<double> host(40, 0.2), twin(40, 0.4), cand;
+  for (int i = 0; i < 40; ++i) cand.push_back(0.4 + 0.1 + (i % 2 ? 0.4 : -0.4) * (1 + i % 5) / 5);
+  BoundChoice choice = choose_bound_against_twin(host, cand, twin);
+  EXPECT_GT(choice.excess_ms, 0.05);
+  EXPECT_FALSE(choice.use_bound) << choice.excess_ms;
+  // The same excess without the swing is charged.
+  EXPECT_TRUE(choose_bound_against_twin(host, std::vector<double>(40, 0.5), twin).use_bound);
+}
+
 TEST(TimingBound, MismatchedOrEmptySamplesChangeNothing) {
   EXPECT_FALSE(choose_bound({}, {}).use_bound);
   EXPECT_FALSE(choose_bound({1.0, 1.0}, {5.0}).use_bound);
