@@ -241,8 +241,6 @@ BuildOutcome BuildService::build_unnamed(const BuildRequest& request) {
     auto source = folder / (request.format == Format::cuda ? "candidate.cu" : "candidate.cpp");
     write_file_atomically(source, request.source);
     auto p = Compilers(settings_, folder).run(command(request, source, folder / "candidate.so"), settings_.timeout);
-    std::error_code ec;
-    std::filesystem::remove_all(folder / "tmp", ec);  // the compilers' temporary files, not part of the entry
     r.seconds = p.seconds;
     r.log = p.output;
     if (p.truncated) r.log += "\n[kforge: compiler output cut at 1 MiB]";

@@ -55,6 +55,11 @@ Compilers::Compilers(const BuildSettings& settings, const std::filesystem::path&
   std::filesystem::create_directories(folder / "tmp", ec);  // a missing TMPDIR fails the build
 }
 
+Compilers::~Compilers() {
+  std::error_code ec;
+  std::filesystem::remove_all(folder_ / "tmp", ec);  // their temporary files, no part of a build's entry
+}
+
 ProcessResult Compilers::run(const std::vector<std::string>& argv, std::chrono::seconds timeout, size_t output_cap) const {
   return run_process(argv, timeout, output_cap, folder_.string(), {}, &env_, sandbox_.get(),
                      filter_.empty() ? nullptr : &filter_program_);

@@ -28,14 +28,16 @@ OwnedFd compile_sandbox(const BuildSettings& settings, const std::filesystem::pa
 
 // The compilers of one build in `folder`, their working directory: this process's environment (less
 // what common/environment_allowlist.hpp keeps from candidates' code) with TMPDIR set to
-// `folder`/tmp, and the build's sandbox. Their temporary files (g++'s .s, nvcc's intermediates)
-// then live in the build's own folder, not in the TMPDIR of whoever asked. A candidate process
+// `folder`/tmp (made with them, removed with them), and the build's sandbox. Their temporary files
+// (g++'s .s, nvcc's intermediates) then live in the build's own folder, not in the TMPDIR of
+// whoever asked. A candidate process
 // asks with its scratch folder as TMPDIR, and that folder is removed when its evaluation ends: a
 // build still running past the evaluation's timeout then failed on a vanished .s file, and the
 // failure was cached for every later run.
 class Compilers {
  public:
   Compilers(const BuildSettings& settings, const std::filesystem::path& folder);
+  ~Compilers();  // removes `folder`/tmp
   Compilers(const Compilers&) = delete;  // filter_program_ points into filter_
   Compilers& operator=(const Compilers&) = delete;
   ProcessResult run(const std::vector<std::string>& argv, std::chrono::seconds timeout, size_t output_cap = 1 << 20) const;

@@ -168,8 +168,6 @@ InlineOutcome build_inline(BuildService& service, const InlineSpec& spec) {
       return *pch;
     };
     auto library = dir / "candidate.so";
-    std::error_code tmp_ec;
-    std::filesystem::create_directories(dir / "tmp", tmp_ec);
     const Compilers env(service.settings(), dir);
     if (!env.note().empty()) r.log += "== " + env.note() + "\n";
     if (!include_note.empty()) r.log += "== " + include_note + "\n";
@@ -259,7 +257,6 @@ InlineOutcome build_inline(BuildService& service, const InlineSpec& spec) {
     // Objects are not needed once linked; the sources and the log stay for the curious.
     std::error_code ec;
     for (const char* o : {"main.o", "cuda.o", "split_host.o", "split_device.o"}) std::filesystem::remove(dir / o, ec);
-    std::filesystem::remove_all(dir / "tmp", ec);
     return r;
   });
   outcome.build.diagnostics =

@@ -142,14 +142,12 @@ std::filesystem::path torch_pch_dir(BuildService& service, const std::vector<std
   }
   auto tmp = root / (key + ".tmp" + std::to_string(::getpid()));
   std::filesystem::create_directories(tmp / "torch", ec);
-  std::filesystem::create_directories(tmp / "tmp", ec);
   std::vector<std::string> argv{gxx_path()};
   argv.insert(argv.end(), flags.begin(), flags.end());
   argv.insert(argv.end(), {"-x", "c++-header", header->string(), "-o", (tmp / "torch" / "extension.h.gch").string()});
   // Its flags come from a candidate's (canonical ones, but -I and -D among them): confined to its
   // own folder as any of a build's compilers (build/compilers.hpp).
-  auto r = Compilers(service.settings(), tmp).run(argv, kHeaderTimeout, 64 << 10);
-  std::filesystem::remove_all(tmp / "tmp", ec);
+  auto r = Compilers(service.settings(), tmp).run(argv, kHeaderTimeout, 64 << 10);  // its tmp/ gone with it
   // GCC takes the folder of a .gch for the header's own folder: a second `#include
   // <torch/extension.h>` in the same unit (main.cpp after the split host part) opens it there.
   std::filesystem::copy_file(*header, tmp / "torch" / "extension.h", ec);

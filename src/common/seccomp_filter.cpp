@@ -98,20 +98,24 @@ void only_on_self(Program& p, long nr, int who, int which_arg, uint32_t which, i
 
 void keep_to_own_process(Program& p, int self) {
   constexpr uint32_t kPrioProcess = 0, kIoprioWhoProcess = 1;  // PRIO_PROCESS, IOPRIO_WHO_PROCESS
-  // fcntl(fd, F_SETSIG, SIGCONT) has the kernel send SIGCONT when the fd is ready (a timerfd):
-  // a process kforge stopped would resume itself and run beside the reference's timed calls.
-  constexpr uint32_t kSetSig = 10;  // F_SETSIG
-  p.push_back(jump(BPF_JMP | BPF_JEQ | BPF_K, __NR_fcntl, 0, 4));
-  p.push_back(stmt(BPF_LD | BPF_W | BPF_ABS, offsetof(seccomp_data, args[1])));
-  p.push_back(jump(BPF_JMP | BPF_JEQ | BPF_K, kSetSig, 0, 1));
-  p.push_back(stmt(BPF_RET | BPF_K, kDenyPerm));
-  p.push_back(stmt(BPF_LD | BPF_W | BPF_ABS, offsetof(seccomp_data, nr)));
   only_on_self(p, __NR_prlimit64, 0, -1, 0, self);
   only_on_self(p, __NR_sched_setscheduler, 0, -1, 0, self);
   only_on_self(p, __NR_sched_setparam, 0, -1, 0, self);
   only_on_self(p, __NR_sched_setattr, 0, -1, 0, self);
   only_on_self(p, __NR_setpriority, 1, 0, kPrioProcess, self);
   only_on_self(p, __NR_ioprio_set, 1, 0, kIoprioWhoProcess, self);
+}
+
+void deny_chosen_wake_signals(Program& p) {
+  // fcntl(fd, F_SETSIG, SIGCONT) has the kernel send SIGCONT when the fd is ready (a timerfd): a
+  // process kforge stopped would resume itself and run beside the reference's timed calls.
+  constexpr uint32_t kSetSig = 10;  // F_SETSIG
+  p.push_back(jump(BPF_JMP | BPF_JEQ | BPF_K, __NR_fcntl, 0, 4));
+  p.push_back(stmt(BPF_LD | BPF_W | BPF_ABS, offsetof(seccomp_data, args[1])));
+  p.push_back(jump(BPF_JMP | BPF_JEQ | BPF_K, kSetSig, 0, 1));
+  p.push_back(stmt(BPF_RET | BPF_K, kDenyPerm));
+  p.push_back(stmt(BPF_LD | BPF_W | BPF_ABS, offsetof(seccomp_data, nr)));
+  deny_calls(p, {__NR_mq_notify}, kDenyPerm);  // a message queue's notice can be such a signal too
 }
 
 const std::vector<long>& process_escape_calls() {
@@ -121,8 +125,7 @@ const std::vector<long>& process_escape_calls() {
       __NR_keyctl,          __NR_add_key,          __NR_request_key,       __NR_pidfd_open,    __NR_pidfd_getfd,
       __NR_pidfd_send_signal, __NR_tkill,          __NR_unshare,           __NR_setns,         __NR_init_module,
       __NR_finit_module,    __NR_delete_module,    __NR_kexec_load,        __NR_reboot,        __NR_swapon,
-      __NR_swapoff,         __NR_process_madvise,  __NR_kcmp,              __NR_perf_event_open, __NR_userfaultfd,
-      __NR_mq_notify};  // a message queue's notice can be SIGCONT, as F_SETSIG's (keep_to_own_process)
+      __NR_swapoff,         __NR_process_madvise,  __NR_kcmp,              __NR_perf_event_open, __NR_userfaultfd};
   return calls;
 }
 
@@ -139,6 +142,7 @@ Program compiler_filter(bool signals_scoped) {
   check_architecture(p);
   deny_calls(p, process_escape_calls(), kDenyPerm);
   keep_to_own_process(p, 0);
+  deny_chosen_wake_signals(p);
   // Without the scope: its own group (kill(0, ...)) and existence probes; the child's pid is not
   // known before the fork, so no process is named by its pid.
   if (!signals_scoped) allow_signals_only_within(p, 0);

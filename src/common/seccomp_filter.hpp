@@ -77,9 +77,12 @@ void allow_signals_only_within(Program& p, int self);
 // RLIMIT_FSIZE 0 died at its next write to the store: red-team, session 35), setpriority and
 // ioprio_set (for one process only, never a group or a user), sched_setscheduler, sched_setparam,
 // sched_setattr. (sched_setaffinity stays open: libraries pin their own threads by thread id; the
-// reference process and its twin pin their timing thread at every timed call.) And fcntl's F_SETSIG,
-// with which a stopped process has the kernel resume it (SIGCONT when an fd is ready). Falls through.
+// reference process and its twin pin their timing thread at every timed call.) Falls through.
 void keep_to_own_process(Program& p, int self);
+// Expects the number loaded; denies what has the kernel send a signal of the caller's choosing
+// later, which could be SIGCONT to a process kforge stopped: fcntl's F_SETSIG (when an fd is
+// ready) and mq_notify. (The candidate's filter denies timer_create as well.) Falls through.
+void deny_chosen_wake_signals(Program& p);
 // What no kernel (a CUDA one, a Triton one) and no compiler needs, and a candidate would use to
 // reach the judge: other processes' memory and tracing, leaving its process group (a double fork
 // with setsid outlives the group kill), mounts, BPF, kernel keyrings, pidfds (a signal or an fd

@@ -48,12 +48,12 @@ std::filesystem::path make_owned_folder(const std::filesystem::path& root, const
 std::filesystem::path make_scratch();
 
 // The environment of a process that runs candidate code (a worker, a load_inline prebuild):
-// kforge's, filtered by passes_to_candidate_code (common/environment_allowlist.hpp), with `scratch` as TMPDIR and KFORGE_WORKER_SCRATCH,
-// `also_writable` (a multi-rank job's candidates' folder) as KFORGE_WORKER_WRITABLE, the build
-// cache as KFORGE_WORKER_BUILD_CACHE (the worker writes it, candidates read it) and CUDA's and
-// Triton's caches, the worker's alone, as KFORGE_WORKER_GPU_CACHES (the sandbox reads all of
-// them), torch's inductor cache in the scratch folder, and OMP_WAIT_POLICY=PASSIVE. The device
-// variables are the caller's.
+// kforge's, filtered by passes_to_candidate_code (common/environment_allowlist.hpp), with
+// `scratch` as TMPDIR and KFORGE_WORKER_SCRATCH, `also_writable` (a multi-rank job's candidates'
+// folder) as KFORGE_WORKER_WRITABLE, the build cache as KFORGE_WORKER_BUILD_CACHE (the worker
+// writes it; no candidate's process reads it, worker/sandbox.hpp) and CUDA's and Triton's caches,
+// the worker's alone, as KFORGE_WORKER_GPU_CACHES, torch's inductor cache in the scratch folder,
+// and OMP_WAIT_POLICY=PASSIVE. The device variables are the caller's.
 std::vector<std::string> sandboxed_environment(const std::filesystem::path& scratch,
                                                const std::filesystem::path& also_writable = {});
 

@@ -44,34 +44,6 @@ std::string describe_status(int status) {
   return "ended (wait status " + std::to_string(status) + ")";
 }
 
-// Whether every thread of `pid` is stopped (or gone): /proc/<pid>/task/<tid>/stat says 'T' or 't'.
-bool all_threads_stopped(pid_t pid) {
-  std::string dir = "/proc/" + std::to_string(pid) + "/task";
-  DIR* tasks = ::opendir(dir.c_str());
-  if (!tasks) return true;  // gone
-  bool stopped = true;
-  while (dirent* entry = ::readdir(tasks)) {
-    if (entry->d_name[0] == '.') continue;
-    std::string path = dir + "/" + entry->d_name + "/stat";
-    int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0) continue;
-    char buf[512];
-    ssize_t n = ::read(fd, buf, sizeof buf - 1);
-    ::close(fd);
-    if (n <= 0) continue;
-    buf[n] = 0;
-    // "tid (comm) S ...": the state follows the last ')', since comm may hold one.
-    const char* close_paren = std::strrchr(buf, ')');
-    if (!close_paren || close_paren[1] != ' ') continue;
-    char state = close_paren[2];
-    if (state != 'T' && state != 't' && state != 'Z' && state != 'X') {
-      stopped = false;
-      break;
-    }
-  }
-  ::closedir(tasks);
-  return stopped;
-}
 
 // Removes a folder and everything in it, links not followed. (Not std::filesystem: in the worker
 // module its calls bind to the copy inside libtorch, built for another libstdc++, and crash.)
@@ -212,14 +184,15 @@ void CandidateProcess::copy_output_to_log() const {
 
 namespace {
 
-// Each thread of `pid` that is stopped ('T', 't') and the CPU time it has run [ns], from
-// /proc/<pid>/task/<tid>/stat and schedstat (whose first field is that time: a stopped thread's does
-// not move), and whether any thread was found that is not stopped (nor ending: 'Z', 'X').
+// The threads of `pid` from /proc/<pid>/task/<tid>/stat: whether any is neither stopped ('T', 't')
+// nor ending ('Z', 'X'), and, `with_times`, each stopped one's CPU time so far [ns], from its
+// schedstat (whose first field is that time: a stopped thread's does not move). Without
+// `with_times`, it stops at the first thread that runs. None where the process is gone.
 struct ThreadTimes {
   std::map<int, uint64_t> stopped;  // tid -> run time [ns]
   bool any_running = false;
 };
-std::optional<ThreadTimes> thread_times(pid_t pid) {
+std::optional<ThreadTimes> thread_times(pid_t pid, bool with_times) {
   const std::string dir = "/proc/" + std::to_string(pid) + "/task";
   DIR* tasks = ::opendir(dir.c_str());
   if (!tasks) return std::nullopt;
@@ -238,19 +211,27 @@ std::optional<ThreadTimes> thread_times(pid_t pid) {
     const std::string task = dir + "/" + entry->d_name;
     char stat[512], schedstat[128];
     if (!read_text(task + "/stat", stat, sizeof stat)) continue;  // gone meanwhile
+    // "tid (comm) S ...": the state follows the last ')', since comm may hold one.
     const char* close_paren = std::strrchr(stat, ')');
     if (!close_paren || close_paren[1] != ' ') continue;
     const char state = close_paren[2];
     if (state == 'Z' || state == 'X') continue;  // ending: its time is no longer its own to grow
     if (state != 'T' && state != 't') {
       out.any_running = true;
+      if (!with_times) break;
       continue;
     }
-    if (read_text(task + "/schedstat", schedstat, sizeof schedstat))
+    if (with_times && read_text(task + "/schedstat", schedstat, sizeof schedstat))
       out.stopped[std::atoi(entry->d_name)] = std::strtoull(schedstat, nullptr, 10);
   }
   ::closedir(tasks);
   return out;
+}
+
+// Whether every thread of `pid` is stopped (or ending, or gone).
+bool all_threads_stopped(pid_t pid) {
+  const auto threads = thread_times(pid, false);
+  return !threads || !threads->any_running;
 }
 
 }  // namespace
@@ -259,7 +240,7 @@ void CandidateProcess::resume() {
   if (stopped_at_) {
     const std::map<int, uint64_t> then = std::move(*stopped_at_);
     stopped_at_.reset();
-    if (const auto now = thread_times(pid_)) {
+    if (const auto now = thread_times(pid_, true)) {
       // A stopped thread neither runs, nor ends, nor starts another: any of it means the process
       // was resumed by something other than kforge.
       uint64_t ran_ns = 0;
@@ -301,7 +282,7 @@ void CandidateProcess::stop() {
   }
   stopped_at_.reset();
   if (stopped && watch_stopped_)
-    if (auto now = thread_times(pid_); now && !now->any_running) stopped_at_ = std::move(now->stopped);
+    if (auto now = thread_times(pid_, true); now && !now->any_running) stopped_at_ = std::move(now->stopped);
 }
 
 void CandidateProcess::wait_ready(std::chrono::seconds wait) {
