@@ -281,8 +281,30 @@ void CandidateProcess::stop() {
     ::kill(-pid_, SIGSTOP);
   }
   stopped_at_.reset();
-  if (stopped && watch_stopped_)
-    if (auto now = thread_times(pid_, true); now && !now->any_running) stopped_at_ = std::move(now->stopped);
+  if (stopped && watch_stopped_) stopped_at_ = settled_thread_times();
+}
+
+std::optional<std::map<int, uint64_t>> CandidateProcess::settled_thread_times() {
+  // A thread reads 'T' as soon as it takes the stop, a moment before it switches out, and a
+  // running thread's schedstat lags by what it ran since the scheduler last counted (up to a
+  // tick): the switch adds it. Taken then, the baseline made honest processes seem to run 0.26 and
+  // 0.31 ms while stopped on the H200 (a training step's threads, a side stream's). So the times
+  // count once two readings 100 us apart agree with every thread stopped in both (an honest thread
+  // settles in microseconds). One that keeps resuming is stopped again; after 20 ms the last
+  // reading with every thread stopped is the baseline, and resume() sees what ran since.
+  const auto deadline = Clock::now() + std::chrono::milliseconds(20);
+  std::optional<ThreadTimes> last = thread_times(pid_, true);
+  std::optional<std::map<int, uint64_t>> baseline;
+  while (last) {
+    if (last->any_running) ::kill(-pid_, SIGSTOP);
+    else baseline = last->stopped;
+    if (Clock::now() >= deadline) break;
+    std::this_thread::sleep_for(std::chrono::microseconds(100));
+    std::optional<ThreadTimes> now = thread_times(pid_, true);
+    if (now && !now->any_running && !last->any_running && now->stopped == last->stopped) return std::move(now->stopped);
+    last = std::move(now);
+  }
+  return baseline;
 }
 
 void CandidateProcess::wait_ready(std::chrono::seconds wait) {

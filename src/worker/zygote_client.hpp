@@ -95,8 +95,8 @@ class CandidateProcess {
   void resume();
   void stop();
   // Turns the check above on (a candidate's process; the reference twin runs no code of its own).
-  // Growth below kRanWhileStoppedSlackNs is not counted: a thread's state reads stopped a moment
-  // before it has switched out, and on a loaded machine that moment was seen to take 0.05 ms.
+  // Growth below kRanWhileStoppedSlackNs is not counted (settled_thread_times: a stopped thread's
+  // time is read once it has switched out; a loaded machine was seen to add 0.05 ms even so).
   void watch_runs_while_stopped() { watch_stopped_ = true; }
   static constexpr uint64_t kRanWhileStoppedSlackNs = 200'000;
   // Kills the process group now and waits up to `wait` for the zygote's report of the exit;
@@ -118,6 +118,8 @@ class CandidateProcess {
   uint64_t expected_network_ = 0;  // a rank's: the network namespace it must be in (0: a candidate)
   // Its stopped threads and their CPU time [ns] when stop() last saw every one of them stopped
   // (none: it did not).
+  // Each stopped thread's CPU time [ns] once the readings settle (stop()); none where the process is gone.
+  std::optional<std::map<int, uint64_t>> settled_thread_times();
   std::optional<std::map<int, uint64_t>> stopped_at_;
   bool watch_stopped_ = false;
 };
