@@ -72,7 +72,7 @@ with open(dest, "w") as out:
     for f in sorted(glob.glob(f"{logs}/worker-*.log")):
         with open(f, "rb") as log:
             log.seek(int(sizes.get(f, 0)))
-            out.writelines(l for l in log.read().decode(errors="replace").splitlines(True) if "phase trace:" in l)
+            out.writelines(l for l in log.read().decode(errors="replace").splitlines(True) if "phase trace:" in l or "job costs:" in l)
 PY
   python3 -c "print(f'{($t1 - $t0) / 1e9:.1f}')"
 }
@@ -97,7 +97,7 @@ for part in ${parts//,/ }; do
 done
 
 python3 - "$out" "$before" <<'PY' |
-import json, os, statistics, sys
+import json, os, re, statistics, sys
 out, before = sys.argv[1], sys.argv[2]
 def rows(name):
     return {j["problem"]: j for j in map(json.loads, open(f"{out}/boundary-{name}.jsonl"))}
@@ -152,6 +152,16 @@ for name in sorted(n for n in walls if os.path.exists(f"{out}/boundary-{n}.phase
     for part, values in parts.items():
         print(f"  {part:<24} {statistics.median(v[0] for v in values):8.1f} ms  {statistics.median(v[1] for v in values):6.0f} calls"
               f"  (total {sum(v[0] for v in values) / 1000:6.1f} s)")
+    # The job beyond its phases (worker/job_loop.cpp's "job costs" line): what evaluate() spent outside
+    # load, correctness and timing, and the memory's release before the result is sent.
+    costs = [re.search(r"evaluate ([\d.]+) s \(phases ([\d.]+) s\), release ([\d.]+) s", l)
+             for l in open(f"{out}/boundary-{name}.phases") if "job costs:" in l]
+    costs = [tuple(map(float, m.groups())) for m in costs if m]
+    if costs:
+        print(f"  {'outside the phases':<24} {statistics.median((e - p) * 1e3 for e, p, _ in costs):8.1f} ms"
+              f"  (total {sum(e - p for e, p, _ in costs):6.1f} s)")
+        print(f"  {'release after the job':<24} {statistics.median(r * 1e3 for _, _, r in costs):8.1f} ms"
+              f"  (total {sum(r for _, _, r in costs):6.1f} s)")
 if "thirty-after" not in walls or "thirty-before" not in walls:
     sys.exit(0)
 b, a = rows("thirty-before"), rows("thirty-after")

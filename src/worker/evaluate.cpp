@@ -161,22 +161,27 @@ class Evaluation {
     check();
     phase(&res_.load_s, [&] { load(); });
     // A twin kept for another job's problem holds its memory no longer (start_twin replaces it).
-    if (context_.twin && !twin_) context_.twin.reset();
+    if (context_.twin && !twin_) {
+      TracedPart part("kept twin end");
+      context_.twin.reset();
+    }
     // The next candidate's process makes its CUDA context and stream hold while this one's
-    // correctness trials run, and is ready (and stopped) before anything is timed: the next
-    // job's load no longer waits for it (docs/benchmarks.md, session 16: load 0.23 s with the
-    // boundary against 0.01 s without, when it was started after the timing).
+    // correctness trials run, is stopped where it is while anything is timed (SparesPaused), and
+    // goes on after: the next job's load no longer waits for it (docs/benchmarks.md, session 16:
+    // load 0.23 s with the boundary against 0.01 s without, when it was started after the timing).
     // (Not for a rank: a spare is forked before its job's private network exists.)
     if (!job_.rank) {
       TracedPart part("spare start");
       start_spare(context_);
     }
     phase(&res_.correctness_s, [&] { correctness(); });
+    std::optional<SparesPaused> spares_paused;  // until the timing ends, however it ends
     if (!job_.rank) {
       TracedPart part("spare settle");
-      settle_spare(context_);
+      spares_paused.emplace(context_);
     }
     phase(&res_.timing_s, [&] { agreed([&] { timing(); }); });
+    spares_paused.reset();
     phase(&res_.correctness_s, [&] {
       TracedPart part("census");
       census();

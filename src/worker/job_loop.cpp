@@ -12,6 +12,7 @@
 #include "protocol/messages.hpp"
 #include "worker/crash_report.hpp"
 #include "worker/evaluate.hpp"
+#include "worker/phase_trace.hpp"
 #include "worker/remote_candidate.hpp"  // WorkerContext keeps a reference twin
 #include "worker/sandbox.hpp"
 #include "worker/timer.hpp"
@@ -120,13 +121,20 @@ int serve(int in_fd, int out_fd, int zygote_fd) {
     if (type == "shutdown") return 0;
     if (type != "eval") continue;
     protocol::JobResult result;
+    const auto job_start = Clock::now();
     try {
       result = evaluate(frame.message.at("job").get<protocol::EvalJob>(), context);
     } catch (const std::exception& e) {
       result.verdict = Verdict::runtime_error;
       result.message = std::string("worker: malformed job: ") + e.what();
     }
+    const auto evaluated = Clock::now();
     release_memory(context.cuda && !result.worker_must_restart);
+    // What a job costs beyond its phases (bench/boundary_cost.sh reads it beside the phase trace).
+    if (PhaseTrace::wanted())
+      std::fprintf(stderr, "kforge worker: job costs: evaluate %.3f s (phases %.3f s), release %.3f s\n",
+                   std::chrono::duration<double>(evaluated - job_start).count(), result.load_s + result.correctness_s + result.timing_s,
+                   seconds_since(evaluated));
     const std::string nonce = frame.message.value("nonce", std::string());
     if (!protocol::write_frame(out_fd, {{"type", "result"}, {"nonce", nonce}, {"result", result}})) return 1;
     if (result.worker_must_restart) return 3;

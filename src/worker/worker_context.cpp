@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <string_view>
 
 #include "worker/failure.hpp"
 
@@ -39,6 +40,17 @@ void start_spare(WorkerContext& context) {
 
 void settle_spare(WorkerContext& context) {
   std::erase_if(context.spares, [](const std::unique_ptr<CandidateProcess>& spare) { return !spare_ready(*spare); });
+}
+
+SparesPaused::SparesPaused(WorkerContext& context) : context_(context) {
+  const char* how = std::getenv("KFORGE_WORKER_SPARES");
+  if (how && std::string_view(how) == "settle") settle_spare(context);
+  else
+    for (auto& spare : context.spares) spare->pause_start();
+}
+
+SparesPaused::~SparesPaused() {
+  for (auto& spare : context_.spares) spare->continue_start();
 }
 
 std::unique_ptr<CandidateProcess> take_candidate_process(WorkerContext& context) {

@@ -307,8 +307,21 @@ std::optional<std::map<int, uint64_t>> CandidateProcess::settled_thread_times() 
   return baseline;
 }
 
+void CandidateProcess::pause_start() {
+  if (ready_ || start_paused_) return;
+  stop();
+  start_paused_ = true;
+}
+
+void CandidateProcess::continue_start() {
+  if (!start_paused_) return;
+  start_paused_ = false;
+  ::kill(-pid_, SIGCONT);
+}
+
 void CandidateProcess::wait_ready(std::chrono::seconds wait) {
   if (ready_) return;
+  continue_start();
   auto frame = protocol::read_frame(socket_, Clock::now() + wait);
   if (frame.status == protocol::ReadStatus::ok && frame.message.value("type", "") == "ready") {
     stop();

@@ -71,6 +71,10 @@ class CandidateProcess {
   // then stops it; at once when it was ready before. Throws a Failure (runtime_error) when it dies
   // first or `wait` passes, or when a rank's process is not in the network expect_network named.
   void wait_ready(std::chrono::seconds wait);
+  // A process still starting (no "ready" read yet) stopped where it is, so nothing of its start
+  // runs while something is timed; continue_start() lets it go on, as does wait_ready().
+  void pause_start();
+  void continue_start();
   // A rank's process (Zygote::spawn with a RankNetwork) must come up in its job's private network:
   // wait_ready then requires its ready frame, written by kforge's code before any of the
   // candidate's could run, to name this namespace (the holder's, as fstat of its fd gives it).
@@ -114,12 +118,14 @@ class CandidateProcess {
   pid_t pid_;
   std::string scratch_;  // its scratch folder, removed with it
   bool ready_ = false;   // its "ready" frame was read
+  bool start_paused_ = false;  // pause_start() stopped it before it was ready
   bool ended_ = false;   // end() saw it exit: its pid may be another process's now
   uint64_t expected_network_ = 0;  // a rank's: the network namespace it must be in (0: a candidate)
+  // Each stopped thread's CPU time [ns] once two readings agree (stop()); none where the process
+  // is gone or never read stopped whole.
+  std::optional<std::map<int, uint64_t>> settled_thread_times();
   // Its stopped threads and their CPU time [ns] when stop() last saw every one of them stopped
   // (none: it did not).
-  // Each stopped thread's CPU time [ns] once the readings settle (stop()); none where the process is gone.
-  std::optional<std::map<int, uint64_t>> settled_thread_times();
   std::optional<std::map<int, uint64_t>> stopped_at_;
   bool watch_stopped_ = false;
 };
