@@ -112,6 +112,13 @@ int serve(int in_fd, int out_fd, int zygote_fd) {
     std::fprintf(stderr, "kforge worker: SM clock: %s\n",
                  context.clock->available() ? "sampled through NVML after every timed call"
                                             : ("not sampled: " + context.clock->status()).c_str());
+  // Everything made so far (torch and its modules, 160,000 objects and more) lives as long as the
+  // worker: frozen out of the collector's reach, so release_memory's full collection after each job
+  // looks only at what jobs made. Before, the release took 74-128 ms a job on the H200 (session 36),
+  // a full collection over torch's objects taking 30 ms on the development machine alone.
+  py::module_ gc = py::module_::import("gc");
+  gc.attr("collect")();  // the start's garbage first, or it would be frozen too
+  gc.attr("freeze")();
   start_spare(context);
   if (!protocol::write_frame(out_fd, {{"type", "hello"}, {"protocol", protocol::kVersion}, {"worker", info}})) return 1;
   for (;;) {
