@@ -1,7 +1,6 @@
 #include "worker/zygote_client.hpp"
 #include "core/rules.hpp"
 
-#include <dirent.h>
 #include <fcntl.h>
 #include <ftw.h>
 #include <poll.h>
@@ -28,6 +27,7 @@
 #include "worker/exchange_arena.hpp"
 #include "worker/failure.hpp"
 #include "worker/phase_trace.hpp"
+#include "worker/thread_times.hpp"
 
 namespace kforge::worker {
 namespace {
@@ -182,59 +182,6 @@ void CandidateProcess::copy_output_to_log() const {
   [[maybe_unused]] auto n = ::write(2, text.data(), text.size());
 }
 
-namespace {
-
-// The threads of `pid` from /proc/<pid>/task/<tid>/stat: whether any is neither stopped ('T', 't')
-// nor ending ('Z', 'X'), and, `with_times`, each stopped one's CPU time so far [ns], from its
-// schedstat (whose first field is that time: a stopped thread's does not move). Without
-// `with_times`, it stops at the first thread that runs. None where the process is gone.
-struct ThreadTimes {
-  std::map<int, uint64_t> stopped;  // tid -> run time [ns]
-  bool any_running = false;
-};
-std::optional<ThreadTimes> thread_times(pid_t pid, bool with_times) {
-  const std::string dir = "/proc/" + std::to_string(pid) + "/task";
-  DIR* tasks = ::opendir(dir.c_str());
-  if (!tasks) return std::nullopt;
-  ThreadTimes out;
-  auto read_text = [](const std::string& path, char* buf, size_t size) {
-    int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return false;
-    const ssize_t n = ::read(fd, buf, size - 1);
-    ::close(fd);
-    if (n <= 0) return false;
-    buf[n] = 0;
-    return true;
-  };
-  while (dirent* entry = ::readdir(tasks)) {
-    if (entry->d_name[0] == '.') continue;
-    const std::string task = dir + "/" + entry->d_name;
-    char stat[512], schedstat[128];
-    if (!read_text(task + "/stat", stat, sizeof stat)) continue;  // gone meanwhile
-    // "tid (comm) S ...": the state follows the last ')', since comm may hold one.
-    const char* close_paren = std::strrchr(stat, ')');
-    if (!close_paren || close_paren[1] != ' ') continue;
-    const char state = close_paren[2];
-    if (state == 'Z' || state == 'X') continue;  // ending: its time is no longer its own to grow
-    if (state != 'T' && state != 't') {
-      out.any_running = true;
-      if (!with_times) break;
-      continue;
-    }
-    if (with_times && read_text(task + "/schedstat", schedstat, sizeof schedstat))
-      out.stopped[std::atoi(entry->d_name)] = std::strtoull(schedstat, nullptr, 10);
-  }
-  ::closedir(tasks);
-  return out;
-}
-
-// Whether every thread of `pid` is stopped (or ending, or gone).
-bool all_threads_stopped(pid_t pid) {
-  const auto threads = thread_times(pid, false);
-  return !threads || !threads->any_running;
-}
-
-}  // namespace
 
 void CandidateProcess::resume() {
   if (stopped_at_) {
@@ -243,16 +190,7 @@ void CandidateProcess::resume() {
     if (const auto now = thread_times(pid_, true)) {
       // A stopped thread neither runs, nor ends, nor starts another: any of it means the process
       // was resumed by something other than kforge.
-      uint64_t ran_ns = 0;
-      size_t changed = 0;
-      for (const auto& [tid, ns] : then) {
-        auto it = now->stopped.find(tid);
-        if (it == now->stopped.end()) ++changed;
-        else if (it->second > ns) ran_ns += it->second - ns;
-      }
-      for (const auto& [tid, ns] : now->stopped)
-        if (!then.count(tid)) ++changed;
-      if (now->any_running) ++changed;
+      const auto [ran_ns, changed] = run_since(then, *now);
       if (ran_ns > kRanWhileStoppedSlackNs || changed > 0) {
         char text[220];
         std::snprintf(text, sizeof text,
@@ -281,30 +219,7 @@ void CandidateProcess::stop() {
     ::kill(-pid_, SIGSTOP);
   }
   stopped_at_.reset();
-  if (stopped && watch_stopped_) stopped_at_ = settled_thread_times();
-}
-
-std::optional<std::map<int, uint64_t>> CandidateProcess::settled_thread_times() {
-  // A thread reads 'T' as soon as it takes the stop, a moment before it switches out, and a
-  // running thread's schedstat lags by what it ran since the scheduler last counted (up to a
-  // tick): the switch adds it. Taken then, the baseline made honest processes seem to run 0.26 and
-  // 0.31 ms while stopped on the H200 (a training step's threads, a side stream's). So the times
-  // count once two readings 100 us apart agree with every thread stopped in both (an honest thread
-  // settles in microseconds). One that keeps resuming is stopped again; after 20 ms the last
-  // reading with every thread stopped is the baseline, and resume() sees what ran since.
-  const auto deadline = Clock::now() + std::chrono::milliseconds(20);
-  std::optional<ThreadTimes> last = thread_times(pid_, true);
-  std::optional<std::map<int, uint64_t>> baseline;
-  while (last) {
-    if (last->any_running) ::kill(-pid_, SIGSTOP);
-    else baseline = last->stopped;
-    if (Clock::now() >= deadline) break;
-    std::this_thread::sleep_for(std::chrono::microseconds(100));
-    std::optional<ThreadTimes> now = thread_times(pid_, true);
-    if (now && !now->any_running && !last->any_running && now->stopped == last->stopped) return std::move(now->stopped);
-    last = std::move(now);
-  }
-  return baseline;
+  if (stopped && watch_stopped_) stopped_at_ = settled_thread_times(pid_);
 }
 
 void CandidateProcess::pause_start() {

@@ -121,9 +121,6 @@ class CandidateProcess {
   bool start_paused_ = false;  // pause_start() stopped it before it was ready
   bool ended_ = false;   // end() saw it exit: its pid may be another process's now
   uint64_t expected_network_ = 0;  // a rank's: the network namespace it must be in (0: a candidate)
-  // Each stopped thread's CPU time [ns] once two readings agree (stop()); none where the process
-  // is gone or never read stopped whole.
-  std::optional<std::map<int, uint64_t>> settled_thread_times();
   // Its stopped threads and their CPU time [ns] when stop() last saw every one of them stopped
   // (none: it did not).
   std::optional<std::map<int, uint64_t>> stopped_at_;

@@ -1,0 +1,92 @@
+#include "worker/thread_times.hpp"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <thread>
+
+namespace kforge::worker {
+namespace {
+
+bool read_text(const std::string& path, char* buf, size_t size) {
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return false;
+  const ssize_t n = ::read(fd, buf, size - 1);
+  ::close(fd);
+  if (n <= 0) return false;
+  buf[n] = 0;
+  return true;
+}
+
+}  // namespace
+
+std::optional<ThreadTimes> thread_times(pid_t pid, bool with_times) {
+  const std::string dir = "/proc/" + std::to_string(pid) + "/task";
+  DIR* tasks = ::opendir(dir.c_str());
+  if (!tasks) return std::nullopt;
+  ThreadTimes out;
+  while (dirent* entry = ::readdir(tasks)) {
+    if (entry->d_name[0] == '.') continue;
+    const std::string task = dir + "/" + entry->d_name;
+    char stat[512], schedstat[128];
+    if (!read_text(task + "/stat", stat, sizeof stat)) continue;  // gone meanwhile
+    // "tid (comm) S ...": the state follows the last ')', since comm may hold one.
+    const char* close_paren = std::strrchr(stat, ')');
+    if (!close_paren || close_paren[1] != ' ') continue;
+    const char state = close_paren[2];
+    if (state == 'Z' || state == 'X') continue;  // ending: its time is no longer its own to grow
+    if (state != 'T' && state != 't') {
+      out.any_running = true;
+      if (!with_times) break;
+      continue;
+    }
+    // A stopped thread's time does not move (once it has switched out: settled_thread_times).
+    if (with_times && read_text(task + "/schedstat", schedstat, sizeof schedstat))
+      out.stopped[std::atoi(entry->d_name)] = std::strtoull(schedstat, nullptr, 10);
+  }
+  ::closedir(tasks);
+  return out;
+}
+
+bool all_threads_stopped(pid_t pid) {
+  const auto threads = thread_times(pid, false);
+  return !threads || !threads->any_running;
+}
+
+std::optional<std::map<int, uint64_t>> settled_thread_times(pid_t pid) {
+  using Clock = std::chrono::steady_clock;
+  const auto deadline = Clock::now() + std::chrono::milliseconds(20);
+  std::optional<ThreadTimes> last = thread_times(pid, true);
+  std::optional<std::map<int, uint64_t>> baseline;
+  while (last) {
+    if (last->any_running) ::kill(-pid, SIGSTOP);
+    else baseline = last->stopped;
+    if (Clock::now() >= deadline) break;
+    std::this_thread::sleep_for(std::chrono::microseconds(100));
+    std::optional<ThreadTimes> now = thread_times(pid, true);
+    if (now && !now->any_running && !last->any_running && now->stopped == last->stopped) return std::move(now->stopped);
+    last = std::move(now);
+  }
+  return baseline;
+}
+
+RunWhileStopped run_since(const std::map<int, uint64_t>& then, const ThreadTimes& now) {
+  RunWhileStopped out;
+  for (const auto& [tid, ns] : then) {
+    auto it = now.stopped.find(tid);
+    if (it == now.stopped.end()) ++out.changed;
+    else if (it->second > ns) out.ran_ns += it->second - ns;
+  }
+  for (const auto& [tid, ns] : now.stopped)
+    if (!then.count(tid)) ++out.changed;
+  if (now.any_running) ++out.changed;
+  return out;
+}
+
+}  // namespace kforge::worker

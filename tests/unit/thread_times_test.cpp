@@ -1,0 +1,109 @@
+// worker/thread_times.hpp on a real process: a child that spins, stopped and resumed by the test
+// as kforge stops and resumes a candidate's process.
+#include "worker/thread_times.hpp"
+
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <thread>
+
+#include <gtest/gtest.h>
+
+namespace kforge::worker {
+namespace {
+
+// A child in a process group of its own (as a candidate's process is), spinning on the CPU so
+// that it is mid-run whenever the stop comes; killed with its group at the end of the test.
+class SpinningChild {
+ public:
+  SpinningChild() {
+    pid_ = ::fork();
+    if (pid_ == 0) {
+      ::setpgid(0, 0);
+      for (;;) asm volatile("" ::: "memory");  // a loop the compiler keeps
+    }
+    ::setpgid(pid_, pid_);  // either side may come first
+  }
+  ~SpinningChild() {
+    ::kill(-pid_, SIGKILL);
+    ::kill(pid_, SIGKILL);
+    ::waitpid(pid_, nullptr, 0);
+  }
+  pid_t pid() const { return pid_; }
+
+  // Stops it as CandidateProcess::stop does: SIGSTOP to the group, until every thread reads stopped.
+  bool stop() const {
+    ::kill(-pid_, SIGSTOP);
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(2);
+    while (!all_threads_stopped(pid_))
+      if (std::chrono::steady_clock::now() > deadline) return false;
+    return true;
+  }
+
+ private:
+  pid_t pid_;
+};
+
+TEST(ThreadTimes, ASettledReadingDoesNotMoveWhileTheProcessStaysStopped) {
+  SpinningChild child;
+  ASSERT_GT(child.pid(), 0);
+  // Each round stops the child mid-spin: a reading taken the moment it shows 'T' may still lack
+  // its last slice of run time; a settled one must not.
+  for (int round = 0; round < 20; ++round) {
+    ::kill(-child.pid(), SIGCONT);
+    std::this_thread::sleep_for(std::chrono::milliseconds(3));
+    ASSERT_TRUE(child.stop());
+    const auto baseline = settled_thread_times(child.pid());
+    ASSERT_TRUE(baseline.has_value());
+    ASSERT_EQ(baseline->size(), 1u);
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    const auto later = thread_times(child.pid(), true);
+    ASSERT_TRUE(later.has_value());
+    const RunWhileStopped ran = run_since(*baseline, *later);
+    EXPECT_EQ(ran.ran_ns, 0u) << "round " << round;
+    EXPECT_EQ(ran.changed, 0u) << "round " << round;
+  }
+}
+
+TEST(ThreadTimes, ARunWhileStoppedIsSeen) {
+  SpinningChild child;
+  ASSERT_GT(child.pid(), 0);
+  ASSERT_TRUE(child.stop());
+  const auto baseline = settled_thread_times(child.pid());
+  ASSERT_TRUE(baseline.has_value());
+  // Resumed behind kforge's back (as a SIGCONT the process arranged for itself would), then
+  // stopped again: the time it ran is there to see, and nothing came or went.
+  ::kill(child.pid(), SIGCONT);
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  ASSERT_TRUE(child.stop());
+  const auto later = settled_thread_times(child.pid());
+  ASSERT_TRUE(later.has_value());
+  ThreadTimes now;
+  now.stopped = *later;
+  const RunWhileStopped ran = run_since(*baseline, now);
+  EXPECT_GT(ran.ran_ns, 2'000'000u);  // most of the 20 ms, on a machine not wholly taken
+  EXPECT_EQ(ran.changed, 0u);
+}
+
+TEST(ThreadTimes, AThreadThatCameOrWentOrRunsIsCounted) {
+  ThreadTimes now;
+  now.stopped = {{11, 500}, {13, 900}};
+  now.any_running = true;
+  const RunWhileStopped ran = run_since({{11, 400}, {12, 700}}, now);
+  EXPECT_EQ(ran.ran_ns, 100u);
+  EXPECT_EQ(ran.changed, 3u);  // 12 went, 13 came, one runs
+}
+
+TEST(ThreadTimes, AProcessThatIsGoneHasNoTimes) {
+  pid_t pid = ::fork();
+  if (pid == 0) ::_exit(0);
+  ::waitpid(pid, nullptr, 0);
+  EXPECT_FALSE(thread_times(pid, true).has_value());
+  EXPECT_FALSE(settled_thread_times(pid).has_value());
+  EXPECT_TRUE(all_threads_stopped(pid));
+}
+
+}  // namespace
+}  // namespace kforge::worker
