@@ -15,7 +15,10 @@
 #   "alt" adds this build again with BOUNDARY_ALT_ENV (e.g. KFORGE_WORKER_PAIRS_PER_BATCH=10) in its
 #   environment and BOUNDARY_ALT_ARGS (e.g. --warmup 1) on its command line: two settings, one run
 #   (session 31: BOUNDARY_ALT_ENV=KFORGE_WORKER_REFERENCE=inline, the reference timed in the
-#   reference process, against the default reference twin).
+#   reference process, against the default reference twin; session 36: KFORGE_WORKER_SPARES=settle,
+#   the spares waited for before the timing instead of stopped where they are).
+# Each run's phase medians end with what the worker's jobs cost beyond their phases ("job costs"
+# in the worker's log: evaluate() outside load, correctness and timing; the release after a job).
 # Needs the commit in .git and .deps/ (tools/fetch-deps.sh) where the machine has no registry.
 set -euo pipefail
 cd "$(dirname "$0")/.."
