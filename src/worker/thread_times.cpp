@@ -14,6 +14,10 @@
 namespace kforge::worker {
 namespace {
 
+// settled_thread_times: readings this far apart must agree; after this long the last one serves.
+constexpr auto kSettleGap = std::chrono::microseconds(100);
+constexpr auto kSettleDeadline = std::chrono::milliseconds(20);
+
 bool read_text(const std::string& path, char* buf, size_t size) {
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return false;
@@ -61,14 +65,14 @@ bool all_threads_stopped(pid_t pid) {
 
 std::optional<std::map<int, uint64_t>> settled_thread_times(pid_t pid) {
   using Clock = std::chrono::steady_clock;
-  const auto deadline = Clock::now() + std::chrono::milliseconds(20);
+  const auto deadline = Clock::now() + kSettleDeadline;
   std::optional<ThreadTimes> last = thread_times(pid, true);
   std::optional<std::map<int, uint64_t>> baseline;
   while (last) {
     if (last->any_running) ::kill(-pid, SIGSTOP);
     else baseline = last->stopped;
     if (Clock::now() >= deadline) break;
-    std::this_thread::sleep_for(std::chrono::microseconds(100));
+    std::this_thread::sleep_for(kSettleGap);
     std::optional<ThreadTimes> now = thread_times(pid, true);
     if (now && !now->any_running && !last->any_running && now->stopped == last->stopped) return std::move(now->stopped);
     last = std::move(now);
