@@ -54,8 +54,9 @@ SparesPaused::~SparesPaused() {
 }
 
 std::unique_ptr<CandidateProcess> take_candidate_process(WorkerContext& context) {
-  // The oldest spare only: the other may still be making its CUDA context (it is settled before
-  // anything is timed). Waiting for both cost every job 0.17 s on the H200 (session 31).
+  // The oldest spare only: the other may still be making its CUDA context (stopped where it is
+  // while anything is timed: SparesPaused). Waiting for both cost every job 0.17 s on the H200
+  // (session 31).
   while (!context.spares.empty()) {
     auto process = std::move(context.spares.front());
     context.spares.erase(context.spares.begin());

@@ -182,7 +182,6 @@ void CandidateProcess::copy_output_to_log() const {
   [[maybe_unused]] auto n = ::write(2, text.data(), text.size());
 }
 
-
 void CandidateProcess::resume() {
   if (stopped_at_) {
     const std::map<int, uint64_t> then = std::move(*stopped_at_);
