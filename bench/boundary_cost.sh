@@ -16,7 +16,8 @@
 #   environment and BOUNDARY_ALT_ARGS (e.g. --warmup 1) on its command line: two settings, one run
 #   (session 31: BOUNDARY_ALT_ENV=KFORGE_WORKER_REFERENCE=inline, the reference timed in the
 #   reference process, against the default reference twin; session 36: KFORGE_WORKER_SPARES=settle,
-#   the spares waited for before the timing instead of stopped where they are).
+#   the spares waited for before the timing instead of stopped where they are); "alt2" likewise
+#   with BOUNDARY_ALT2_ENV (session 37: KFORGE_WORKER_SPARE_COUNT=4 and KFORGE_WORKER_SPARE_WARMUP=1).
 # Each run's phase medians end with what the worker's jobs cost beyond their phases ("job costs"
 # in the worker's log: evaluate() outside load, correctness and timing; the release after a job).
 # Needs the commit in .git and .deps/ (tools/fetch-deps.sh) where the machine has no registry.
@@ -63,7 +64,7 @@ run() {  # run BINARY NAME FOLDER: evaluates the folder, JSON lines to $out/boun
   local t0 t1 sizes
   sizes=$(log_sizes)
   t0=$(date +%s%N)
-  local extra=""; [[ $name == *-alt ]] && extra="${BOUNDARY_ALT_ARGS:-}"
+  local extra=""; [[ $name == *-alt || $name == *-alt2 ]] && extra="${BOUNDARY_ALT_ARGS:-}"
   # shellcheck disable=SC2086  # the extra options are words
   KFORGE_WORKER_PHASE_TRACE=1 "$binary" --db "$db" eval --device cuda --json $extra "$dir/$folder" >"$out/boundary-$name.jsonl" 2>"$out/boundary-$name.err"
   t1=$(date +%s%N)
@@ -87,10 +88,11 @@ for part in ${parts//,/ }; do
     # ipc / vmm: this build with the exchange arena of that kind (worker/exchange_arena.hpp; the
     # default is vmm since session 30, and "after" runs the default).
     arena=""; [[ $side == ipc || $side == vmm ]] && arena=$side
-    if [[ $side == alt ]]; then
+    if [[ $side == alt || $side == alt2 ]]; then
+      alt_env=${BOUNDARY_ALT_ENV:-}; [[ $side == alt2 ]] && alt_env=${BOUNDARY_ALT2_ENV:-}
       # shellcheck disable=SC2086  # NAME=VALUE words
-      (if [[ -n "${BOUNDARY_ALT_ENV:-}" ]]; then export ${BOUNDARY_ALT_ENV}; fi
-       run "$binary" "$part-alt" "$part" >"$out/boundary-$part-alt.wall")
+      (if [[ -n "$alt_env" ]]; then export $alt_env; fi
+       run "$binary" "$part-$side" "$part" >"$out/boundary-$part-$side.wall")
     else
       if [[ -n $arena ]]; then export KFORGE_WORKER_ARENA=$arena; else unset KFORGE_WORKER_ARENA; fi
       run "$binary" "$part-$side" "$part" >"$out/boundary-$part-$side.wall"
@@ -105,14 +107,14 @@ out, before = sys.argv[1], sys.argv[2]
 def rows(name):
     return {j["problem"]: j for j in map(json.loads, open(f"{out}/boundary-{name}.jsonl"))}
 walls = {}
-for name in (f"{group}-{side}" for group in ("thirty", "level1") for side in ("before", "after", "ipc", "vmm", "alt")):
+for name in (f"{group}-{side}" for group in ("thirty", "level1") for side in ("before", "after", "ipc", "vmm", "alt", "alt2")):
     if os.path.exists(f"{out}/boundary-{name}.wall"):
         walls[name] = float(open(f"{out}/boundary-{name}.wall").read())
 print(f"benchmark (f): the process boundary's cost, {before} (before) against this build (after), one run")
 for name, wall in sorted(walls.items()):
     print(f"  {name:<16} whole run {wall:7.1f} s")
 for group, count in (("thirty", 30), ("level1", 100)):
-    for side in ("after", "ipc", "vmm", "alt"):
+    for side in ("after", "ipc", "vmm", "alt", "alt2"):
         if f"{group}-{side}" in walls:
             r = rows(f"{group}-{side}")
             speedups = sorted(j["speedup"] for j in r.values() if j["speedup"] is not None)

@@ -19,6 +19,7 @@
 #include <cstdio>
 #include <memory>
 #include <optional>
+#include <string_view>
 #include <thread>
 
 #include <fmt/format.h>
@@ -160,7 +161,22 @@ class CandidateHost {
     py::object props = py::module_::import("torch").attr("cuda").attr("get_device_properties")(0);
     hold_ = StreamHold::create(std::chrono::milliseconds(500), &why_not_held_);
     timer_ = make_cuda_timer(props.attr("L2_cache_size").cast<int64_t>(), nullptr, hold_.get(), why_not_held_);
+    if (const char* warm = std::getenv("KFORGE_WORKER_SPARE_WARMUP"); warm && std::string_view(warm) == "1") warm_libraries();
     prepare_ms_ = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+  }
+
+  // KFORGE_WORKER_SPARE_WARMUP=1 (a trial setting, measured in docs/benchmarks.md): cuBLAS's and
+  // cuDNN's handles made and their libraries opened by a small product and convolution, so that
+  // the candidate's (and the twin's) first forward no longer pays for them. Both processes of an
+  // evaluation come from the spares, warmed alike. Off by default: session 19 found it slower when
+  // two spares had only the correctness trials to start in.
+  void warm_libraries() {
+    const at::TensorOptions options = at::TensorOptions().device(at::kCUDA, 0).dtype(at::kFloat);
+    at::Tensor a = at::ones({64, 64}, options);
+    at::Tensor product = at::mm(a, a);
+    at::Tensor image = at::ones({1, 8, 16, 16}, options), filter = at::ones({8, 8, 3, 3}, options);
+    at::Tensor convolved = at::conv2d(image, filter);
+    synchronize_device(true);
   }
 
   int serve() {

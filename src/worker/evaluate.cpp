@@ -411,8 +411,7 @@ class Evaluation {
   std::optional<double> recalibrated_overhead() {
     TracedPart part("timing recalibrate");
     try {
-      settle_spare(context_);
-      if (context_.spares.empty()) return std::nullopt;
+      if (!oldest_ready_spare(context_)) return std::nullopt;
       // Out of the list while lent (a failure below ends it; the next job starts another).
       RemoteCandidate spare(std::move(context_.spares.front()), cuda_, nullptr);
       context_.spares.erase(context_.spares.begin());

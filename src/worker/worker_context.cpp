@@ -29,9 +29,18 @@ bool spare_ready(CandidateProcess& spare) {
 
 }  // namespace
 
+size_t spare_processes() {
+  static const size_t count = [] {
+    const char* text = std::getenv("KFORGE_WORKER_SPARE_COUNT");
+    const long n = text ? std::strtol(text, nullptr, 10) : 0;
+    return n >= 2 && n <= 8 ? static_cast<size_t>(n) : size_t{2};
+  }();
+  return count;
+}
+
 void start_spare(WorkerContext& context) {
   try {
-    while (context.spares.size() < kSpareProcesses)
+    while (context.spares.size() < spare_processes())
       context.spares.push_back(std::make_unique<CandidateProcess>(*context.zygote, context.zygote->spawn()));
   } catch (const std::exception& e) {
     std::fprintf(stderr, "kforge worker: no spare candidate process: %s\n", e.what());
@@ -40,6 +49,14 @@ void start_spare(WorkerContext& context) {
 
 void settle_spare(WorkerContext& context) {
   std::erase_if(context.spares, [](const std::unique_ptr<CandidateProcess>& spare) { return !spare_ready(*spare); });
+}
+
+CandidateProcess* oldest_ready_spare(WorkerContext& context) {
+  while (!context.spares.empty()) {
+    if (spare_ready(*context.spares.front())) return context.spares.front().get();
+    context.spares.erase(context.spares.begin());
+  }
+  return nullptr;
 }
 
 SparesPaused::SparesPaused(WorkerContext& context) : context_(context) {

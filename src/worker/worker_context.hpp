@@ -33,10 +33,12 @@ struct WorkerContext {
   std::string twin_key;
 };
 
-// How many spares an evaluation takes: the candidate's process and the reference twin's.
-inline constexpr size_t kSpareProcesses = 2;
+// How many spares the worker keeps: an evaluation takes two (the candidate's process and the
+// reference twin's), so two spares are the next job's and have until its load to make their CUDA
+// contexts; with more, each has a whole job longer. KFORGE_WORKER_SPARE_COUNT (2 to 8) sets it.
+size_t spare_processes();
 
-// Starts spares until there are kSpareProcesses, while nothing is timed; a failure is only logged
+// Starts spares until there are spare_processes(), while nothing is timed; a failure is only logged
 // (the next evaluation tries again and reports it).
 void start_spare(WorkerContext& context);
 
@@ -49,6 +51,10 @@ std::unique_ptr<CandidateProcess> rank_process(WorkerContext& context);
 // Waits until the spare processes are ready and stopped, so that nothing of their start runs
 // while a candidate is timed; a spare lost meanwhile is dropped (the next job starts one).
 void settle_spare(WorkerContext& context);
+
+// The oldest spare once it is ready (a lost one dropped, the next tried), left in the list; null
+// when none is left.
+CandidateProcess* oldest_ready_spare(WorkerContext& context);
 
 // For the life of the object, nothing of the spares' start runs: each one still starting is
 // stopped where it is (CandidateProcess::pause_start) and goes on when the object ends, its CUDA
