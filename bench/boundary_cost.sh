@@ -40,7 +40,7 @@ new=build/release/kforge
 
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
-rm -f "$out"/boundary-*.wall
+for side in ${BOUNDARY_SIDES:-before after}; do rm -f "$out"/boundary-*-"$side".wall; done  # other sides' results stay (a later call adds one)
 identity_folder() {  # identity_folder NAME GLOBS...: ModelNew = Model for each problem, in $dir/NAME
   local name="$1"; shift
   for problem in $(for p in "$@"; do ls problems/$p.py 2>/dev/null || true; done | sort -u); do
