@@ -5,7 +5,7 @@
 # copied to $OUT when it is set (the device tool brings back what fits); a summary table is printed last.
 #   On the device machine: carry .deps/ (tools/fetch-deps.sh; and .prebuilt/ with GPU_CHECK_BUILD=lean,
 #   below) and run tools/gpu-check.sh [tests|bench|all|STEPS]
-#   STEPS is a comma list of: smoke solutions unit gpu cpu demo wall ident ipcspeed plans coreswap timingtrace traceset level6trace modes agent profile ncu buildtimes splitcov boundary realworld drainprobe lint baseline sol remeasure level6 level6lint level6ident level6sol level6trust level6base exact level7
+#   STEPS is a comma list of: smoke solutions unit gpu cpu demo wall ident ipcspeed plans knobs coreswap timingtrace traceset level6trace modes agent profile ncu buildtimes splitcov boundary realworld drainprobe lint baseline sol remeasure level6 level6lint level6ident level6sol level6trust level6base exact level7
 #   (level6: the training level's GPU lint, identity sweep and solutions, or one of them: level6lint,
 #   level6ident, level6sol; level6trust: the trust corpora's training cases; level6trace: timing
 #   traces of a few identities; level6base: its eager and compiled baselines, after the others)
@@ -201,6 +201,9 @@ plans() {
   done
 }
 want plans && step bench-plans bash -c "$(declare -f plans); plans | tee $logs/plans.txt"
+# knobs: whether those two speeds are two cuDNN engine configurations under one kernel name
+# (bench/plan_knobs.py: cuDNN's API log per fresh process; extracts in $logs/knobs).
+want knobs && step bench-knobs bash -c "cd bench && $(tools/find-python.sh) -u plan_knobs.py ../problems/${KNOB_PROBLEM:-level1/83}_*.py ${PLAN_PROCESSES:-6} ../$logs/knobs | tee ../$logs/knobs.txt"
 want coreswap && step bench-coreswap bench/core_swap.sh "$logs"
 want timingtrace && step bench-timingtrace bench/timing_trace.sh "$logs"
 want traceset && step bench-traceset bench/timing_trace_set.sh "$logs"
