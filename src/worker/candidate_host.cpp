@@ -143,14 +143,9 @@ class CandidateHost {
         protected_pids_(std::move(protected_pids)),
         private_apart_from_(private_apart_from) {}
 
-  // Before the sandbox: the CUDA context, the stream hold and the timer's flush buffer, so the
-  // driver opens what it needs while it still may, and none of it is a thread the candidate started.
-  // (Warming cuBLAS and cuDNN here too, with a small product and convolution, saved matmul and
-  // convolution problems 60-110 ms of their first forward but cost every spare 147 ms more than
-  // the previous candidate's correctness trials leave it: a level-1 sweep took 107.2 s against
-  // 100.4 s without. Two spares, warmed between jobs and paused while anything was timed, took
-  // 104.0 s: the warm-ups slowed everything they ran beside, and level1/83's ConvTranspose2d
-  // identity went to 1.19, cuDNN choosing another plan. docs/benchmarks.md, session 19.)
+  // Before the sandbox: the CUDA context, the stream hold, the timer's flush buffer and the
+  // libraries' warm-up (warm_libraries), so the driver opens what it needs while it still may,
+  // and none of it is a thread the candidate started.
   void prepare() {
     remember_plain_tensor_types();  // before any candidate code (worker/tensors.hpp)
     if (!cuda_) {
@@ -161,15 +156,20 @@ class CandidateHost {
     py::object props = py::module_::import("torch").attr("cuda").attr("get_device_properties")(0);
     hold_ = StreamHold::create(std::chrono::milliseconds(500), &why_not_held_);
     timer_ = make_cuda_timer(props.attr("L2_cache_size").cast<int64_t>(), nullptr, hold_.get(), why_not_held_);
-    if (const char* warm = std::getenv("KFORGE_WORKER_SPARE_WARMUP"); warm && std::string_view(warm) == "1") warm_libraries();
+    // Not for a rank's process: it is forked for its job and waited for at once (never a spare).
+    const char* warm = std::getenv("KFORGE_WORKER_SPARE_WARMUP");
+    if (private_apart_from_ == 0 && !(warm && std::string_view(warm) == "0")) warm_libraries();
     prepare_ms_ = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
   }
 
-  // KFORGE_WORKER_SPARE_WARMUP=1 (a trial setting, measured in docs/benchmarks.md): cuBLAS's and
-  // cuDNN's handles made and their libraries opened by a small product and convolution, so that
-  // the candidate's (and the twin's) first forward no longer pays for them. Both processes of an
-  // evaluation come from the spares, warmed alike. Off by default: session 19 found it slower when
-  // two spares had only the correctness trials to start in.
+  // cuBLAS's and cuDNN's handles made and their libraries opened by a small product and
+  // convolution, so that the candidate's (and the twin's) first forward no longer pays for them:
+  // 175 -> 51 ms, the median over level 1's identities on an H100, and the level 143.0 -> 136.6 s
+  // (docs/benchmarks.md, session 37). Both processes of an evaluation come from the spares,
+  // warmed alike. It makes each spare's start about a second longer (1.7 -> 2.8 s, the median with
+  // the time it was stopped while anything was timed), which is why the worker keeps four
+  // (worker_context.hpp): with two, in session 19, the warm-ups outlasted the correctness trials
+  // and made the level slower. KFORGE_WORKER_SPARE_WARMUP=0 leaves it out.
   void warm_libraries() {
     const at::TensorOptions options = at::TensorOptions().device(at::kCUDA, 0).dtype(at::kFloat);
     at::Tensor a = at::ones({64, 64}, options);

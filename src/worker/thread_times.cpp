@@ -51,8 +51,15 @@ std::optional<ThreadTimes> thread_times(pid_t pid, bool with_times) {
       continue;
     }
     // A stopped thread's time does not move (once it has switched out: settled_thread_times).
-    if (with_times && read_text(task + "/schedstat", schedstat, sizeof schedstat))
-      out.stopped[std::atoi(entry->d_name)] = std::strtoull(schedstat, nullptr, 10);
+    // schedstat: "run time [ns], time waiting on a run queue [ns], slices".
+    if (with_times && read_text(task + "/schedstat", schedstat, sizeof schedstat)) {
+      char* end = nullptr;
+      ThreadRun run;
+      run.ns = std::strtoull(schedstat, &end, 10);
+      std::strtoull(end, &end, 10);
+      run.slices = std::strtoull(end, nullptr, 10);
+      out.stopped[std::atoi(entry->d_name)] = run;
+    }
   }
   ::closedir(tasks);
   return out;
@@ -63,11 +70,11 @@ bool all_threads_stopped(pid_t pid) {
   return !threads || !threads->any_running;
 }
 
-std::optional<std::map<int, uint64_t>> settled_thread_times(pid_t pid) {
+std::optional<ThreadRuns> settled_thread_times(pid_t pid) {
   using Clock = std::chrono::steady_clock;
   const auto deadline = Clock::now() + kSettleDeadline;
   std::optional<ThreadTimes> last = thread_times(pid, true);
-  std::optional<std::map<int, uint64_t>> baseline;
+  std::optional<ThreadRuns> baseline;
   while (last) {
     if (last->any_running) ::kill(-pid, SIGSTOP);
     else baseline = last->stopped;
@@ -80,14 +87,14 @@ std::optional<std::map<int, uint64_t>> settled_thread_times(pid_t pid) {
   return baseline;
 }
 
-RunWhileStopped run_since(const std::map<int, uint64_t>& then, const ThreadTimes& now) {
+RunWhileStopped run_since(const ThreadRuns& then, const ThreadTimes& now) {
   RunWhileStopped out;
-  for (const auto& [tid, ns] : then) {
+  for (const auto& [tid, run] : then) {
     auto it = now.stopped.find(tid);
     if (it == now.stopped.end()) ++out.changed;
-    else if (it->second > ns) out.ran_ns += it->second - ns;
+    else if (it->second.ns > run.ns) (it->second.slices > run.slices ? out.ran_ns : out.late_ns) += it->second.ns - run.ns;
   }
-  for (const auto& [tid, ns] : now.stopped)
+  for (const auto& [tid, run] : now.stopped)
     if (!then.count(tid)) ++out.changed;
   if (now.any_running) ++out.changed;
   return out;

@@ -29,18 +29,15 @@ bool spare_ready(CandidateProcess& spare) {
 
 }  // namespace
 
-size_t spare_processes() {
-  static const size_t count = [] {
-    const char* text = std::getenv("KFORGE_WORKER_SPARE_COUNT");
-    const long n = text ? std::strtol(text, nullptr, 10) : 0;
-    return n >= 2 && n <= 8 ? static_cast<size_t>(n) : size_t{2};
-  }();
-  return count;
+size_t spare_processes(bool cuda) {
+  const char* text = std::getenv("KFORGE_WORKER_SPARE_COUNT");
+  const long n = text ? std::strtol(text, nullptr, 10) : 0;
+  return n >= 2 && n <= 8 ? static_cast<size_t>(n) : cuda ? 4 : 2;
 }
 
 void start_spare(WorkerContext& context) {
   try {
-    while (context.spares.size() < spare_processes())
+    while (context.spares.size() < spare_processes(context.cuda))
       context.spares.push_back(std::make_unique<CandidateProcess>(*context.zygote, context.zygote->spawn()));
   } catch (const std::exception& e) {
     std::fprintf(stderr, "kforge worker: no spare candidate process: %s\n", e.what());

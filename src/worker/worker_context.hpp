@@ -33,10 +33,12 @@ struct WorkerContext {
   std::string twin_key;
 };
 
-// How many spares the worker keeps: an evaluation takes two (the candidate's process and the
-// reference twin's), so two spares are the next job's and have until its load to make their CUDA
-// contexts; with more, each has a whole job longer. KFORGE_WORKER_SPARE_COUNT (2 to 8) sets it.
-size_t spare_processes();
+// How many spares the worker keeps. An evaluation takes two (the candidate's process and the
+// reference twin's); on CUDA it keeps four, so each spare has a whole job longer to make its
+// context and open cuBLAS and cuDNN (candidate_host.cpp, warm_libraries) before a job takes it:
+// two spares had only the correctness trials and the census for it. KFORGE_WORKER_SPARE_COUNT (2
+// to 8) sets it.
+size_t spare_processes(bool cuda);
 
 // Starts spares until there are spare_processes(), while nothing is timed; a failure is only logged
 // (the next evaluation tries again and reports it).

@@ -184,12 +184,14 @@ void CandidateProcess::copy_output_to_log() const {
 
 void CandidateProcess::resume() {
   if (stopped_at_) {
-    const std::map<int, uint64_t> then = std::move(*stopped_at_);
+    const ThreadRuns then = std::move(*stopped_at_);
     stopped_at_.reset();
     if (const auto now = thread_times(pid_, true)) {
       // A stopped thread neither runs, nor ends, nor starts another: any of it means the process
       // was resumed by something other than kforge.
-      const auto [ran_ns, changed] = run_since(then, *now);
+      const auto [ran_ns, late_ns, changed] = run_since(then, *now);
+      if (late_ns > kRanWhileStoppedSlackNs)  // not the candidate's doing; logged to see how often
+        std::fprintf(stderr, "kforge worker: a stopped thread's last run counted %.3f ms late (no new slice)\n", late_ns / 1e6);
       if (ran_ns > kRanWhileStoppedSlackNs || changed > 0) {
         char text[220];
         std::snprintf(text, sizeof text,

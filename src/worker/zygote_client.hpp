@@ -23,6 +23,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "worker/thread_times.hpp"
+
 namespace kforge::worker {
 
 class Zygote {
@@ -100,7 +102,8 @@ class CandidateProcess {
   void stop();
   // Turns the check above on (a candidate's process; the reference twin runs no code of its own).
   // Growth below kRanWhileStoppedSlackNs is not counted (settled_thread_times: a stopped thread's
-  // time is read once it has switched out; a loaded machine was seen to add 0.05 ms even so).
+  // time is read once it has switched out; a loaded machine was seen to add 0.05 ms even so), nor
+  // growth without a new slice (run_since: the last run before the stop, counted late).
   void watch_runs_while_stopped() { watch_stopped_ = true; }
   static constexpr uint64_t kRanWhileStoppedSlackNs = 200'000;
   // Kills the process group now and waits up to `wait` for the zygote's report of the exit;
@@ -123,7 +126,7 @@ class CandidateProcess {
   uint64_t expected_network_ = 0;  // a rank's: the network namespace it must be in (0: a candidate)
   // Its stopped threads and their CPU time [ns] when stop() last saw every one of them stopped
   // (none: it did not).
-  std::optional<std::map<int, uint64_t>> stopped_at_;
+  std::optional<ThreadRuns> stopped_at_;
   bool watch_stopped_ = false;
 };
 
