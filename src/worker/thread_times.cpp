@@ -5,6 +5,7 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
@@ -17,6 +18,10 @@ namespace {
 // settled_thread_times: readings this far apart must agree; after this long the last one serves.
 constexpr auto kSettleGap = std::chrono::microseconds(100);
 constexpr auto kSettleDeadline = std::chrono::milliseconds(20);
+// run_since: a thread's last run before the stop is counted late by at most a scheduler tick (10 ms
+// at the coarsest, HZ=100); what it gains beyond that without a new slice counts as a run. (A thread
+// resumed in the moment between taking the stop and switching out would run on without one.)
+constexpr uint64_t kMostLateNs = 10'000'000;
 
 bool read_text(const std::string& path, char* buf, size_t size) {
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
@@ -92,7 +97,14 @@ RunWhileStopped run_since(const ThreadRuns& then, const ThreadTimes& now) {
   for (const auto& [tid, run] : then) {
     auto it = now.stopped.find(tid);
     if (it == now.stopped.end()) ++out.changed;
-    else if (it->second.ns > run.ns) (it->second.slices > run.slices ? out.ran_ns : out.late_ns) += it->second.ns - run.ns;
+    else if (it->second.ns > run.ns) {
+      const uint64_t gained = it->second.ns - run.ns;
+      if (it->second.slices > run.slices) out.ran_ns += gained;
+      else {
+        out.late_ns += std::min(gained, kMostLateNs);
+        out.ran_ns += gained - std::min(gained, kMostLateNs);
+      }
+    }
   }
   for (const auto& [tid, run] : now.stopped)
     if (!then.count(tid)) ++out.changed;

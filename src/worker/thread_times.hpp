@@ -46,8 +46,9 @@ std::optional<ThreadRuns> settled_thread_times(pid_t pid);
 
 // What ran between two readings of a stopped process. A thread that ran while stopped was switched
 // onto a CPU again, so only a thread with more slices counts its gain as `ran_ns`; time a thread
-// gained without one (`late_ns`) is its last run before the stop, counted late by the kernel, which
-// no resume explains. `changed`: how many threads came, went or were found running.
+// gained without one (`late_ns`, up to a scheduler tick at the coarsest, 10 ms; beyond it, a run)
+// is its last run before the stop, counted late by the kernel, which no resume explains.
+// `changed`: how many threads came, went or were found running.
 struct RunWhileStopped {
   uint64_t ran_ns = 0;
   uint64_t late_ns = 0;

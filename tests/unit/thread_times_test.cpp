@@ -110,6 +110,16 @@ TEST(ThreadTimes, TimeWithoutANewSliceIsLateNotARun) {
   EXPECT_EQ(ran.changed, 0u);
 }
 
+// More than a tick without a new slice is no late count: a thread resumed between taking the stop
+// and switching out runs on without one.
+TEST(ThreadTimes, LongerThanATickWithoutANewSliceIsARun) {
+  ThreadTimes now;
+  now.stopped = {{31, {25'000'000, 5}}};
+  const RunWhileStopped ran = run_since({{31, {1'000'000, 5}}}, now);
+  EXPECT_EQ(ran.late_ns, 10'000'000u);
+  EXPECT_EQ(ran.ran_ns, 14'000'000u);
+}
+
 TEST(ThreadTimes, AProcessThatIsGoneHasNoTimes) {
   pid_t pid = ::fork();
   if (pid == 0) ::_exit(0);
