@@ -141,6 +141,19 @@ for group, count in (("thirty", 30), ("level1", 100)):
         bad = [f"{p}: {j['verdict']}" for p, j in r.items() if j["verdict"] != "correct"]
         print(f"  identity {label:<6}: {len(speedups)} timed, largest |speedup - 1| = {off:.4f}, "
               f"intervals without 1.00: {len(missing)} {missing[:6]}; not correct: {bad[:6]}")
+# Each side's phases summed over its evaluations (kforge's own figures, the build before the
+# boundary's too): where the boundary's time went, phase by phase.
+for group in ("thirty", "level1"):
+    sides = [side for side in ("before", "after", "ipc", "vmm", "alt", "alt2") if f"{group}-{side}" in walls]
+    if not sides:
+        continue
+    print(f"\n{group}: phases summed over the evaluations (s)\n  {'side':<8} {'load':>7} {'correctness':>12} {'timing':>7} {'outside':>8} {'wall':>7}")
+    for side in sides:
+        r = rows(f"{group}-{side}").values()
+        phase = lambda j, k: (j.get("phases_s") or {}).get(k, 0.0)
+        sums = [sum(phase(j, k) for j in r) for k in ("load", "correctness", "timing")]
+        wall = sum(j["wall_s"] for j in r)
+        print(f"  {side:<8} {sums[0]:7.1f} {sums[1]:12.1f} {sums[2]:7.1f} {wall - sum(sums):8.1f} {wall:7.1f}")
 # Where the time of each run's evaluations went, part by part (KFORGE_WORKER_PHASE_TRACE lines:
 # "part=ms/count" summed over one evaluation), as medians over its candidates.
 for name in sorted(n for n in walls if os.path.exists(f"{out}/boundary-{n}.phases")):
