@@ -21,10 +21,11 @@ struct WorkerContext {
   std::shared_ptr<StreamHold> hold;        // CUDA: holds the stream while a timed forward is queued
   std::string why_not_held;                // when `hold` is null
   std::unique_ptr<Zygote> zygote;          // starts candidate processes
-  // Processes started ahead, as soon as the previous evaluation's timing was done (or when its
-  // result was sent, if it ended before timing): their CUDA contexts are made by the time the next
-  // job needs them, one for its candidate and one for its reference's timed calls (the reference
-  // twin, worker/reference_twin.hpp). None has run candidate code.
+  // Processes started ahead, oldest first (spare_processes() of them): once a job's candidate is
+  // loaded (or when its result was sent, if it ended before), new ones start, stopped where they
+  // are while anything is timed (SparesPaused). A job takes the two oldest, one for its candidate
+  // and one for its reference's timed calls (the reference twin, worker/reference_twin.hpp). None
+  // has run candidate code.
   std::vector<std::unique_ptr<CandidateProcess>> spares;
   // The last evaluation's reference twin (worker/reference_twin.hpp), kept for the next job of the
   // same problem and timing (`twin_key`): candidates of one problem in a row (an agent's attempts,
