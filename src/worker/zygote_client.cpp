@@ -15,7 +15,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <map>
 #include <optional>
 #include <stdexcept>
 #include <thread>
@@ -43,7 +42,6 @@ std::string describe_status(int status) {
   if (WIFEXITED(status)) return "exited with status " + std::to_string(WEXITSTATUS(status));
   return "ended (wait status " + std::to_string(status) + ")";
 }
-
 
 // Removes a folder and everything in it, links not followed. (Not std::filesystem: in the worker
 // module its calls bind to the copy inside libtorch, built for another libstdc++, and crash.)

@@ -124,8 +124,8 @@ class CandidateProcess {
   bool start_paused_ = false;  // pause_start() stopped it before it was ready
   bool ended_ = false;   // end() saw it exit: its pid may be another process's now
   uint64_t expected_network_ = 0;  // a rank's: the network namespace it must be in (0: a candidate)
-  // Its stopped threads and their CPU time [ns] when stop() last saw every one of them stopped
-  // (none: it did not).
+  // What its stopped threads had run (CPU time and slices) when stop() last saw every one of them
+  // stopped (none: it did not).
   std::optional<ThreadRuns> stopped_at_;
   bool watch_stopped_ = false;
 };
