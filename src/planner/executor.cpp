@@ -3,6 +3,7 @@
 #include "core/seeds.hpp"
 #include "core/rules.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <optional>
 #include <cstdio>
@@ -139,7 +140,7 @@ EvaluationRecord make_record(const PlannedEval& e, const std::string& eval_key, 
   return r;
 }
 
-WorkerConfig worker_config(const ExecutorConfig& config, const std::string& id) {
+WorkerConfig worker_config(const ExecutorConfig& config, const std::string& id, int slot) {
   WorkerConfig wc;
   wc.python = worker_python();
   wc.module_dir = worker_module_dir();
@@ -147,7 +148,10 @@ WorkerConfig worker_config(const ExecutorConfig& config, const std::string& id) 
   wc.cuda_visible_devices = id;
   wc.host_memory_bytes = config.host_memory_bytes;
   wc.cpu_cores = config.cpu_cores;
-  wc.log_path = config.log_dir / (config.cuda ? "worker-cuda" + id + ".log" : "worker-cpu.log");
+  const std::string name = config.cuda ? "worker-cuda" + id : "worker-cpu";
+  wc.log_path = config.log_dir / (slot > 0 ? name + "-" + std::to_string(slot + 1) + ".log" : name + ".log");
+  if (config.cuda && std::count(config.worker_devices.begin(), config.worker_devices.end(), id) > 1)
+    wc.gpu_turns_path = config.log_dir / ("gpu-" + id + ".turns");
   return wc;
 }
 
@@ -237,7 +241,10 @@ std::vector<EvaluationRecord> execute_plan(std::vector<PlannedEval>& plan, const
     if (!config.server.empty()) {
       runner = std::make_unique<serve::RemoteWorker>(config.server);
     } else {
-      runner = std::make_unique<WorkerProcess>(worker_config(config, config.worker_devices[worker_index]));
+      // Its place among the workers of its GPU (worker_config: a log of its own).
+      const auto& devices = config.worker_devices;
+      const auto slot = std::count(devices.begin(), devices.begin() + static_cast<std::ptrdiff_t>(worker_index), devices[worker_index]);
+      runner = std::make_unique<WorkerProcess>(worker_config(config, devices[worker_index], static_cast<int>(slot)));
     }
     JobRunner& worker = *runner;
     protocol::WorkerInfo info;

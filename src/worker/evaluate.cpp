@@ -24,6 +24,7 @@
 #include "worker/failure.hpp"
 #include "worker/file_text.hpp"
 #include "worker/paired_timing.hpp"
+#include "worker/gpu_turns.hpp"
 #include "worker/phase_trace.hpp"
 #include "worker/plan_choice.hpp"
 #include "worker/precision_check.hpp"
@@ -159,6 +160,10 @@ class Evaluation {
  private:
   void phases() {
     check();
+    // Sharing the GPU with other workers (worker/gpu_turns.hpp): a shared turn for what only needs
+    // to be correct, the quiet one for the calibration, the twin's start and the timing. (The job
+    // loop gives the turn up after the release.)
+    take_turn(GpuTurns::Turn::shared);
     phase(&res_.load_s, [&] { load(); });
     // A twin kept for another job's problem holds its memory no longer (start_twin replaces it).
     if (context_.twin && !twin_) {
@@ -175,6 +180,7 @@ class Evaluation {
       start_spare(context_);
     }
     phase(&res_.correctness_s, [&] { correctness(); });
+    take_turn(GpuTurns::Turn::quiet);
     std::optional<SparesPaused> spares_paused;  // until the timing ends, however it ends
     if (!job_.rank) {
       TracedPart part("spare settle");
@@ -182,12 +188,17 @@ class Evaluation {
     }
     phase(&res_.timing_s, [&] { agreed([&] { timing(); }); });
     spares_paused.reset();
+    take_turn(GpuTurns::Turn::shared);
     phase(&res_.correctness_s, [&] {
       TracedPart part("census");
       census();
     });
     res_.verdict = Verdict::correct;
     res_.message = summary();
+  }
+
+  void take_turn(GpuTurns::Turn turn) {
+    if (GpuTurns* turns = gpu_turns()) turns->take(turn);
   }
 
   // What `fn` ended with, as a Failure (nothing when it returned): its own Failure, or what was
@@ -316,6 +327,11 @@ class Evaluation {
       if (!r.error.empty()) throw Failure{Verdict::runtime_error, "the reference's " + r.error + " (a broken problem)", ""};
       reference_outputs = r.tensors;
     }
+    // Quiet from here to the candidate's load: its process's calibration and the twin's start
+    // measure the request's cost and the GPU's idle answer, and the twin's first call chooses its
+    // plans from the free memory it sees.
+    part.reset();
+    take_turn(GpuTurns::Turn::quiet);
     part.emplace("load take process");
     std::unique_ptr<CandidateProcess> process = ranks_ ? rank_process(context_) : take_candidate_process(context_);
     process->watch_runs_while_stopped();  // the candidate's: the twin runs no code that could resume it
@@ -346,6 +362,8 @@ class Evaluation {
       }
     }
     calibration.reset();
+    part.reset();
+    take_turn(GpuTurns::Turn::shared);
     part.emplace("load candidate");
     cand_->load(job_, reference_outputs, training_ ? training_->request() : nlohmann::json(), rank_request());
   }
