@@ -17,7 +17,8 @@
 #   (session 31: BOUNDARY_ALT_ENV=KFORGE_WORKER_REFERENCE=inline, the reference timed in the
 #   reference process, against the default reference twin; session 36: KFORGE_WORKER_SPARES=settle,
 #   the spares waited for before the timing instead of stopped where they are); "alt2" likewise
-#   with BOUNDARY_ALT2_ENV (session 37: KFORGE_WORKER_SPARE_COUNT=4 and KFORGE_WORKER_SPARE_WARMUP=1).
+#   with BOUNDARY_ALT2_ENV (session 37: KFORGE_WORKER_SPARE_COUNT=4 and KFORGE_WORKER_SPARE_WARMUP=1;
+#   session 38: KFORGE_WORKERS_PER_GPU=2, two workers taking turns on the GPU).
 # Each run's phase medians end with what the worker's jobs cost beyond their phases ("job costs"
 # in the worker's log: evaluate() outside load, correctness and timing; the release after a job).
 # Needs the commit in .git and .deps/ (tools/fetch-deps.sh) where the machine has no registry.
@@ -112,7 +113,9 @@ for name in (f"{group}-{side}" for group in ("thirty", "level1") for side in ("b
         walls[name] = float(open(f"{out}/boundary-{name}.wall").read())
 print(f"benchmark (f): the process boundary's cost, {before} (before) against this build (after), one run")
 for name, wall in sorted(walls.items()):
-    print(f"  {name:<16} whole run {wall:7.1f} s")
+    group = name.split("-")[0]
+    ratio = f"   {wall / walls[group + '-before']:.3f}x before" if group + "-before" in walls and not name.endswith("-before") else ""
+    print(f"  {name:<16} whole run {wall:7.1f} s{ratio}")
 for group, count in (("thirty", 30), ("level1", 100)):
     for side in ("after", "ipc", "vmm", "alt", "alt2"):
         if f"{group}-{side}" in walls:
