@@ -327,13 +327,16 @@ class Evaluation {
       if (!r.error.empty()) throw Failure{Verdict::runtime_error, "the reference's " + r.error + " (a broken problem)", ""};
       reference_outputs = r.tensors;
     }
+    part.emplace("load take process");
+    std::unique_ptr<CandidateProcess> process = ranks_ ? rank_process(context_) : take_candidate_process(context_);
+    // Sharing the GPU, the wait for the twin's spare too comes before the quiet turn, in which no
+    // other worker can do anything (ready already, it costs nothing).
+    if (gpu_turns() && !ranks_) oldest_ready_spare(context_);
     // Quiet from here to the candidate's load: its process's calibration and the twin's start
     // measure the request's cost and the GPU's idle answer, and the twin's first call chooses its
     // plans from the free memory it sees.
     part.reset();
     take_turn(GpuTurns::Turn::quiet);
-    part.emplace("load take process");
-    std::unique_ptr<CandidateProcess> process = ranks_ ? rank_process(context_) : take_candidate_process(context_);
     process->watch_runs_while_stopped();  // the candidate's: the twin runs no code that could resume it
     cand_ = std::make_unique<RemoteCandidate>(std::move(process), cuda_, context_.clock.get());
     ResourceBounds bounds;
