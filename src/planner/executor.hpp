@@ -56,8 +56,9 @@ std::vector<EvaluationRecord> execute_plan(std::vector<PlannedEval>& plan, const
 
 // The worker process for device `id` ("cpu", or a CUDA_VISIBLE_DEVICES id) under `config`'s
 // bounds and log folder: what execute_plan starts, and what `kforge serve` keeps warm. Where `id`
-// appears more than once in config.worker_devices, its workers take turns on the GPU
-// (worker/gpu_turns.hpp); `slot` tells them apart (0 for the first, whose log keeps the plain name).
+// appears more than once in config.worker_devices, execute_plan has its workers take turns on the
+// device (worker/gpu_turns.hpp); `slot` tells them apart (0 for the first, whose log keeps the
+// plain name).
 WorkerConfig worker_config(const ExecutorConfig& config, const std::string& id, int slot = 0);
 
 // Turns what a worker said (or failed to say) into the stored record. Exposed for tests.

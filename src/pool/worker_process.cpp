@@ -175,9 +175,10 @@ void WorkerProcess::start() {
                           std::to_string(kRankNetworkNamespace));
   }
   OwnedFd turns;
-  if (!config_.gpu_turns_path.empty()) {
-    turns = OwnedFd(::open(config_.gpu_turns_path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600));
-    if (!turns.valid()) throw Error(config_.gpu_turns_path.string() + ": cannot open the GPU's turns: " + std::strerror(errno));
+  if (config_.gpu_turns_fd >= 0) {
+    const std::string anew = "/proc/self/fd/" + std::to_string(config_.gpu_turns_fd);
+    turns = OwnedFd(::open(anew.c_str(), O_RDWR | O_CLOEXEC));
+    if (!turns.valid()) throw Error("cannot open the GPU's turns (" + anew + "): " + std::strerror(errno));
     env_strings.push_back("KFORGE_WORKER_GPU_TURNS=" + std::to_string(kGpuTurns));
   }
   if (config_.device == "cuda") env_strings.push_back("CUDA_VISIBLE_DEVICES=" + config_.cuda_visible_devices);

@@ -37,9 +37,11 @@ struct WorkerConfig {
   // opened through /proc by another process.
   int rank_user_namespace_fd = -1;
   int rank_network_namespace_fd = -1;
-  // Where workers share one GPU (kforge eval --workers-per-gpu): the GPU's lock file, which each of
-  // them opens for itself and takes turns on (worker/gpu_turns.hpp). Empty: the GPU is this worker's.
-  std::filesystem::path gpu_turns_path;
+  // Where workers share one GPU (kforge eval --workers-per-gpu): the GPU's lock, an anonymous file
+  // (memfd) of kforge's that each of them opens anew for itself (a lock of its own, as flock
+  // counts them) and takes turns on (worker/gpu_turns.hpp). A file nobody can name: no candidate
+  // process can open it and hold the GPU's turns. -1: the GPU is this worker's.
+  int gpu_turns_fd = -1;
 };
 
 // The worker's answer to a job (whose secret is `nonce`) by `deadline`, which each "waited" frame
