@@ -144,7 +144,14 @@ int serve(int in_fd, int out_fd, int zygote_fd) {
   gc.attr("collect")();  // the start's garbage first, or it would be frozen too
   gc.attr("freeze")();
   start_spare(context);
-  if (turns) turns->take(GpuTurns::Turn::none);  // the spares go on in the first job's turns
+  if (turns) {
+    // Sharing the GPU, the spares start beside the other workers' (a shared turn) and are waited
+    // for: stopped once the turn is given up, they would go on only in the first job's turns,
+    // which would wait for them.
+    turns->take(GpuTurns::Turn::shared);
+    settle_spare(context);
+    turns->take(GpuTurns::Turn::none);
+  }
   if (!protocol::write_frame(out_fd, {{"type", "hello"}, {"protocol", protocol::kVersion}, {"worker", info}})) return 1;
   for (;;) {
     auto frame = protocol::read_frame(in_fd);
