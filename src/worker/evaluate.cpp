@@ -16,6 +16,7 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <thread>
 
 #include <sys/stat.h>
 
@@ -201,6 +202,34 @@ class Evaluation {
     if (GpuTurns* turns = gpu_turns()) turns->take(turn);
   }
 
+  // The quiet turn in which the reference twin chooses its library plans, taken only while a
+  // quarter of the GPU's memory is free. Another worker's candidate, stopped but holding memory
+  // (tests/adversarial/boundary_hold_memory_for_reference_plans.py run beside this job), would
+  // otherwise steer this job's reference to plans with smaller workspaces, slower for its whole
+  // timing: a candidate of the same search evaluated here would gain. Waits with no turn held, so
+  // that the other worker ends its job and lets its memory go; after a minute the memory is
+  // another's and the job ends so (not the candidate's verdict).
+  void take_quiet_turn_for_plans() {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+    for (;;) {
+      take_turn(GpuTurns::Turn::quiet);
+      if (!cuda_ || !gpu_turns()) return;
+      py::tuple info = py::module_::import("torch").attr("cuda").attr("mem_get_info")();
+      const int64_t free = info[0].cast<int64_t>(), total = info[1].cast<int64_t>();
+      if (free >= total / 4) return;
+      if (std::chrono::steady_clock::now() > deadline) {
+        char text[200];
+        std::snprintf(text, sizeof text,
+                      "the GPU had %.1f of its %.1f GiB free for a minute before the reference chose its library plans: "
+                      "other processes held the rest",
+                      free / double(1 << 30), total / double(1 << 30));
+        throw Failure{Verdict::runtime_error, text, "", true};
+      }
+      take_turn(GpuTurns::Turn::none);
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+  }
+
   // What `fn` ended with, as a Failure (nothing when it returned): its own Failure, or what was
   // raised outside a guarded call (the problem's or kforge's) as runtime_error.
   template <class Fn>
@@ -336,7 +365,7 @@ class Evaluation {
     // measure the request's cost and the GPU's idle answer, and the twin's first call chooses its
     // plans from the free memory it sees.
     part.reset();
-    take_turn(GpuTurns::Turn::quiet);
+    take_quiet_turn_for_plans();
     process->watch_runs_while_stopped();  // the candidate's: the twin runs no code that could resume it
     cand_ = std::make_unique<RemoteCandidate>(std::move(process), cuda_, context_.clock.get());
     ResourceBounds bounds;
