@@ -36,7 +36,7 @@ size_t spare_processes(bool cuda) {
   if (n >= 2 && n <= 8) return static_cast<size_t>(n);
   // Sharing the GPU, spares go on starting only in their worker's own turns (worker/gpu_turns.hpp),
   // about half of its time: six, so that each has three jobs' turns to get ready in.
-  if (gpu_turns()) return 6;
+  if (cuda && gpu_turns()) return 6;
   return cuda ? 4 : 2;
 }
 
