@@ -18,7 +18,8 @@
 #   reference process, against the default reference twin; session 36: KFORGE_WORKER_SPARES=settle,
 #   the spares waited for before the timing instead of stopped where they are); "alt2" likewise
 #   with BOUNDARY_ALT2_ENV (session 37: KFORGE_WORKER_SPARE_COUNT=4 and KFORGE_WORKER_SPARE_WARMUP=1;
-#   session 38: KFORGE_WORKERS_PER_GPU=2, two workers taking turns on the GPU).
+#   session 38: KFORGE_WORKERS_PER_GPU=2, two workers taking turns on the GPU, at e35838f, since
+#   reverted: docs/benchmarks.md says why).
 # Each run's phase medians end with what the worker's jobs cost beyond their phases ("job costs"
 # in the worker's log: evaluate() outside load, correctness and timing; the release after a job).
 # Needs the commit in .git and .deps/ (tools/fetch-deps.sh) where the machine has no registry.

@@ -202,9 +202,7 @@ int run_eval(const EvalOptions& o, const GlobalOptions& global) {
   SuiteLoad suite = load_suite(o.suite.empty() ? builtin_suite_dir() : std::filesystem::path(o.suite));
   for (const auto& e : suite.errors) std::cerr << "kforge: note: suite: " << e << '\n';
 
-  if (o.server && o.settings.workers_per_gpu > 1) throw UsageError("--workers-per-gpu starts workers: it does not go with --server");
   ExecutorConfig workers = o.server ? served_workers(o) : choose_workers(o.settings.device);
-  if (!o.server) share_gpus(workers, o.settings.workers_per_gpu);
   if (!workers.cuda && o.settings.fallback == "strict")
     throw UsageError("--fallback strict needs a GPU: on the CPU there are no kernels to tell apart");
   if (!workers.cuda && o.settings.timing.cuda_graph) throw UsageError("--cuda-graph needs a GPU");
@@ -323,11 +321,6 @@ Runner add_eval_command(CLI::App& app, const GlobalOptions& global) {
   cmd->add_option("--arch", o->settings.arch, "nvcc target of cuda candidates: auto (the GPU's, sm_90a on an H200) or e.g. sm_90a");
   cmd->add_option("--timeout", o->settings.timeout_s, "Seconds one evaluation may take before its worker is killed")
       ->check(CLI::Range(1, 86400));
-  cmd->add_option("--workers-per-gpu", o->settings.workers_per_gpu,
-                  "Workers on each GPU (with --device cpu: CPU workers), taking turns: their loads and correctness "
-                  "trials overlap, while calibrations and timed pairs run with the device to themselves")
-      ->envname("KFORGE_WORKERS_PER_GPU")
-      ->check(CLI::Range(1, 4));
   cmd->add_option("--host-memory", o->settings.host_memory_gib,
                   "GiB of resident host memory a worker may reach before it is killed (runtime_error) "
                   "[default: 0, meaning three quarters of this machine's memory shared by the workers]")

@@ -69,13 +69,4 @@ ExecutorConfig choose_workers(const std::string& device) {
   return config;
 }
 
-void share_gpus(ExecutorConfig& config, int per_gpu) {
-  if (per_gpu <= 1) return;
-  // Round-robin over the GPUs, so that a plan with fewer jobs than workers spreads over all of them.
-  // (The CPU device too: its workers take turns the same way, which the CPU tests exercise.)
-  std::vector<std::string> shared;
-  for (int i = 0; i < per_gpu; ++i) shared.insert(shared.end(), config.worker_devices.begin(), config.worker_devices.end());
-  config.worker_devices = std::move(shared);
-}
-
 }  // namespace kforge::cli

@@ -25,8 +25,4 @@ double cpu_share(double cores, size_t workers);
 // or "cuda:N". Throws UsageError / Error when the device is not here.
 ExecutorConfig choose_workers(const std::string& device);
 
-// `per_gpu` workers on each GPU of `config`, or on its CPU device (worker/gpu_turns.hpp: they
-// take turns on it).
-void share_gpus(ExecutorConfig& config, int per_gpu);
-
 }  // namespace kforge::cli

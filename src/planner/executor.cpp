@@ -3,12 +3,7 @@
 #include "core/seeds.hpp"
 #include "core/rules.hpp"
 
-#include <sys/mman.h>
-
-#include <algorithm>
 #include <atomic>
-#include <cstring>
-#include <map>
 #include <optional>
 #include <cstdio>
 #include <chrono>
@@ -23,7 +18,6 @@
 #include <fmt/format.h>
 
 #include "common/errors.hpp"
-#include "common/owned_fd.hpp"
 #include "metrics/statistics.hpp"
 #include "metrics/speed_of_light.hpp"
 #include "metrics/timing_clock.hpp"
@@ -145,7 +139,7 @@ EvaluationRecord make_record(const PlannedEval& e, const std::string& eval_key, 
   return r;
 }
 
-WorkerConfig worker_config(const ExecutorConfig& config, const std::string& id, int slot) {
+WorkerConfig worker_config(const ExecutorConfig& config, const std::string& id) {
   WorkerConfig wc;
   wc.python = worker_python();
   wc.module_dir = worker_module_dir();
@@ -153,8 +147,7 @@ WorkerConfig worker_config(const ExecutorConfig& config, const std::string& id, 
   wc.cuda_visible_devices = id;
   wc.host_memory_bytes = config.host_memory_bytes;
   wc.cpu_cores = config.cpu_cores;
-  const std::string name = config.cuda ? "worker-cuda" + id : "worker-cpu";
-  wc.log_path = config.log_dir / (slot > 0 ? name + "-" + std::to_string(slot + 1) + ".log" : name + ".log");
+  wc.log_path = config.log_dir / (config.cuda ? "worker-cuda" + id + ".log" : "worker-cpu.log");
   return wc;
 }
 
@@ -238,27 +231,13 @@ std::vector<EvaluationRecord> execute_plan(std::vector<PlannedEval>& plan, const
   };
   std::string fatal;
   size_t failed_workers = 0;
-  // The lock each device's workers take turns on, where several share it (worker/gpu_turns.hpp).
-  std::map<std::string, OwnedFd> gpu_turns;
-  if (config.server.empty())
-    for (const auto& id : config.worker_devices)
-      if (std::count(config.worker_devices.begin(), config.worker_devices.end(), id) > 1 && !gpu_turns.contains(id)) {
-        OwnedFd lock(::memfd_create("kforge-gpu-turns", MFD_CLOEXEC));
-        if (!lock.valid()) throw Error(std::string("cannot make the lock the workers of a GPU take turns on: ") + std::strerror(errno));
-        gpu_turns.emplace(id, std::move(lock));
-      }
 
   auto serve = [&](size_t worker_index) {
     std::unique_ptr<JobRunner> runner;
     if (!config.server.empty()) {
       runner = std::make_unique<serve::RemoteWorker>(config.server);
     } else {
-      // Its place among the workers of its GPU (worker_config: a log of its own).
-      const auto& devices = config.worker_devices;
-      const auto slot = std::count(devices.begin(), devices.begin() + static_cast<std::ptrdiff_t>(worker_index), devices[worker_index]);
-      WorkerConfig wc = worker_config(config, devices[worker_index], static_cast<int>(slot));
-      if (auto shared = gpu_turns.find(devices[worker_index]); shared != gpu_turns.end()) wc.gpu_turns_fd = shared->second.get();
-      runner = std::make_unique<WorkerProcess>(std::move(wc));
+      runner = std::make_unique<WorkerProcess>(worker_config(config, config.worker_devices[worker_index]));
     }
     JobRunner& worker = *runner;
     protocol::WorkerInfo info;

@@ -19,8 +19,7 @@ namespace kforge {
 inline constexpr std::chrono::seconds kStoreGiveUp{60};
 
 struct ExecutorConfig {
-  // "cpu", or one CUDA_VISIBLE_DEVICES id per GPU worker (an id listed twice: two workers on that GPU)
-  std::vector<std::string> worker_devices;
+  std::vector<std::string> worker_devices;  // "cpu", or one CUDA_VISIBLE_DEVICES id per GPU worker
   bool cuda = false;
   std::filesystem::path log_dir;            // worker logs
   int64_t host_memory_bytes = 0;            // per worker, resident (0: unbounded)
@@ -55,11 +54,8 @@ std::vector<EvaluationRecord> execute_plan(std::vector<PlannedEval>& plan, const
                                            const OnFinished& on_finished);
 
 // The worker process for device `id` ("cpu", or a CUDA_VISIBLE_DEVICES id) under `config`'s
-// bounds and log folder: what execute_plan starts, and what `kforge serve` keeps warm. Where `id`
-// appears more than once in config.worker_devices, execute_plan has its workers take turns on the
-// device (worker/gpu_turns.hpp); `slot` tells them apart (0 for the first, whose log keeps the
-// plain name).
-WorkerConfig worker_config(const ExecutorConfig& config, const std::string& id, int slot = 0);
+// bounds and log folder: what execute_plan starts, and what `kforge serve` keeps warm.
+WorkerConfig worker_config(const ExecutorConfig& config, const std::string& id);
 
 // Turns what a worker said (or failed to say) into the stored record. Exposed for tests.
 EvaluationRecord make_record(const PlannedEval& e, const std::string& eval_key, const nlohmann::json& settings,

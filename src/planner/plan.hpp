@@ -28,7 +28,6 @@ struct EvalSettings {
   double host_memory_gib = 0;  // per worker, resident; 0: three quarters of RAM shared by the workers
   double cpu_cores = 0;        // per worker, busy cores averaged over 3 s; 0: the cores shared by the workers
   std::string arch = "auto";  // cuda builds: sm_XY of the device, or as given
-  int workers_per_gpu = 1;     // workers taking turns on each GPU (worker/gpu_turns.hpp); not in the key
   bool force = false;   // evaluate again even when the store has the result
 };
 

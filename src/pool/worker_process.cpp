@@ -5,7 +5,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
@@ -31,11 +30,6 @@ constexpr int kWorkerOut = 4;
 // A rank worker's inherited namespaces (WorkerConfig; KFORGE_WORKER_RANK_NETWORK names them).
 constexpr int kRankUserNamespace = 6;
 constexpr int kRankNetworkNamespace = 7;
-// The GPU's turns (WorkerConfig::gpu_turns_path; KFORGE_WORKER_GPU_TURNS names it).
-constexpr int kGpuTurns = 5;
-// The most a job's deadline moves for the waits its worker reports (another worker's quiet turns
-// on the GPU): beyond it, a worker that keeps reporting waits is taken as hung.
-constexpr std::chrono::seconds kMostWaitedPerJob{3600};
 
 void close_fd(int& fd) {
   if (fd >= 0) ::close(fd);
@@ -174,13 +168,6 @@ void WorkerProcess::start() {
                           std::to_string(config_.rank_user_namespace_fd >= 0 ? kRankUserNamespace : -1) + "," +
                           std::to_string(kRankNetworkNamespace));
   }
-  OwnedFd turns;
-  if (config_.gpu_turns_fd >= 0) {
-    const std::string anew = "/proc/self/fd/" + std::to_string(config_.gpu_turns_fd);
-    turns = OwnedFd(::open(anew.c_str(), O_RDWR | O_CLOEXEC));
-    if (!turns.valid()) throw Error("cannot open the GPU's turns (" + anew + "): " + std::strerror(errno));
-    env_strings.push_back("KFORGE_WORKER_GPU_TURNS=" + std::to_string(kGpuTurns));
-  }
   if (config_.device == "cuda") env_strings.push_back("CUDA_VISIBLE_DEVICES=" + config_.cuda_visible_devices);
   else env_strings.push_back("CUDA_VISIBLE_DEVICES=");  // a CPU worker never touches a GPU
   std::vector<char*> envp;
@@ -202,7 +189,6 @@ void WorkerProcess::start() {
     const int net_ns = config_.rank_network_namespace_fd >= 0 ? ::fcntl(config_.rank_network_namespace_fd, F_DUPFD_CLOEXEC, 100) : -1;
     if (user_ns >= 0) ::dup2(user_ns, kRankUserNamespace);
     if (net_ns >= 0) ::dup2(net_ns, kRankNetworkNamespace);
-    if (turns.valid()) ::dup2(turns.get(), kGpuTurns);
     ::dup2(down_read.get(), kWorkerIn);
     ::dup2(up_write.get(), kWorkerOut);
     int devnull = ::open("/dev/null", O_RDONLY);
@@ -220,7 +206,6 @@ void WorkerProcess::start() {
   down_read.reset();
   up_write.reset();
   log.reset();
-  turns.reset();
   pid_ = pid;
   to_worker_ = down_write.release();
   from_worker_ = up_read.release();
@@ -260,12 +245,6 @@ void WorkerProcess::note_in_log(const std::string& line) const {
 
 namespace {
 
-std::string seconds_text(double s) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.1f", s);
-  return text;
-}
-
 std::string random_nonce() {
   std::random_device entropy;  // the OS entropy source
   uint64_t v = (static_cast<uint64_t>(entropy()) << 32) ^ entropy();
@@ -275,21 +254,6 @@ std::string random_nonce() {
 }
 
 }  // namespace
-
-protocol::ReadResult read_job_reply(int fd, std::chrono::steady_clock::time_point deadline, const std::string& nonce,
-                                    std::chrono::duration<double>* moved) {
-  for (;;) {
-    protocol::ReadResult reply = protocol::read_frame(fd, deadline);
-    if (reply.status != protocol::ReadStatus::ok || !reply.message.is_object() ||
-        reply.message.value("type", "") != "waited" || reply.message.value("nonce", std::string()) != nonce)
-      return reply;
-    const auto& s = reply.message.value("s", nlohmann::json());
-    const std::chrono::duration<double> waited{s.is_number() ? std::clamp(s.get<double>(), 0.0, 60.0) : 0.0};
-    if (*moved + waited > kMostWaitedPerJob) continue;
-    *moved += waited;
-    deadline += std::chrono::duration_cast<std::chrono::steady_clock::duration>(waited);
-  }
-}
 
 JobOutcome WorkerProcess::run(const protocol::EvalJob& job, std::chrono::seconds deadline) {
   JobOutcome outcome;
@@ -312,13 +276,12 @@ JobOutcome WorkerProcess::run(const protocol::EvalJob& job, std::chrono::seconds
   ResourceWatch::Tripped tripped = ResourceWatch::Tripped::none;
   int64_t memory_seen = 0;
   double cores_seen = 0;
-  std::chrono::duration<double> moved{0};  // the deadline moved for waits on the GPU's turns
   {
     ResourceBounds bounds;
     bounds.host_memory_bytes = config_.host_memory_bytes;
     bounds.cpu_cores = config_.cpu_cores;
     ResourceWatch watch(pid_, bounds);
-    reply = read_job_reply(from_worker_, std::chrono::steady_clock::now() + deadline, nonce, &moved);
+    reply = protocol::read_frame(from_worker_, std::chrono::steady_clock::now() + deadline);
     tripped = watch.tripped();
     memory_seen = watch.seen_bytes();
     cores_seen = watch.seen_cores();
@@ -363,9 +326,7 @@ JobOutcome WorkerProcess::run(const protocol::EvalJob& job, std::chrono::seconds
       break;
     case protocol::ReadStatus::timed_out:
       outcome.failure = JobFailure::timeout;
-      outcome.detail = "no result within " + std::to_string(deadline.count()) + " s" +
-                       (moved.count() > 0 ? " (and " + seconds_text(moved.count()) + " s waited for the GPU's other workers)" : "") +
-                       "; the worker was killed";
+      outcome.detail = "no result within " + std::to_string(deadline.count()) + " s; the worker was killed";
       kill_now();
       return outcome;
     case protocol::ReadStatus::closed:

@@ -12,7 +12,6 @@
 #include <vector>
 
 #include "pool/job_runner.hpp"
-#include "protocol/frame.hpp"
 #include "protocol/messages.hpp"
 
 namespace kforge {
@@ -37,19 +36,7 @@ struct WorkerConfig {
   // opened through /proc by another process.
   int rank_user_namespace_fd = -1;
   int rank_network_namespace_fd = -1;
-  // Where workers share one GPU (kforge eval --workers-per-gpu): the GPU's lock, an anonymous file
-  // (memfd) of kforge's that each of them opens anew for itself (a lock of its own, as flock
-  // counts them) and takes turns on (worker/gpu_turns.hpp). A file nobody can name: no candidate
-  // process can open it and hold the GPU's turns. -1: the GPU is this worker's.
-  int gpu_turns_fd = -1;
 };
-
-// The worker's answer to a job (whose secret is `nonce`) by `deadline`, which each "waited" frame
-// before it moves on by the seconds it reports, up to an hour a job in all (`moved` sums them): a
-// worker sharing its GPU waited that long for another worker's quiet turn (worker/gpu_turns.hpp),
-// and a job's time limit is for its own work.
-protocol::ReadResult read_job_reply(int fd, std::chrono::steady_clock::time_point deadline, const std::string& nonce,
-                                    std::chrono::duration<double>* moved);
 
 // A fresh folder kforge-<kind>-<this kforge's pid>-XXXXXX under `root`, private to this user; the
 // folders of that kind a dead kforge left there (killed outright, unable to remove them) are

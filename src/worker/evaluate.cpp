@@ -16,7 +16,6 @@
 #include <map>
 #include <optional>
 #include <set>
-#include <thread>
 
 #include <sys/stat.h>
 
@@ -25,7 +24,6 @@
 #include "worker/failure.hpp"
 #include "worker/file_text.hpp"
 #include "worker/paired_timing.hpp"
-#include "worker/gpu_turns.hpp"
 #include "worker/phase_trace.hpp"
 #include "worker/plan_choice.hpp"
 #include "worker/precision_check.hpp"
@@ -161,10 +159,6 @@ class Evaluation {
  private:
   void phases() {
     check();
-    // Sharing the GPU with other workers (worker/gpu_turns.hpp): a shared turn for what only needs
-    // to be correct, the quiet one for the calibration, the twin's start and the timing. (The job
-    // loop gives the turn up after the release.)
-    take_turn(GpuTurns::Turn::shared);
     phase(&res_.load_s, [&] { load(); });
     // A twin kept for another job's problem holds its memory no longer (start_twin replaces it).
     if (context_.twin && !twin_) {
@@ -181,7 +175,6 @@ class Evaluation {
       start_spare(context_);
     }
     phase(&res_.correctness_s, [&] { correctness(); });
-    take_turn(GpuTurns::Turn::quiet);
     std::optional<SparesPaused> spares_paused;  // until the timing ends, however it ends
     if (!job_.rank) {
       TracedPart part("spare settle");
@@ -189,45 +182,12 @@ class Evaluation {
     }
     phase(&res_.timing_s, [&] { agreed([&] { timing(); }); });
     spares_paused.reset();
-    take_turn(GpuTurns::Turn::shared);
     phase(&res_.correctness_s, [&] {
       TracedPart part("census");
       census();
     });
     res_.verdict = Verdict::correct;
     res_.message = summary();
-  }
-
-  void take_turn(GpuTurns::Turn turn) {
-    if (GpuTurns* turns = gpu_turns()) turns->take(turn);
-  }
-
-  // The quiet turn in which the reference twin chooses its library plans, taken only while a
-  // quarter of the GPU's memory is free. Another worker's candidate, stopped but holding memory
-  // (tests/adversarial/boundary_hold_memory_for_reference_plans.py run beside this job), would
-  // otherwise steer this job's reference to plans with smaller workspaces, slower for its whole
-  // timing: a candidate of the same search evaluated here would gain. Waits with no turn held, so
-  // that the other worker ends its job and lets its memory go; after a minute the memory is
-  // another's and the job ends so (not the candidate's verdict).
-  void take_quiet_turn_for_plans() {
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
-    for (;;) {
-      take_turn(GpuTurns::Turn::quiet);
-      if (!cuda_ || !gpu_turns()) return;
-      py::tuple info = py::module_::import("torch").attr("cuda").attr("mem_get_info")();
-      const int64_t free = info[0].cast<int64_t>(), total = info[1].cast<int64_t>();
-      if (free >= total / 4) return;
-      if (std::chrono::steady_clock::now() > deadline) {
-        char text[200];
-        std::snprintf(text, sizeof text,
-                      "the GPU had %.1f of its %.1f GiB free for a minute before the reference chose its library plans: "
-                      "other processes held the rest",
-                      free / double(1 << 30), total / double(1 << 30));
-        throw Failure{Verdict::runtime_error, text, "", true};
-      }
-      take_turn(GpuTurns::Turn::none);
-      std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    }
   }
 
   // What `fn` ended with, as a Failure (nothing when it returned): its own Failure, or what was
@@ -358,14 +318,6 @@ class Evaluation {
     }
     part.emplace("load take process");
     std::unique_ptr<CandidateProcess> process = ranks_ ? rank_process(context_) : take_candidate_process(context_);
-    // Sharing the GPU, the wait for the twin's spare too comes before the quiet turn, in which no
-    // other worker can do anything (ready already, it costs nothing).
-    if (gpu_turns() && !ranks_) oldest_ready_spare(context_);
-    // Quiet from here to the candidate's load: its process's calibration and the twin's start
-    // measure the request's cost and the GPU's idle answer, and the twin's first call chooses its
-    // plans from the free memory it sees.
-    part.reset();
-    take_quiet_turn_for_plans();
     process->watch_runs_while_stopped();  // the candidate's: the twin runs no code that could resume it
     cand_ = std::make_unique<RemoteCandidate>(std::move(process), cuda_, context_.clock.get());
     ResourceBounds bounds;
@@ -394,8 +346,6 @@ class Evaluation {
       }
     }
     calibration.reset();
-    part.reset();
-    take_turn(GpuTurns::Turn::shared);
     part.emplace("load candidate");
     cand_->load(job_, reference_outputs, training_ ? training_->request() : nlohmann::json(), rank_request());
   }

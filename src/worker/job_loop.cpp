@@ -12,7 +12,6 @@
 #include "protocol/messages.hpp"
 #include "worker/crash_report.hpp"
 #include "worker/evaluate.hpp"
-#include "worker/gpu_turns.hpp"
 #include "worker/phase_trace.hpp"
 #include "worker/remote_candidate.hpp"  // WorkerContext keeps a reference twin
 #include "worker/sandbox.hpp"
@@ -77,20 +76,6 @@ void release_memory(bool cuda) {
   if (cuda) py::module_::import("torch").attr("cuda").attr("empty_cache")();
 }
 
-// Before a worker gives its GPU turn up (worker/gpu_turns.hpp): its queued work finished, its
-// spares still starting stopped where they are.
-void give_up_gpu(WorkerContext& context) {
-  if (context.cuda) {
-    try {
-      synchronize_device(true);
-    } catch (const std::exception& e) {
-      // A poisoned context (the evaluation says so and the worker restarts): nothing more of it runs.
-      std::fprintf(stderr, "kforge worker: giving up the GPU's turn: %s\n", e.what());
-    }
-  }
-  for (auto& spare : context.spares) spare->pause_start();
-}
-
 }  // namespace
 
 int serve(int in_fd, int out_fd, int zygote_fd) {
@@ -103,15 +88,6 @@ int serve(int in_fd, int out_fd, int zygote_fd) {
   if (const char* scratch = std::getenv("KFORGE_WORKER_SCRATCH"); scratch && *scratch && ::chdir(scratch) != 0)
     std::perror("kforge worker: chdir to the scratch folder");
   StartCosts costs;
-  // Sharing the GPU (worker/gpu_turns.hpp): the copy rate is measured alone on it.
-  GpuTurns* turns = gpu_turns();
-  if (turns) {
-    turns->set_hooks({[&context] { give_up_gpu(context); },
-                      [&context] {
-                        for (auto& spare : context.spares) spare->continue_start();
-                      }});
-    turns->take(GpuTurns::Turn::quiet);
-  }
   protocol::WorkerInfo info = describe_worker(context, costs);  // the CUDA context exists from here
   // Before any candidate is imported; the CUDA driver has opened what it needs.
   auto t0 = Clock::now();
@@ -144,14 +120,6 @@ int serve(int in_fd, int out_fd, int zygote_fd) {
   gc.attr("collect")();  // the start's garbage first, or it would be frozen too
   gc.attr("freeze")();
   start_spare(context);
-  if (turns) {
-    // Sharing the GPU, the spares start beside the other workers' (a shared turn) and are waited
-    // for: stopped once the turn is given up, they would go on only in the first job's turns,
-    // which would wait for them.
-    turns->take(GpuTurns::Turn::shared);
-    settle_spare(context);
-    turns->take(GpuTurns::Turn::none);
-  }
   if (!protocol::write_frame(out_fd, {{"type", "hello"}, {"protocol", protocol::kVersion}, {"worker", info}})) return 1;
   for (;;) {
     auto frame = protocol::read_frame(in_fd);
@@ -161,8 +129,6 @@ int serve(int in_fd, int out_fd, int zygote_fd) {
     if (type != "eval") continue;
     protocol::JobResult result;
     const auto job_start = Clock::now();
-    const std::string nonce = frame.message.value("nonce", std::string());
-    if (turns) turns->report_waits_to(out_fd, nonce);
     try {
       result = evaluate(frame.message.at("job").get<protocol::EvalJob>(), context);
     } catch (const std::exception& e) {
@@ -176,16 +142,10 @@ int serve(int in_fd, int out_fd, int zygote_fd) {
       std::fprintf(stderr, "kforge worker: job costs: evaluate %.3f s (phases %.3f s), release %.3f s\n",
                    std::chrono::duration<double>(evaluated - job_start).count(), result.load_s + result.correctness_s + result.timing_s,
                    seconds_since(evaluated));
-    // With turns, the next spares are forked before the turn is given up, which stops them where
-    // they are until the next job's turn: nothing of this worker runs beside another's timing.
-    if (turns) {
-      if (!result.worker_must_restart) start_spare(context);
-      turns->take(GpuTurns::Turn::none);
-      turns->report_waits_to(-1, "");
-    }
+    const std::string nonce = frame.message.value("nonce", std::string());
     if (!protocol::write_frame(out_fd, {{"type", "result"}, {"nonce", nonce}, {"result", result}})) return 1;
     if (result.worker_must_restart) return 3;
-    if (!turns) start_spare(context);
+    start_spare(context);
   }
 }
 

@@ -8,7 +8,6 @@
 #include <string_view>
 
 #include "worker/failure.hpp"
-#include "worker/gpu_turns.hpp"
 
 namespace kforge::worker {
 namespace {
@@ -33,11 +32,7 @@ bool spare_ready(CandidateProcess& spare) {
 size_t spare_processes(bool cuda) {
   const char* text = std::getenv("KFORGE_WORKER_SPARE_COUNT");
   const long n = text ? std::strtol(text, nullptr, 10) : 0;
-  if (n >= 2 && n <= 8) return static_cast<size_t>(n);
-  // Sharing the GPU, spares go on starting only in their worker's own turns (worker/gpu_turns.hpp),
-  // about half of its time: six, so that each has three jobs' turns to get ready in.
-  if (cuda && gpu_turns()) return 6;
-  return cuda ? 4 : 2;
+  return n >= 2 && n <= 8 ? static_cast<size_t>(n) : cuda ? 4 : 2;
 }
 
 void start_spare(WorkerContext& context) {

@@ -38,7 +38,7 @@ struct WorkerContext {
 // reference twin's); on CUDA it keeps four, so each spare has a whole job longer to make its
 // context and open cuBLAS and cuDNN (candidate_host.cpp, warm_libraries) before a job takes it:
 // two spares had only the correctness trials and the census for it. KFORGE_WORKER_SPARE_COUNT (2
-// to 8) sets it; a worker that shares its GPU keeps six (worker_context.cpp says why).
+// to 8) sets it.
 size_t spare_processes(bool cuda);
 
 // Starts spares until there are spare_processes(), while nothing is timed; a failure is only logged

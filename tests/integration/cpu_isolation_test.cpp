@@ -482,36 +482,3 @@ TEST(CpuIsolation, AProblemToolDiesWithKforge) {
 
 }  // namespace
 }  // namespace kforge::testing
-
-namespace kforge::testing {
-namespace {
-
-// Two workers on one device take turns (docs/evaluation.md, "Workers that share a GPU"): every
-// job gets its verdict as with one worker, both workers' phase traces show their quiet turns, and
-// a candidate that hunts for the turns' lock and waits to hold it for good finds none (had it
-// found one, both workers would wait on it and the run would end in timeouts).
-TEST(CpuIsolation, WorkersSharingADeviceTakeTurns) {
-  TempDir dir;
-  ScopedEnv cache("XDG_CACHE_HOME", dir.file("cache"));
-  ScopedEnv trace("KFORGE_WORKER_PHASE_TRACE", "1");
-  std::ifstream honest_in(source_path("tests/legit/add_relu_clamp.py"));
-  std::string honest((std::istreambuf_iterator<char>(honest_in)), std::istreambuf_iterator<char>());
-  // --cpu-share: the default divides the machine's cores among the workers (one each on CI's two).
-  std::vector<std::string> args{"--db", dir.file("k.db"), "eval", "--device", "cpu", "--workers-per-gpu", "2",
-                                "--cpu-share", "8", "--json", "--max-time", "0.3", "--timeout", "60",
-                                "--problem", source_path(kProblem), source_path("tests/adversarial/turns_hold_the_gpu_lock.py")};
-  for (int i = 0; i < 4; ++i) args.push_back(dir.write("honest_" + std::to_string(i) + ".py", honest + "# copy " + std::to_string(i) + "\n"));
-  auto r = run_kforge(args);
-  ASSERT_EQ(r.exit_code, 0) << r.err;
-  auto lines = r.lines_by_candidate();
-  ASSERT_EQ(lines.size(), 5u) << r.out << r.err;
-  for (const auto& [name, line] : lines) EXPECT_EQ(line.value("verdict", ""), "correct") << name << ": " << line.dump();
-  for (const char* log_name : {"worker-cpu.log", "worker-cpu-2.log"}) {
-    std::ifstream log_in(dir.file("cache") + "/kforge/logs/" + log_name);
-    std::string log((std::istreambuf_iterator<char>(log_in)), std::istreambuf_iterator<char>());
-    EXPECT_NE(log.find("turn_quiet="), std::string::npos) << log_name << " shows no quiet turn:\n" << log;
-  }
-}
-
-}  // namespace
-}  // namespace kforge::testing
