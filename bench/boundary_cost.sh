@@ -12,7 +12,8 @@
 #   only (no build of BEFORE), for the phase breakdown; "ipc" adds this build with
 #   KFORGE_WORKER_ARENA=ipc (the legacy CUDA IPC arena, copied out of) and "vmm" with =vmm (the
 #   default since session 30: a VMM allocation, the candidate computing on it in place);
-#   "alt" adds this build again with BOUNDARY_ALT_ENV (e.g. KFORGE_WORKER_PAIRS_PER_BATCH=10) in its
+#   "alt" adds this build again with BOUNDARY_ALT_ENV (e.g. KFORGE_WORKER_PAIRS_PER_BATCH=10, or
+#   KFORGE_WORKER_BATCH_MEMORY_SHARE=0.5: batches of half the free memory instead of a quarter) in its
 #   environment and BOUNDARY_ALT_ARGS (e.g. --warmup 1) on its command line: two settings, one run
 #   (session 31: BOUNDARY_ALT_ENV=KFORGE_WORKER_REFERENCE=inline, the reference timed in the
 #   reference process, against the default reference twin; session 36: KFORGE_WORKER_SPARES=settle,

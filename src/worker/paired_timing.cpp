@@ -340,6 +340,21 @@ static int most_pairs_per_batch() {
   return most;
 }
 
+// KFORGE_WORKER_BATCH_MEMORY_SHARE=F (0.05-0.75) sets the share of the free device memory a batch's
+// inputs may take, for a benchmark that compares it in one run; a quarter otherwise. (Since the
+// reference twin, the reference process's batch memory no longer sits beside a timed process's
+// first call, where the half below steered plans; on an 80 GB H100, level 1's large problems make
+// batches of 3 pairs, and the untimed calls of their eight batches took 25 s of the level's 57 s of
+// timing: docs/benchmarks.md, session 38.)
+static double batch_memory_share() {
+  static const double share = [] {
+    const char* text = std::getenv("KFORGE_WORKER_BATCH_MEMORY_SHARE");
+    const double f = text ? std::atof(text) : 0;
+    return f >= 0.05 && f <= 0.75 ? f : 0.25;
+  }();
+  return share;
+}
+
 // How many timed pairs to prepare at once: as many as a quarter of the free device memory (1 GiB
 // on the CPU) holds beside one call's outputs, at most most_pairs_per_batch(), and then evened out
 // so that whole batches make up the least number of pairs the timing takes. (Half the memory, tried
@@ -352,7 +367,7 @@ int timing_batch(int64_t pair_bytes, int64_t output_bytes, bool cuda, int min_pa
   int64_t budget = int64_t{1} << 30;
   if (cuda) {
     py::tuple info = py::module_::import("torch").attr("cuda").attr("mem_get_info")();
-    budget = info[0].cast<int64_t>() / 4;
+    budget = static_cast<int64_t>(static_cast<double>(info[0].cast<int64_t>()) * batch_memory_share());
   }
   budget -= output_bytes;
   const int most = most_pairs_per_batch();
