@@ -48,6 +48,10 @@ if [[ "${GPU_CHECK_BUILD:-}" == lean ]]; then
     step build bash -c "make configure && cmake --build --preset release --target kforge _kforge_worker"
   fi
   [[ -n "${OUT:-}" ]] && tools/prebuilt.sh save "$OUT/prebuilt.tar.gz" >>"$logs/build.log" 2>&1
+elif [[ "${GPU_CHECK_BUILD:-}" == gpu ]]; then
+  # GPU_CHECK_BUILD=gpu: kforge, its worker and the GPU tests only (about a third of the full build
+  # on a fresh machine), so the gpu step fits a call of its own.
+  step build bash -c "make configure && cmake --build --preset release --target kforge _kforge_worker kforge_gpu_tests"
 else
   step build make build
 fi
