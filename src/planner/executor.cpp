@@ -25,6 +25,8 @@
 #include "pool/worker_paths.hpp"
 #include "suite/candidate.hpp"
 #include "pool/rank_job.hpp"
+#include "planner/job_queue.hpp"
+#include "planner/result_sink.hpp"
 #include "pool/worker_process.hpp"
 #include "report/results_table.hpp"
 #include "serve/remote_worker.hpp"
@@ -160,255 +162,209 @@ static bool reusable(const EvaluationRecord& stored, const EvalSettings& setting
   return limit.is_number() && limit.get<double>() >= settings.timeout_s;
 }
 
+namespace {
+
+// One worker's thread over the plan (execute_plan runs one per entry of config.worker_devices):
+// start the worker, then take jobs from the queue until it is empty, each judged without a job
+// where its source or build already decides it, reused where the store has it, else run; every
+// record goes to the sink.
+class WorkerLoop {
+ public:
+  struct Shared {
+    std::vector<PlannedEval>& plan;
+    const EvalSettings& settings;
+    const ExecutorConfig& config;
+    Store& store;
+    int64_t run_id;
+    const OnStarted& on_started;
+    const nlohmann::json key_settings;
+    JobQueue& queue;
+    ResultSink& sink;
+    // A worker that could not start: its device is lost for the run, the other workers take its
+    // share (guarded by the sink's mutex).
+    size_t failed_workers = 0;
+    std::string fatal;
+  };
+
+  WorkerLoop(Shared& shared, size_t worker_index) : shared_(shared), worker_index_(worker_index) {}
+
+  void run() {
+    std::unique_ptr<JobRunner> runner;
+    if (!shared_.config.server.empty()) runner = std::make_unique<serve::RemoteWorker>(shared_.config.server);
+    else runner = std::make_unique<WorkerProcess>(worker_config(shared_.config, shared_.config.worker_devices[worker_index_]));
+    try {
+      info_ = runner->ensure_started();
+      device_label_ = runner->device_label();
+    } catch (const Error& e) {
+      std::lock_guard lock(shared_.sink.mutex());
+      shared_.fatal = e.what();
+      ++shared_.failed_workers;
+      return;
+    }
+    while (auto i = shared_.queue.take()) judge(*runner, *i);
+  }
+
+ private:
+  static JobOutcome settled(Verdict verdict, const std::string& message) {
+    JobOutcome outcome;
+    outcome.result.verdict = verdict;
+    outcome.result.message = message;
+    return outcome;
+  }
+
+  void judge(JobRunner& worker, size_t i) {
+    const PlannedEval& e = shared_.plan[i];
+    if (!e.load_failure.empty()) return unreadable(i, e);
+    const std::string key = evaluation_key(e, shared_.key_settings, info_);
+    if (e.static_finding) {  // rejected from its source, without a job; stored like any result
+      JobOutcome outcome = settled(Verdict::rejected, e.static_finding->message);
+      outcome.result.rule = e.static_finding->rule;
+      EvaluationRecord r = make_record(e, key, shared_.key_settings, info_, device_label_, outcome, 0.0);
+      std::lock_guard lock(shared_.sink.mutex());
+      return shared_.sink.finish(i, std::move(r), true);
+    }
+    if (e.build_failure) {  // judged without a job, and stored like any result
+      EvaluationRecord r = make_record(e, key, shared_.key_settings, info_, device_label_,
+                                       settled(Verdict::compile_error, *e.build_failure), 0.0);
+      std::lock_guard lock(shared_.sink.mutex());
+      return shared_.sink.finish(i, std::move(r), true);
+    }
+    {
+      std::lock_guard lock(shared_.sink.mutex());
+      if (!shared_.settings.force)
+        if (auto stored = shared_.store.find_evaluation(key); stored && reusable(*stored, shared_.settings)) {
+          stored->problem_name = e.problem_name;
+          stored->candidate_name = e.candidate_name;
+          stored->level = e.problem.level;
+          stored->problem_id = e.problem.id;
+          stored->reused = true;
+          return shared_.sink.finish(i, std::move(*stored), false);
+        }
+      if (shared_.on_started) shared_.on_started(e, i, shared_.plan.size());
+    }
+    run_job(worker, i, e, key);
+  }
+
+  // Unreadable: no content to key a stored result by. Not an evaluation, but a failure of the
+  // run's: its fast_p counts it.
+  void unreadable(size_t i, const PlannedEval& e) {
+    EvaluationRecord r = make_record(e, "unreadable:" + e.candidate_name, shared_.key_settings, info_, device_label_,
+                                     settled(Verdict::load_error, e.load_failure), 0.0);
+    std::lock_guard lock(shared_.sink.mutex());
+    try {
+      shared_.store.add_gap(shared_.run_id, {e.problem_name, e.candidate_name, e.problem.level, e.problem.id, "load_error", e.load_failure});
+    } catch (const Error& err) {
+      std::fprintf(stderr, "kforge: the store refused the record of an unreadable candidate (%s)\n", err.what());
+    }
+    shared_.sink.finish(i, std::move(r), false, false);
+  }
+
+  protocol::EvalJob job_for(const PlannedEval& e) const {
+    protocol::EvalJob job;
+    job.problem_path = e.problem.path.string();
+    job.candidate_path = e.candidate.path.string();
+    job.candidate_format = e.format;
+    job.candidate_library = e.library.string();
+    job.device = shared_.config.cuda ? DeviceKind::cuda : DeviceKind::cpu;
+    // Both checked where they enter: --precision by the command line, a problem's declaration when it loads.
+    const std::string precision = shared_.settings.precision.empty() ? e.problem.default_precision() : shared_.settings.precision;
+    job.precision = precision_from_string(precision).value_or(Precision::fp32);
+    job.atol = shared_.settings.atol;
+    job.rtol = shared_.settings.rtol;
+    job.fallback = census::policy_from_string(shared_.settings.fallback).value_or(census::FallbackPolicy::mixed);
+    job.trial_seeds = fresh_seeds(shared_.settings.correctness_trials);
+    job.timing = shared_.settings.timing;
+    return job;
+  }
+
+  // The candidate runs in a process of its own, which it cannot leave, and the reference process
+  // cannot be signalled from it: a reference process that dies was killed from outside (an
+  // operator, the OOM killer) or broke on the problem. The job is run once more in a fresh worker,
+  // and a second death is reported but not stored as the candidate's verdict.
+  JobOutcome outcome_of(JobRunner& worker, const protocol::EvalJob& job, const PlannedEval& e) {
+    JobOutcome outcome;
+    const auto limit = std::chrono::seconds(shared_.settings.timeout_s);
+    for (int attempt = 0; attempt < 2; ++attempt) {
+      try {
+        // A multi-rank problem's job runs on workers of its own, one per rank (pool/rank_job.hpp).
+        outcome = e.problem.world_size > 1
+                      ? run_rank_job(job, e.problem.world_size, worker_config(shared_.config, shared_.config.worker_devices[worker_index_]), limit)
+                      : worker.run(job, limit);
+      } catch (const Error& err) {  // the worker could not be restarted for this job
+        outcome.failure = JobFailure::crashed;
+        outcome.detail = err.what();
+      }
+      if (outcome.failure != JobFailure::crashed) break;
+      std::fprintf(stderr, "kforge: the worker died during %s (%s)%s\n", e.candidate_name.c_str(), outcome.detail.c_str(),
+                   attempt == 0 ? "; running the job again in a fresh worker" : "");
+    }
+    return outcome;
+  }
+
+  void run_job(JobRunner& worker, size_t i, const PlannedEval& e, const std::string& key) {
+    const protocol::EvalJob job = job_for(e);
+    const auto t0 = std::chrono::steady_clock::now();
+    const JobOutcome outcome = outcome_of(worker, job, e);
+    const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    nlohmann::json stored_settings = shared_.key_settings;
+    stored_settings["trial_seeds"] = job.trial_seeds;
+    stored_settings["precision"] = to_string(job.precision);  // as resolved for this problem
+    stored_settings["timeout_s"] = shared_.settings.timeout_s;      // not in the key: see reusable()
+    EvaluationRecord r = make_record(e, key, stored_settings, info_, device_label_, outcome, wall);
+    const bool worker_died = outcome.failure == JobFailure::crashed;
+    if (worker_died) r.message = "the reference process died twice, not the candidate's: " + r.message + " (not stored)";
+    // Another process's work on the GPU (worker/remote_candidate.cpp, drain_gpu): every job on
+    // this GPU meets it until it ends; each says so, none stores a verdict.
+    const bool not_the_candidates = outcome.failure == JobFailure::none && outcome.result.not_the_candidates;
+    if (not_the_candidates) {
+      r.message += " (not the candidate's doing: not stored)";
+      std::fprintf(stderr, "kforge: %s: %s\n", e.candidate_name.c_str(), r.message.c_str());
+    }
+    const bool store_it = !worker_died && !not_the_candidates;
+    std::lock_guard lock(shared_.sink.mutex());
+    shared_.sink.finish(i, std::move(r), store_it, store_it);
+  }
+
+  Shared& shared_;
+  const size_t worker_index_;
+  protocol::WorkerInfo info_;
+  std::string device_label_;
+};
+
+}  // namespace
+
 std::vector<EvaluationRecord> execute_plan(std::vector<PlannedEval>& plan, const EvalSettings& settings,
                                            const ExecutorConfig& config, Store& store, int64_t run_id,
                                            const Prepare& prepare, const OnStarted& on_started,
                                            const OnFinished& on_finished) {
   std::vector<EvaluationRecord> records(plan.size());
   if (plan.empty()) return records;
-  // Which jobs may run: those that wait for no build, and those whose build is done. A worker
-  // takes the earliest ready job not yet taken. `prepared_ok` false: the builds threw, and the
-  // workers only shut down.
-  std::mutex queue_mutex;
-  std::condition_variable became_ready;
-  std::vector<char> ready(plan.size()), taken(plan.size());
-  for (size_t i = 0; i < plan.size(); ++i) ready[i] = !(prepare.run && prepare.waits && prepare.waits(plan[i]));
-  bool prepared_ok = true;
-  size_t untaken = plan.size();
-  auto take = [&]() -> std::optional<size_t> {
-    std::unique_lock lock(queue_mutex);
-    for (;;) {
-      if (!prepared_ok || untaken == 0) return std::nullopt;
-      for (size_t i = 0; i < plan.size(); ++i)
-        if (ready[i] && !taken[i]) {
-          taken[i] = 1;
-          --untaken;
-          return i;
-        }
-      became_ready.wait(lock);
-    }
-  };
-  auto mark_ready = [&](size_t i) {
-    std::lock_guard lock(queue_mutex);
-    ready[i] = 1;
-    became_ready.notify_all();
-  };
-  const nlohmann::json key_settings = settings_json(settings);
-  std::mutex mutex;  // guards the store, `records`, `done`, `unsaved` and the callbacks
-  size_t done = 0;
-  // Finished results the store refused (another writer holding it past its busy timeout, a full
-  // disk): kept here and written when it can, before the next result and at the end. Nothing a
-  // worker computed is lost to the store, and no store error ends a worker's thread.
-  struct Unsaved {
-    size_t index;
-    bool insert;  // false: a stored result only joins the run
-  };
-  std::vector<Unsaved> unsaved;
-  std::string store_error;
-  auto save = [&](Unsaved& u) {
-    try {
-      if (u.insert) {
-        records[u.index].id = store.insert_evaluation(records[u.index]);
-        // Stored: if joining the run is what the store refuses, the retry only joins it (it
-        // inserted the evaluation a second time: a -j2 test run once stored 5 evaluations of 4 results).
-        u.insert = false;
-      }
-      store.add_to_run(run_id, records[u.index]);
-      return true;
-    } catch (const Error& e) {
-      if (store_error.empty())
-        std::fprintf(stderr, "kforge: the store refused a result (%s); finished results are kept and written when it can\n",
-                     e.what());
-      store_error = e.what();
-      return false;
-    }
-  };
-  auto flush_unsaved = [&] {  // in order, stopping at the first the store still refuses
-    size_t k = 0;
-    while (k < unsaved.size() && save(unsaved[k])) ++k;
-    unsaved.erase(unsaved.begin(), unsaved.begin() + static_cast<std::ptrdiff_t>(k));
-    return unsaved.empty();
-  };
-  std::string fatal;
-  size_t failed_workers = 0;
-
-  auto serve = [&](size_t worker_index) {
-    std::unique_ptr<JobRunner> runner;
-    if (!config.server.empty()) {
-      runner = std::make_unique<serve::RemoteWorker>(config.server);
-    } else {
-      runner = std::make_unique<WorkerProcess>(worker_config(config, config.worker_devices[worker_index]));
-    }
-    JobRunner& worker = *runner;
-    protocol::WorkerInfo info;
-    std::string device_label;
-    try {
-      info = worker.ensure_started();
-      device_label = worker.device_label();
-    } catch (const Error& e) {
-      // This device is lost for the run; the other workers (other GPUs) take its share.
-      std::lock_guard lock(mutex);
-      fatal = e.what();
-      ++failed_workers;
-      return;
-    }
-    // Every path ends here: stored (when it has a key worth keeping), added to the run, reported.
-    // Call with the mutex held.
-    auto finish = [&](size_t i, EvaluationRecord r, bool store_it, bool join_run = true) {
-      records[i] = std::move(r);
-      if (store_it || join_run) {
-        Unsaved u{i, store_it};
-        if (!flush_unsaved() || !save(u)) unsaved.push_back(u);
-      }
-      ++done;
-      if (on_finished) on_finished(records[i], done, plan.size());
-    };
-    auto settled = [](Verdict verdict, const std::string& message) {
-      JobOutcome outcome;
-      outcome.result.verdict = verdict;
-      outcome.result.message = message;
-      return outcome;
-    };
-
-    while (auto taken_index = take()) {
-      const size_t i = *taken_index;
-      const PlannedEval& e = plan[i];
-      if (!e.load_failure.empty()) {  // unreadable: no content to key a stored result by
-        EvaluationRecord r = make_record(e, "unreadable:" + e.candidate_name, key_settings, info, device_label,
-                                         settled(Verdict::load_error, e.load_failure), 0.0);
-        std::lock_guard lock(mutex);
-        try {  // not an evaluation, but a failure of the run's: its fast_p counts it
-          store.add_gap(run_id, {e.problem_name, e.candidate_name, e.problem.level, e.problem.id, "load_error", e.load_failure});
-        } catch (const Error& err) {
-          std::fprintf(stderr, "kforge: the store refused the record of an unreadable candidate (%s)\n", err.what());
-        }
-        finish(i, std::move(r), false, false);
-        continue;
-      }
-      std::string key = evaluation_key(e, key_settings, info);
-      if (e.static_finding) {  // rejected from its source, without a job; stored like any result
-        JobOutcome outcome = settled(Verdict::rejected, e.static_finding->message);
-        outcome.result.rule = e.static_finding->rule;
-        EvaluationRecord r = make_record(e, key, key_settings, info, device_label, outcome, 0.0);
-        std::lock_guard lock(mutex);
-        finish(i, std::move(r), true);
-        continue;
-      }
-      if (e.build_failure) {  // judged without a job, and stored like any result
-        EvaluationRecord r = make_record(e, key, key_settings, info, device_label,
-                                         settled(Verdict::compile_error, *e.build_failure), 0.0);
-        std::lock_guard lock(mutex);
-        finish(i, std::move(r), true);
-        continue;
-      }
-      {
-        std::lock_guard lock(mutex);
-        if (!settings.force)
-          if (auto stored = store.find_evaluation(key); stored && reusable(*stored, settings)) {
-            stored->problem_name = e.problem_name;
-            stored->candidate_name = e.candidate_name;
-            stored->level = e.problem.level;
-            stored->problem_id = e.problem.id;
-            stored->reused = true;
-            finish(i, std::move(*stored), false);
-            continue;
-          }
-        if (on_started) on_started(e, i, plan.size());
-      }
-      protocol::EvalJob job;
-      job.problem_path = e.problem.path.string();
-      job.candidate_path = e.candidate.path.string();
-      job.candidate_format = e.format;
-      job.candidate_library = e.library.string();
-      job.device = config.cuda ? DeviceKind::cuda : DeviceKind::cpu;
-      // Both checked where they enter: --precision by the command line, a problem's declaration when it loads.
-      const std::string precision = settings.precision.empty() ? e.problem.default_precision() : settings.precision;
-      job.precision = precision_from_string(precision).value_or(Precision::fp32);
-      job.atol = settings.atol;
-      job.rtol = settings.rtol;
-      job.fallback = census::policy_from_string(settings.fallback).value_or(census::FallbackPolicy::mixed);
-      job.trial_seeds = fresh_seeds(settings.correctness_trials);
-      job.timing = settings.timing;
-
-      auto t0 = std::chrono::steady_clock::now();
-      JobOutcome outcome;
-      // The candidate runs in a process of its own, which it cannot leave, and the reference
-      // process cannot be signalled from it: a reference process that dies was killed from
-      // outside (an operator, the OOM killer) or broke on the problem. The job is run once more in
-      // a fresh worker, and a second death is reported but not stored as the candidate's verdict.
-      for (int attempt = 0; attempt < 2; ++attempt) {
-        try {
-          // A multi-rank problem's job runs on workers of its own, one per rank (pool/rank_job.hpp).
-          outcome = e.problem.world_size > 1
-                        ? run_rank_job(job, e.problem.world_size, worker_config(config, config.worker_devices[worker_index]),
-                                       std::chrono::seconds(settings.timeout_s))
-                        : worker.run(job, std::chrono::seconds(settings.timeout_s));
-        } catch (const Error& err) {  // the worker could not be restarted for this job
-          outcome.failure = JobFailure::crashed;
-          outcome.detail = err.what();
-        }
-        if (outcome.failure != JobFailure::crashed) break;
-        std::fprintf(stderr, "kforge: the worker died during %s (%s)%s\n", e.candidate_name.c_str(),
-                     outcome.detail.c_str(), attempt == 0 ? "; running the job again in a fresh worker" : "");
-      }
-      double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-      nlohmann::json stored_settings = key_settings;
-      stored_settings["trial_seeds"] = job.trial_seeds;
-      stored_settings["precision"] = to_string(job.precision);  // as resolved for this problem
-      stored_settings["timeout_s"] = settings.timeout_s;        // not in the key: see reusable()
-      EvaluationRecord r = make_record(e, key, stored_settings, info, device_label, outcome, wall);
-      const bool worker_died = outcome.failure == JobFailure::crashed;
-      if (worker_died) r.message = "the reference process died twice, not the candidate's: " + r.message + " (not stored)";
-      // Another process's work on the GPU (worker/remote_candidate.cpp, drain_gpu): every job on
-      // this GPU meets it until it ends; each says so, none stores a verdict.
-      const bool not_the_candidates = outcome.failure == JobFailure::none && outcome.result.not_the_candidates;
-      if (not_the_candidates) {
-        r.message += " (not the candidate's doing: not stored)";
-        std::fprintf(stderr, "kforge: %s: %s\n", e.candidate_name.c_str(), r.message.c_str());
-      }
-      const bool store_it = !worker_died && !not_the_candidates;
-      std::lock_guard lock(mutex);
-      finish(i, std::move(r), store_it, store_it);
-    }
-  };
+  JobQueue queue(plan.size(), [&](size_t i) { return prepare.run && prepare.waits && prepare.waits(plan[i]); });
+  ResultSink sink(store, run_id, records, on_finished);
+  WorkerLoop::Shared shared{plan, settings, config, store, run_id, on_started, settings_json(settings), queue, sink, 0, {}};
 
   std::vector<std::thread> threads;
-  for (size_t w = 0; w < config.worker_devices.size(); ++w) threads.emplace_back(serve, w);
+  for (size_t w = 0; w < config.worker_devices.size(); ++w)
+    threads.emplace_back([&shared, w] { WorkerLoop(shared, w).run(); });
   std::exception_ptr prepare_error;
   if (prepare.run) {
     // The workers' threads are started: only the builds, started from here, stay off their
     // timing CPUs (pool/build_cpus.hpp).
     BuildsOffTimingCpus builds_off(config.worker_devices, config.cuda);
     try {
-      prepare.run(mark_ready, mutex);
+      prepare.run([&queue](size_t i) { queue.mark_ready(i); }, sink.mutex());
     } catch (...) {
       prepare_error = std::current_exception();
     }
-    std::lock_guard lock(queue_mutex);
-    prepared_ok = !prepare_error;
-    std::fill(ready.begin(), ready.end(), 1);
-    became_ready.notify_all();
+    queue.close(!prepare_error);
   }
   for (auto& t : threads) t.join();
-  // What the store still refuses: tried for a while longer, then kept in a file beside it.
-  for (auto give_up = std::chrono::steady_clock::now() + kStoreGiveUp; !flush_unsaved();) {
-    if (std::chrono::steady_clock::now() >= give_up) {
-      const auto file = std::filesystem::path(store.path().string() + ".unsaved-" +
-                                              std::to_string(std::chrono::duration_cast<std::chrono::seconds>(
-                                                  std::chrono::system_clock::now().time_since_epoch()).count()) +
-                                              ".jsonl");
-      std::ofstream out(file);
-      for (const Unsaved& u : unsaved) out << report::evaluation_json(records[u.index]).dump() << "\n";
-      throw Error(fmt::format("the store could not take {} finished result(s) ({}); they are in {}", unsaved.size(),
-                              store_error, out ? file.string() : std::string("no file either (cannot write beside the store)")));
-    }
-    std::this_thread::sleep_for(std::chrono::seconds(1));
-  }
+  sink.flush_or_keep_in_file(kStoreGiveUp);
   if (prepare_error) std::rethrow_exception(prepare_error);
-  if (failed_workers == config.worker_devices.size()) throw Error(fatal);  // nothing could run
-  if (failed_workers > 0)
+  if (shared.failed_workers == config.worker_devices.size()) throw Error(shared.fatal);  // nothing could run
+  if (shared.failed_workers > 0)
     std::fprintf(stderr, "kforge: %zu of %zu workers failed to start; the others ran every job. Last error: %s\n",
-                 failed_workers, config.worker_devices.size(), fatal.c_str());
+                 shared.failed_workers, config.worker_devices.size(), shared.fatal.c_str());
   std::erase_if(records, [](const EvaluationRecord& r) { return r.eval_key.empty(); });
   return records;
 }
