@@ -185,6 +185,13 @@ for name in sorted(n for n in walls if os.path.exists(f"{out}/boundary-{n}.phase
               f"  (total {sum(e - p for e, p, _ in costs):6.1f} s)")
         print(f"  {'release after the job':<24} {statistics.median(r * 1e3 for _, _, r in costs):8.1f} ms"
               f"  (total {sum(r for _, _, r in costs):6.1f} s)")
+    # Its two parts, where the worker says them (since session 38): Python's collection, torch's empty_cache.
+    split = [re.search(r"\(collect ([\d.]+) s, empty_cache ([\d.]+) s\)", l)
+             for l in open(f"{out}/boundary-{name}.phases") if "job costs:" in l]
+    split = [tuple(map(float, m.groups())) for m in split if m]
+    if split:
+        print(f"  {'  of it gc.collect':<24} {statistics.median(c * 1e3 for c, _ in split):8.1f} ms"
+              f"  {'empty_cache':>12} {statistics.median(e * 1e3 for _, e in split):8.1f} ms")
 if "thirty-after" not in walls or "thirty-before" not in walls:
     sys.exit(0)
 b, a = rows("thirty-before"), rows("thirty-after")

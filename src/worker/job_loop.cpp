@@ -71,9 +71,20 @@ protocol::WorkerInfo describe_worker(WorkerContext& context, StartCosts& costs) 
   return info;
 }
 
-void release_memory(bool cuda) {
+// What the release after a job took, in its two parts (the job costs line says which dominates).
+struct ReleaseCosts {
+  double collect_s = 0, empty_cache_s = 0;
+};
+
+ReleaseCosts release_memory(bool cuda) {
+  ReleaseCosts costs;
+  auto t0 = Clock::now();
   py::module_::import("gc").attr("collect")();
+  costs.collect_s = seconds_since(t0);
+  t0 = Clock::now();
   if (cuda) py::module_::import("torch").attr("cuda").attr("empty_cache")();
+  costs.empty_cache_s = seconds_since(t0);
+  return costs;
 }
 
 }  // namespace
@@ -136,12 +147,12 @@ int serve(int in_fd, int out_fd, int zygote_fd) {
       result.message = std::string("worker: malformed job: ") + e.what();
     }
     const auto evaluated = Clock::now();
-    release_memory(context.cuda && !result.worker_must_restart);
+    const ReleaseCosts released = release_memory(context.cuda && !result.worker_must_restart);
     // What a job costs beyond its phases (bench/boundary_cost.sh reads it beside the phase trace).
     if (PhaseTrace::wanted())
-      std::fprintf(stderr, "kforge worker: job costs: evaluate %.3f s (phases %.3f s), release %.3f s\n",
+      std::fprintf(stderr, "kforge worker: job costs: evaluate %.3f s (phases %.3f s), release %.3f s (collect %.3f s, empty_cache %.3f s)\n",
                    std::chrono::duration<double>(evaluated - job_start).count(), result.load_s + result.correctness_s + result.timing_s,
-                   seconds_since(evaluated));
+                   seconds_since(evaluated), released.collect_s, released.empty_cache_s);
     const std::string nonce = frame.message.value("nonce", std::string());
     if (!protocol::write_frame(out_fd, {{"type", "result"}, {"nonce", nonce}, {"result", result}})) return 1;
     if (result.worker_must_restart) return 3;
