@@ -177,21 +177,22 @@ for name in sorted(n for n in walls if os.path.exists(f"{out}/boundary-{n}.phase
               f"  (total {sum(v[0] for v in values) / 1000:6.1f} s)")
     # The job beyond its phases (worker/job_loop.cpp's "job costs" line): what evaluate() spent outside
     # load, correctness and timing, and the memory's release before the result is sent.
-    costs = [re.search(r"evaluate ([\d.]+) s \(phases ([\d.]+) s\), release ([\d.]+) s", l)
+    # The release's two parts where the worker says them (since session 38): Python's collection,
+    # torch's empty_cache.
+    costs = [re.search(r"evaluate ([\d.]+) s \(phases ([\d.]+) s\), release ([\d.]+) s"
+                       r"(?: \(collect ([\d.]+) s, empty_cache ([\d.]+) s\))?", l)
              for l in open(f"{out}/boundary-{name}.phases") if "job costs:" in l]
-    costs = [tuple(map(float, m.groups())) for m in costs if m]
+    costs = [m.groups() for m in costs if m]
     if costs:
-        print(f"  {'outside the phases':<24} {statistics.median((e - p) * 1e3 for e, p, _ in costs):8.1f} ms"
-              f"  (total {sum(e - p for e, p, _ in costs):6.1f} s)")
-        print(f"  {'release after the job':<24} {statistics.median(r * 1e3 for _, _, r in costs):8.1f} ms"
-              f"  (total {sum(r for _, _, r in costs):6.1f} s)")
-    # Its two parts, where the worker says them (since session 38): Python's collection, torch's empty_cache.
-    split = [re.search(r"\(collect ([\d.]+) s, empty_cache ([\d.]+) s\)", l)
-             for l in open(f"{out}/boundary-{name}.phases") if "job costs:" in l]
-    split = [tuple(map(float, m.groups())) for m in split if m]
-    if split:
-        print(f"  {'  of it gc.collect':<24} {statistics.median(c * 1e3 for c, _ in split):8.1f} ms"
-              f"  {'empty_cache':>12} {statistics.median(e * 1e3 for _, e in split):8.1f} ms")
+        evaluate, phases, release = ([float(c[k]) for c in costs] for k in range(3))
+        print(f"  {'outside the phases':<24} {statistics.median((e - p) * 1e3 for e, p in zip(evaluate, phases)):8.1f} ms"
+              f"  (total {sum(e - p for e, p in zip(evaluate, phases)):6.1f} s)")
+        print(f"  {'release after the job':<24} {statistics.median(r * 1e3 for r in release):8.1f} ms"
+              f"  (total {sum(release):6.1f} s)")
+        split = [(float(c[3]), float(c[4])) for c in costs if c[3] is not None]
+        if split:
+            print(f"  {'  of it gc.collect':<24} {statistics.median(c * 1e3 for c, _ in split):8.1f} ms"
+                  f"  {'empty_cache':>12} {statistics.median(e * 1e3 for _, e in split):8.1f} ms")
 if "thirty-after" not in walls or "thirty-before" not in walls:
     sys.exit(0)
 b, a = rows("thirty-before"), rows("thirty-after")

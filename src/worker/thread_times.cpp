@@ -101,8 +101,9 @@ RunWhileStopped run_since(const ThreadRuns& then, const ThreadTimes& now) {
       const uint64_t gained = it->second.ns - run.ns;
       if (it->second.slices > run.slices) out.ran_ns += gained;
       else {
-        out.late_ns += std::min(gained, kMostLateNs);
-        out.ran_ns += gained - std::min(gained, kMostLateNs);
+        const uint64_t late = std::min(gained, kMostLateNs);
+        out.late_ns += late;
+        out.ran_ns += gained - late;
       }
     }
   }

@@ -26,8 +26,8 @@ struct ThreadTimes {
   bool any_running = false;  // some thread is neither stopped ('T', 't') nor ending ('Z', 'X')
 };
 
-// The threads of `pid`: whether any runs, and, `with_times`, what each stopped one has run. Without `with_times` it stops at the first thread that runs.
-// None where the process is gone.
+// The threads of `pid`: whether any runs, and, `with_times`, what each stopped one has run.
+// Without `with_times` it stops at the first thread that runs. None where the process is gone.
 std::optional<ThreadTimes> thread_times(pid_t pid, bool with_times);
 
 // Whether every thread of `pid` is stopped (or ending, or gone).
