@@ -21,8 +21,12 @@ OwnedFd compile_sandbox(const BuildSettings& settings, const std::filesystem::pa
   // its target too): not objects/, every other candidate's built library, nor tmp/, the builds in
   // progress, which a program run by a candidate's flags would pass off as its own build.
   const std::filesystem::path headers = settings.cache_dir / "pch";
-  readable.push_back(headers.string());
+  // Made now if missing: Landlock rules name folders that exist, and in a fresh cache the first
+  // host unit's precompiled header (build/precompiled_header.hpp) is made, or found made by a
+  // concurrent build, only after its build's compilers were confined.
   std::error_code ec;
+  std::filesystem::create_directories(headers, ec);
+  readable.push_back(headers.string());
   if (std::filesystem::is_symlink(headers, ec))
     if (auto target = std::filesystem::canonical(headers, ec); !ec) readable.push_back(target.string());
   landlock::Confinement confinement;

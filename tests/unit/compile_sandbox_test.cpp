@@ -122,6 +122,27 @@ TEST(CompileSandbox, AnotherBuildInTheCacheIsNotRead) {
   EXPECT_TRUE(out.build.ok) << "the precompiled headers' folder is read: " << out.build.diagnostics << out.build.log;
 }
 
+// In a fresh cache the precompiled headers' folder is made after a build's compilers are confined
+// (the host unit looks its header up last, and another build may make it meanwhile): read all the
+// same. A rule for a folder missing when the sandbox was made used to be dropped, and the first
+// honest load_inline build on a fresh machine failed with "extension.h: Permission denied".
+TEST(CompileSandbox, TheHeadersFolderMadeAfterTheSandboxIsRead) {
+  if (landlock_missing()) GTEST_SKIP() << "no Landlock, or g++ outside the system folders";
+  TempDir dir;
+  BuildService service = confined_service(dir);
+  std::filesystem::remove_all(dir.path() / "cache" / "pch");
+  const std::filesystem::path build = dir.path() / "cache" / "objects" / "fresh";
+  std::filesystem::create_directories(build);
+  const Compilers compilers(service.settings(), build);
+  std::filesystem::create_directories(dir.path() / "cache" / "pch" / "made-later");
+  std::ofstream(dir.path() / "cache" / "pch" / "made-later" / "part.h") << "int from_header = 1;\n";
+  std::ofstream(build / "unit.cpp") << "#include \"part.h\"\nint x = from_header;\n";
+  ProcessResult r = compilers.run({gxx_path(), "-fsyntax-only", "-I" + (dir.path() / "cache" / "pch" / "made-later").string(),
+                                   (build / "unit.cpp").string()},
+                                  std::chrono::seconds(60), 64 << 10);
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+}
+
 // Without the setting the same include is read (the build runs in a candidate's sandbox, whose
 // own rules then decide): the test above fails for the sandbox's reason, not the include's.
 TEST(CompileSandbox, WithoutTheSettingTheIncludeIsRead) {
