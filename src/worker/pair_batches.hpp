@@ -8,6 +8,11 @@ namespace kforge::worker {
 // The most timed pairs prepared at once (their inputs held together).
 constexpr int kMostPairsPerBatch = 10;
 
+// A call at least this long (both models' median in the last batch, GPU time) starts the next
+// batch without the untimed call of each model (worker/paired_timing.cpp): the cold start those
+// calls prevent is a launch-bound call's, tens of microseconds, within the noise of such a call.
+constexpr double kLongCallMs = 2.0;
+
 // The batch size, at most `fits`, whose whole batches make up `min_pairs` with the fewest batches
 // and then the fewest pairs past it: 20 pairs at most 10 a batch are two of 10, at most 8 three of
 // 7 (not three of 8: 24 pairs, four more timed calls of each model that the stop never asked for).

@@ -186,8 +186,23 @@ TimingOutcome time_pairs(const py::object& ref, const CandidateCall& cand, const
     KeptOutputs ref_kept, cand_kept;
     Sample ref_sample, cand_sample;
   };
+  // The untimed calls before a batch (below) keep launch-bound calls from starting cold after the
+  // host work between batches. Where both models' calls in the last batch took kLongCallMs or
+  // more, a cold start (tens of microseconds) is within such a call's noise, and the untimed calls
+  // cost a pair's worth of GPU time each batch: on the H100, level 1's large problems (batches of 3 pairs, calls of 5-30 ms) spent 25 s
+  // of a 130 s sweep in them (docs/benchmarks.md, session 39). Then the batch goes without, and
+  // its first call alternates between the models from batch to batch (`batches`), so that what is
+  // left of a cold start falls on each side alike. KFORGE_WORKER_UNTIMED_CALLS=always keeps them
+  // before every batch, for a benchmark that compares the two in one run.
+  static const bool always_untimed = [] {
+    const char* text = std::getenv("KFORGE_WORKER_UNTIMED_CALLS");
+    return text && std::string(text) == "always";
+  }();
+  int batches = 0;
+  bool long_calls = false;  // both models' median call in the last batch at least kLongCallMs
   // Pairs first..first+count-1 (negative indices: warm-ups); `what` names them in messages.
   auto run_batch = [&](int first, int count, const std::string& what) {
+    const int batch_number = batches++;
     std::vector<Pair> pairs;
     std::optional<TracedPart> part(std::in_place, "timing inputs");
     for (int index = first; index < first + count; ++index) {
@@ -200,10 +215,10 @@ TimingOutcome time_pairs(const py::object& ref, const CandidateCall& cand, const
     }
     // One untimed call of each model first, on inputs of its own: the host's caches and the GPU's
     // clocks come back from the input generation and checks between batches before the first
-    // timed call, which would otherwise always be the reference's (even indices go first).
+    // timed call. (Not before warm-up pairs: nothing of theirs is kept; nor where the calls are
+    // long, above.)
     part.emplace("timing untimed calls");
-    // (Not before warm-up pairs: nothing of theirs is kept.)
-    if (first >= 0) {
+    if (first >= 0 && (always_untimed || !long_calls)) {
       py::tuple warm(inputs_for(100000 + first));
       const uint64_t warm_seed = forward_seed_for(seed ^ static_cast<uint64_t>(100000 + first));
       together();
@@ -246,7 +261,9 @@ TimingOutcome time_pairs(const py::object& ref, const CandidateCall& cand, const
         note_watchdog(s, "ModelNew");
         return s;
       };
-      if (p.index % 2 == 0) {
+      // ABBA within the batch; a batch's first pair starts with the reference in even batches and
+      // with the candidate in odd ones (the same order as by index where batches are odd-sized).
+      if ((p.index - first + batch_number) % 2 == 0) {
         p.ref_sample = time_ref();
         p.cand_sample = time_cand();
       } else {
@@ -287,7 +304,15 @@ TimingOutcome time_pairs(const py::object& ref, const CandidateCall& cand, const
       out.cand_delivery_ms.clear();
       out.twin_delivery_ms.clear();
     }
-    if (setup.ranks) slowest_ranks(*setup.ranks, batch_pairs);
+    if (setup.ranks) slowest_ranks(*setup.ranks, batch_pairs);  // and so every rank decides long_calls alike
+    {
+      std::vector<double> ref_ms, cand_ms;
+      for (const auto& p : batch_pairs) {
+        ref_ms.push_back(p.ref_sample.event_ms);
+        cand_ms.push_back(p.cand_sample.event_ms);
+      }
+      long_calls = !batch_pairs.empty() && std::min(stats::median(ref_ms), stats::median(cand_ms)) >= kLongCallMs;
+    }
     for (const auto& p : batch_pairs) {
       if (p.ref_sample.throttled || p.cand_sample.throttled) {
         ++out.throttled_pairs;
