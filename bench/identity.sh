@@ -6,6 +6,9 @@
 # IDENTITY_PROBLEMS: the problems, as globs under problems/ ("all" for the whole suite); by default
 # 30 across every level and family (the whole suite takes minutes of device time).
 # IDENTITY_ARGS: extra `kforge eval` options (e.g. --cuda-graph).
+# IDENTITY_ALT_ENV: a second sweep of the same problems right after the first, with these
+# variables set (e.g. KFORGE_WORKER_UNTIMED_CALLS=always), into bench-identity-alt.*, and a
+# comparison of the two printed last: the same machine, minutes apart.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out="${1:-build/bench}"
@@ -26,9 +29,12 @@ for problem in $(for p in $patterns; do ls problems/$p.py 2>/dev/null || ls prob
   { cat "$problem"; printf '\n\nModelNew = Model\n'; } >"$dir/$level/$name/identity.py"
 done
 db="build/bench-identity.db"
-rm -f "$db" "$db"-*
-"$kforge" --db "$db" eval --device cuda --json ${IDENTITY_ARGS:-} "$dir" >"$out/bench-identity.jsonl"
-python3 - "$out/bench-identity.jsonl" <<'PY' | tee "$out/bench-identity.txt"
+# sweep NAME [VAR=VALUE...]: the identities into $out/NAME.jsonl, its table into $out/NAME.txt.
+sweep() {
+  local name=$1; shift
+  rm -f "$db" "$db"-*
+  env "$@" "$kforge" --db "$db" eval --device cuda --json ${IDENTITY_ARGS:-} "$dir" >"$out/$name.jsonl"
+  python3 - "$out/$name.jsonl" <<'PY' | tee "$out/$name.txt"
 import json, sys
 rows = [json.loads(l) for l in open(sys.argv[1])]
 print("benchmark (b): identity speedups (ModelNew = Model), interleaved, cold L2, median ratio [95% CI]")
@@ -43,4 +49,22 @@ for j in rows:
     worst = max(worst, abs(s - 1))
     print(f"{j['problem']:<34} {j['ref_ms']:>9.4f} {s:>8.4f} [{ci[0]:.4f}, {ci[1]:.4f}] {j['samples']:>6} {j['wall_s']:>7.2f}")
 print(f"largest |speedup - 1| = {worst:.4f}  (target < 0.01)")
+PY
+}
+sweep bench-identity
+[[ -z "${IDENTITY_ALT_ENV:-}" ]] && exit 0
+# shellcheck disable=SC2086  # the variables are words of their own
+sweep bench-identity-alt $IDENTITY_ALT_ENV
+python3 - "$out/bench-identity.jsonl" "$out/bench-identity-alt.jsonl" "$IDENTITY_ALT_ENV" <<'PY' | tee "$out/bench-identity-ab.txt"
+import json, sys
+sides = {name: {r["problem"]: r for r in map(json.loads, open(path))} for name, path in (("this build", sys.argv[1]), ("alt", sys.argv[2]))}
+print(f"identity, this build against alt ({sys.argv[3]}), one call")
+for name, rows in sides.items():
+    timed = [r for r in rows.values() if r["speedup"] is not None]
+    off = sorted((r["problem"], round(r["speedup"], 4)) for r in timed if abs(r["speedup"] - 1) > 0.005)
+    missed = sorted(r["problem"] for r in timed if not r["speedup_ci"][0] <= 1 <= r["speedup_ci"][1])
+    worst = max((abs(r["speedup"] - 1) for r in timed), default=float("nan"))
+    wall = sum(r["wall_s"] for r in rows.values())
+    print(f"  {name:<11} {len(timed)} timed, {len(timed) - len(off)} within 0.5%, largest {worst:.4f}, "
+          f"wall {wall:.1f} s; outside: {off}; intervals without 1.00: {missed}")
 PY
