@@ -52,7 +52,7 @@ int64_t count_reference_flops(const py::object& ref, const py::list& inputs, boo
     // torch wraps a dispatch mode's __torch_dispatch__ so that torch.compile never traces it, and
     // the wrapper imports torch._dynamo on its first call: 2.2 s of a CPU worker's first count on
     // the development machine (0.12 s without it), and on the H200 machine the likely cause of a
-    // first job's load phase of 4-5 s at fb3eead (about 0.1 s before the count existed). The
+    // first job's load phase of 4-5 s in session 8 (about 0.1 s before the count existed). The
     // count runs in eager mode, where there is nothing to disable, so the wrapper's cache slot is
     // given the function itself and the import never happens. Where torch lays this out
     // otherwise the count is only slower, never different.

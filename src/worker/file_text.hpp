@@ -3,7 +3,7 @@
 // iostreams: in the worker module on the H200 machine they crash (a facet of the locale from
 // another copy of libstdc++): the comparison's formatting did on 2026-11-30 (worker/tensors.cpp),
 // and the reference twin's key, which streamed the problem file and a bool, failed every job there
-// from d52fa9d until session 33 found it.
+// for several sessions until session 33 found it.
 #include <string>
 
 #include "common/files.hpp"

@@ -382,9 +382,9 @@ static double batch_memory_share() {
 
 // How many timed pairs to prepare at once: as many as a quarter of the free device memory (1 GiB
 // on the CPU) holds beside one call's outputs, at most most_pairs_per_batch(), and then evened out
-// so that whole batches make up the least number of pairs the timing takes. (Half the memory, tried
-// at 8fe5d98, saved a level-1 sweep 8 s of untimed calls on the H200, but identity candidates then
-// ran up to 18% faster than their references where cuDNN picks algorithms by the workspace it can
+// so that whole batches make up the least number of pairs the timing takes. (Half the memory,
+// tried in session 18, docs/benchmarks.md, saved a level-1 sweep 8 s of untimed calls on the
+// H200, but identity candidates then ran up to 18% faster than their references where cuDNN picks algorithms by the workspace it can
 // get: level3/30 LSTM 1.18, level1/83 ConvTranspose2d 1.19, level3/45 MoE 1.07. Batches of 8 for
 // the 20 pairs least took 24 pairs in three batches, each batch with its untimed calls, inputs and
 // recheck: two of 10 take 20.)
