@@ -101,11 +101,12 @@ class CandidateProcess {
   void resume();
   void stop();
   // Turns the check above on (a candidate's process; the reference twin runs no code of its own).
-  // Growth below kRanWhileStoppedSlackNs is not counted (settled_thread_times: a stopped thread's
-  // time is read once it has switched out; a loaded machine was seen to add 0.05 ms even so), nor
-  // growth without a new slice (run_since: the last run before the stop, counted late).
+  // Growth below kRanWhileStoppedSlackNs is not counted (a loaded machine was seen to add 0.05 ms
+  // to a stopped thread's time), nor growth without a new slice (run_since: the last run before
+  // the stop, counted late once the thread switched out).
   void watch_runs_while_stopped() { watch_stopped_ = true; }
   static constexpr uint64_t kRanWhileStoppedSlackNs = 200'000;
+  static constexpr uint64_t kLateWorthLoggingNs = 1'000'000;
   // Kills the process group now and waits up to `wait` for the zygote's report of the exit;
   // whether it came. The destructor then has nothing left to kill.
   bool end(std::chrono::milliseconds wait);
