@@ -115,15 +115,26 @@ def main():
     path, n = sys.argv[1], int(sys.argv[2]) if len(sys.argv) > 2 else 8
     hog = int(sys.argv[3]) if len(sys.argv) > 3 else 0
     vmm = sys.argv[4:5] == ["vmm"]
-    print(f"{path} (hog {hog} GiB between the weights and the inputs; inputs in {'a VMM mapping' if vmm else 'torch memory'})")
+    import os
+    settings = " ".join(f"{k}={os.environ[k]}" for k in ("PYTORCH_CUDA_ALLOC_CONF", "CUDA_MODULE_LOADING") if k in os.environ)
+    print(f"{path} (hog {hog} GiB between the weights and the inputs; inputs in {'a VMM mapping' if vmm else 'torch memory'}"
+          f"{'; ' + settings if settings else ''})")
+    firsts = []
     for i in range(n):
         r = fresh_process(__file__, path, hog, *(["vmm"] if vmm else []))
         if isinstance(r, str):
             print(f"  process {i}: {r}")
             continue
+        firsts.append(r["ms"])
         print(f"  process {i}: {r['ms']:.3f} ms, inputs moved {r['moved_ms']:.3f} ms, weights moved too "
               f"{r['weights_moved_ms']:.3f} ms; " +
               "; ".join(f"{k} {t} ms" for k, t in r["kernels"]), flush=True)
+    # The spread an identity candidate's two processes draw from (its reference and candidate
+    # each in a fresh process): what the settings above are compared by.
+    if len(firsts) > 1:
+        mid = statistics.median(firsts)
+        print(f"  spread over {len(firsts)} processes: {min(firsts):.3f}-{max(firsts):.3f} ms, "
+              f"{(max(firsts) - min(firsts)) / mid * 100:.2f}% of the median {mid:.3f} ms")
 
 
 if __name__ == "__main__":

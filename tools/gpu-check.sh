@@ -195,13 +195,21 @@ want drainprobe && step bench-drainprobe bash -c "timeout 120 $(tools/find-pytho
 want ipcspeed && step bench-ipcspeed bash -c "$(tools/find-python.sh) bench/ipc_mapping_speed.py | tee $logs/ipc-speed.txt"
 # plans: level 1's transposed convolutions in fresh processes, inputs in torch memory and in a VMM
 # mapping as the arena holds a candidate's (bench/plan_per_process.py; PLAN_PROBLEMS to choose,
-# PLAN_PROCESSES how many fresh processes each, default 4).
+# PLAN_PROCESSES how many fresh processes each, default 4; PLAN_WHERE "torch" for torch memory
+# only; PLAN_ENVS a list of settings to compare the processes' spread under, "-" for none, e.g.
+# "- PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True CUDA_MODULE_LOADING=EAGER").
 plans() {
-  local py p
+  local py p where setting
   py=$(tools/find-python.sh)
   for p in ${PLAN_PROBLEMS:-75 76 77 83}; do  # a number is level 1's; or levelN/M (level3/6: VGG16)
     [[ "$p" == */* ]] || p="level1/$p"
-    for where in "" vmm; do (cd bench && "$py" -u plan_per_process.py ../problems/"$p"_*.py "${PLAN_PROCESSES:-4}" 0 $where); done
+    for setting in ${PLAN_ENVS:--}; do
+      [[ "$setting" == - ]] && setting=KFORGE_PLAN_SETTING=none
+      for where in "" vmm; do
+        [[ "${PLAN_WHERE:-both}" == torch && -n "$where" ]] && continue
+        (cd bench && env "$setting" "$py" -u plan_per_process.py ../problems/"$p"_*.py "${PLAN_PROCESSES:-4}" 0 $where)
+      done
+    done
   done
 }
 want plans && step bench-plans bash -c "$(declare -f plans); plans | tee $logs/plans.txt"
