@@ -742,7 +742,8 @@ class Evaluation {
                     candidate_cpu(),
                     [&] { return inputs_at(seed); },
                     forward_seed_for(seed),
-                    plan_bytes_};
+                    plan_bytes_,
+                    cand_->idle_probe_ms()};
     auto t0 = Clock::now();
     bool kept = false;
     twin_ = start_reference_twin(context_, twin_key_, std::move(start), cuda_, &kept);

@@ -31,11 +31,19 @@ std::unique_ptr<RemoteCandidate> start_reference_twin(WorkerContext& context, co
   return reference_failure([&] {
     std::optional<TracedPart> part(std::in_place, "twin take process");
     auto twin = std::make_unique<RemoteCandidate>(take_candidate_process(context), cuda, context.clock.get());
-    // The requests the candidate's process got before its load (the arena, the outputs' copy: the
-    // same state), the fewest of them and without reference calls between them: the twin's request
-    // cost bounds nothing; its idle probe is what the drain check needs.
+    // The request the candidate's process got before its load (the arena, the outputs' copy: the
+    // same state), without reference calls around it: the twin's request cost bounds nothing, and
+    // the idle probe its drain checks need is the candidate's, measured just before from a process
+    // of the same kind in the same state. (Five requests of its own measured it until session 39:
+    // 40 ms a job on the H100, most of it each request's copy of the inputs into the arena.
+    // KFORGE_WORKER_TWIN_CALIBRATION=own brings them back, for a benchmark's comparison.)
     RemoteCandidate::CalibrationOptions calibration{start.cpu, start.job.timing.cuda_graph};
     calibration.fewest_pairs = true;
+    static const bool own_probe = [] {
+      const char* text = std::getenv("KFORGE_WORKER_TWIN_CALIBRATION");
+      return text && std::string(text) == "own";
+    }();
+    if (!own_probe) calibration.adopted_idle_probe_ms = start.idle_probe_ms;
     part.emplace("twin calibrate");
     // Its inputs are let go once it is done: the first call below chooses plans from the free
     // memory it sees.

@@ -49,6 +49,7 @@ struct TwinStart {
   std::function<py::list()> first_inputs;  // the first trial's inputs
   uint64_t first_forward_seed = 0;  // and the generators' seed before its forward
   int64_t settle_bytes = 0;        // the first call's settled allocator (worker/plan_choice.hpp)
+  std::optional<double> idle_probe_ms;  // the candidate process's calibrated idle probe, for its drain checks
 };
 
 // The twin for a job whose key is `key`: the one `context` kept, if it matches (`kept` then

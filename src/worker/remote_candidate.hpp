@@ -54,6 +54,10 @@ class RemoteCandidate {
     // The fewest pairs, whatever the clock says: the reference twin's (worker/reference_twin.hpp),
     // whose request cost bounds nothing; its idle probe and its process's state are what is wanted.
     bool fewest_pairs = false;
+    // The idle probe another process of the same kind measured just before (the twin takes the
+    // candidate's): one request then, for the process's state alone (its arena, its outputs'
+    // copy), and no check for a shared GPU, which that measurement made.
+    std::optional<double> adopted_idle_probe_ms = std::nullopt;
   };
   void calibrate(const py::list& inputs, const std::function<int64_t()>& reference_call, const CalibrationOptions& options);
   // Imports and builds the candidate there. `reference_outputs` (native candidates) shapes its
@@ -88,6 +92,7 @@ class RemoteCandidate {
 
   pid_t pid() const { return process_->pid(); }
   double request_overhead_ms() const { return request_overhead_ms_; }  // calibrate()'s figure
+  double idle_probe_ms() const { return idle_probe_ms_; }                // calibrate()'s figure
   // The process, given back (the spare's recalibration lends it here); this object is spent.
   std::unique_ptr<CandidateProcess> release_process() { return std::move(process_); }
   std::string describe_timing() const;  // GPU work charged after its calls, for the message; empty if none
