@@ -35,7 +35,7 @@ std::unique_ptr<RemoteCandidate> start_reference_twin(WorkerContext& context, co
     // same state), without reference calls around it: the twin's request cost bounds nothing, and
     // the idle probe its drain checks need is the candidate's, measured just before from a process
     // of the same kind in the same state. (Five requests of its own measured it until session 39:
-    // 40 ms a job on the H100, most of it each request's copy of the inputs into the arena.
+    // 40 ms a job on the H100, each request copying the inputs into the arena again.
     // KFORGE_WORKER_TWIN_CALIBRATION=own brings them back, for a benchmark's comparison.)
     RemoteCandidate::CalibrationOptions calibration{start.cpu, start.job.timing.cuda_graph};
     calibration.fewest_pairs = true;
