@@ -134,6 +134,18 @@ void slowest_ranks(const RankGroup& ranks, Pairs& pairs) {
     }
 }
 
+// Whether both models' median GPU time over `pairs` is at least `ms` (none: false).
+template <class Pairs>
+bool both_medians_at_least(const Pairs& pairs, double ms) {
+  if (pairs.empty()) return false;
+  std::vector<double> ref_ms, cand_ms;
+  for (const auto& p : pairs) {
+    ref_ms.push_back(p.ref_sample.event_ms);
+    cand_ms.push_back(p.cand_sample.event_ms);
+  }
+  return std::min(stats::median(ref_ms), stats::median(cand_ms)) >= ms;
+}
+
 }  // namespace
 
 RecheckSample::RecheckSample(uint64_t seed, const at::Device& device) {
@@ -189,8 +201,9 @@ TimingOutcome time_pairs(const py::object& ref, const CandidateCall& cand, const
   // The untimed calls before a batch (below) keep launch-bound calls from starting cold after the
   // host work between batches. Where both models' calls in the last batch took kLongCallMs or
   // more, a cold start (tens of microseconds) is within such a call's noise, and the untimed calls
-  // cost a pair's worth of GPU time each batch: on the H100, level 1's large problems (batches of 3 pairs, calls of 5-30 ms) spent 25 s
-  // of a 130 s sweep in them (docs/benchmarks.md, session 39). Then the batch goes without, and
+  // cost a pair's worth of GPU time each batch: on the H100, level 1 (calls of 1.3-9.2 ms, the
+  // large problems 3 pairs a batch) spent 25 s of a 130 s sweep in them (docs/benchmarks.md,
+  // session 39). Then the batch goes without, and
   // its first call alternates between the models from batch to batch (`batches`), so that what is
   // left of a cold start falls on each side alike. KFORGE_WORKER_UNTIMED_CALLS=always keeps them
   // before every batch, for a benchmark that compares the two in one run.
@@ -305,14 +318,7 @@ TimingOutcome time_pairs(const py::object& ref, const CandidateCall& cand, const
       out.twin_delivery_ms.clear();
     }
     if (setup.ranks) slowest_ranks(*setup.ranks, batch_pairs);  // and so every rank decides long_calls alike
-    {
-      std::vector<double> ref_ms, cand_ms;
-      for (const auto& p : batch_pairs) {
-        ref_ms.push_back(p.ref_sample.event_ms);
-        cand_ms.push_back(p.cand_sample.event_ms);
-      }
-      long_calls = !batch_pairs.empty() && std::min(stats::median(ref_ms), stats::median(cand_ms)) >= kLongCallMs;
-    }
+    long_calls = both_medians_at_least(batch_pairs, kLongCallMs);
     for (const auto& p : batch_pairs) {
       if (p.ref_sample.throttled || p.cand_sample.throttled) {
         ++out.throttled_pairs;
