@@ -203,10 +203,10 @@ TimingOutcome time_pairs(const py::object& ref, const CandidateCall& cand, const
   // more, a cold start (tens of microseconds) is within such a call's noise, and the untimed calls
   // cost a pair's worth of GPU time each batch: on the H100, level 1 (calls of 1.3-9.2 ms, the
   // large problems 3 pairs a batch) spent 25 s of a 130 s sweep in them (docs/benchmarks.md,
-  // session 39). Then the batch goes without, and
-  // its first call alternates between the models from batch to batch (`batches`), so that what is
-  // left of a cold start falls on each side alike. KFORGE_WORKER_UNTIMED_CALLS=always keeps them
-  // before every batch, for a benchmark that compares the two in one run.
+  // session 39). Then the batch goes without, and its first call alternates between the models
+  // from batch to batch (`batches`), so that what is left of a cold start falls on each side
+  // alike. KFORGE_WORKER_UNTIMED_CALLS=always keeps them before every batch, for a benchmark that
+  // compares the two in one run.
   static const bool always_untimed = [] {
     const char* text = std::getenv("KFORGE_WORKER_UNTIMED_CALLS");
     return text && std::string(text) == "always";
