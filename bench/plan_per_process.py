@@ -12,6 +12,7 @@ Usage: python bench/plan_per_process.py PROBLEM.py [PROCESSES [HOG_GIB [vmm]]]  
 """
 import importlib.util
 import json
+import os
 import statistics
 import subprocess
 import sys
@@ -115,7 +116,6 @@ def main():
     path, n = sys.argv[1], int(sys.argv[2]) if len(sys.argv) > 2 else 8
     hog = int(sys.argv[3]) if len(sys.argv) > 3 else 0
     vmm = sys.argv[4:5] == ["vmm"]
-    import os
     settings = " ".join(f"{k}={os.environ[k]}" for k in ("PYTORCH_CUDA_ALLOC_CONF", "CUDA_MODULE_LOADING") if k in os.environ)
     print(f"{path} (hog {hog} GiB between the weights and the inputs; inputs in {'a VMM mapping' if vmm else 'torch memory'}"
           f"{'; ' + settings if settings else ''})")

@@ -14,6 +14,8 @@
 #include <stdexcept>
 #include <type_traits>
 
+#include "common/environment_says.hpp"
+
 #if KFORGE_WITH_CUDA
 #include <cuda.h>  // the driver's types only: its functions are looked up at run time (VmmDriver)
 #include <cuda_runtime_api.h>
@@ -132,8 +134,7 @@ CUmemAllocationProp allocation_properties(int device) {
 // The CUDA arena is a VMM allocation (exchange_arena.hpp) unless KFORGE_WORKER_ARENA=ipc asks
 // for the legacy IPC one.
 bool vmm_wanted() {
-  const char* kind = std::getenv("KFORGE_WORKER_ARENA");
-  return !(kind && std::strcmp(kind, "ipc") == 0);
+  return !environment_says("KFORGE_WORKER_ARENA", "ipc");
 }
 
 }  // namespace

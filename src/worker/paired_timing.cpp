@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <optional>
 
+#include "common/environment_says.hpp"
 #include "metrics/statistics.hpp"
 #include "worker/failure.hpp"
 #include "worker/phase_trace.hpp"
@@ -207,10 +208,7 @@ TimingOutcome time_pairs(const py::object& ref, const CandidateCall& cand, const
   // from batch to batch (`batches`), so that what is left of a cold start falls on each side
   // alike. KFORGE_WORKER_UNTIMED_CALLS=always keeps them before every batch, for a benchmark that
   // compares the two in one run.
-  static const bool always_untimed = [] {
-    const char* text = std::getenv("KFORGE_WORKER_UNTIMED_CALLS");
-    return text && std::string(text) == "always";
-  }();
+  static const bool always_untimed = environment_says("KFORGE_WORKER_UNTIMED_CALLS", "always");
   int batches = 0;
   bool long_calls = false;  // both models' median call in the last batch at least kLongCallMs
   // Pairs first..first+count-1 (negative indices: warm-ups); `what` names them in messages.

@@ -3,6 +3,7 @@
 #include <cstdlib>
 #include <optional>
 
+#include "common/environment_says.hpp"
 #include "worker/file_text.hpp"
 #include "worker/phase_trace.hpp"
 
@@ -10,8 +11,7 @@ namespace kforge::worker {
 
 bool reference_twin_wanted(const protocol::EvalJob& job, bool multi_rank) {
   if (multi_rank || !job.time_candidate) return false;
-  const char* where = std::getenv("KFORGE_WORKER_REFERENCE");
-  return !(where && std::string(where) == "inline");
+  return !environment_says("KFORGE_WORKER_REFERENCE", "inline");
 }
 
 std::string reference_twin_key(const protocol::EvalJob& job, const nlohmann::json& training) {
@@ -39,10 +39,7 @@ std::unique_ptr<RemoteCandidate> start_reference_twin(WorkerContext& context, co
     // KFORGE_WORKER_TWIN_CALIBRATION=own brings them back, for a benchmark's comparison.)
     RemoteCandidate::CalibrationOptions calibration{start.cpu, start.job.timing.cuda_graph};
     calibration.fewest_pairs = true;
-    static const bool own_probe = [] {
-      const char* text = std::getenv("KFORGE_WORKER_TWIN_CALIBRATION");
-      return text && std::string(text) == "own";
-    }();
+    static const bool own_probe = environment_says("KFORGE_WORKER_TWIN_CALIBRATION", "own");
     if (!own_probe) calibration.adopted_idle_probe_ms = start.idle_probe_ms;
     part.emplace("twin calibrate");
     // Its inputs are let go once it is done: the first call below chooses plans from the free

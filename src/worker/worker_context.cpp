@@ -5,8 +5,8 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
-#include <string_view>
 
+#include "common/environment_says.hpp"
 #include "worker/failure.hpp"
 
 namespace kforge::worker {
@@ -57,8 +57,7 @@ CandidateProcess* oldest_ready_spare(WorkerContext& context) {
 }
 
 SparesPaused::SparesPaused(WorkerContext& context) : context_(context) {
-  const char* how = std::getenv("KFORGE_WORKER_SPARES");
-  if (how && std::string_view(how) == "settle") settle_spare(context);
+  if (environment_says("KFORGE_WORKER_SPARES", "settle")) settle_spare(context);
   else
     for (auto& spare : context.spares) spare->pause_start();
 }
