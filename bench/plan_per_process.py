@@ -5,7 +5,8 @@ Each fresh process times the problem's forward (median of 40 calls), then the sa
 are cloned to other addresses and the allocator's cache is emptied (a different placement of the
 inputs and outputs), then after its weights are cloned too (level3/6_VGG16's identity moves by up
 to 1.3% from one run to the next, each run's interval about 0.7% wide: session 34), and lists the kernels of one call (torch.profiler) with their GPU times: the
-same kernels at another speed says placement, other kernels says the plan.
+same kernels at another speed says placement, other kernels says the plan; and its forward in a few
+fresh memory pools in turn (every buffer of a call on memory not used before, within one process).
 Usage: python bench/plan_per_process.py PROBLEM.py [PROCESSES [HOG_GIB [vmm]]]   (needs a CUDA device)
   vmm: the inputs in a cuMemCreate mapping of their own, as kforge's exchange arena holds a
   candidate's (a lead for level 1's transposed convolutions under the VMM arena: not yet run)
@@ -92,12 +93,34 @@ def one_process(path, hog_gib=0, vmm=False):
     torch.cuda.empty_cache()
     weights_moved_ms = median_ms(model, moved)
     del spacer
+    pool_rounds_ms = in_fresh_pools(model, moved)
     with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof, torch.no_grad():
         model(*moved)
         torch.cuda.synchronize()
     kernels = sorted(((e.key, e.device_time_total / 1e3) for e in prof.key_averages() if e.device_time_total > 0),
                      key=lambda k: -k[1])[:3]
-    print(json.dumps({"ms": first, "moved_ms": moved_ms, "weights_moved_ms": weights_moved_ms, "kernels": [[k[:90], round(t, 3)] for k, t in kernels]}))
+    print(json.dumps({"ms": first, "moved_ms": moved_ms, "weights_moved_ms": weights_moved_ms,
+                      "pool_rounds_ms": pool_rounds_ms, "kernels": [[k[:90], round(t, 3)] for k, t in kernels]}))
+
+
+def in_fresh_pools(model, inputs, rounds=4):
+    """The forward's median in `rounds` memory pools of its own, one after another, each earlier
+    pool kept alive: the activations, the library workspaces (cuBLAS's dropped first) and every
+    other buffer a call allocates land on memory no earlier round used. Whether a process's speed
+    moves from round to round as much as from one fresh process to the next says whether the
+    per-process factor is where a call's buffers are (the inputs' and weights' placement, above,
+    does not move it: session 36)."""
+    if not hasattr(torch.cuda, "MemPool"):
+        return []
+    kept, times = [], []
+    for _ in range(rounds):
+        pool = torch.cuda.MemPool()
+        kept.append(pool)
+        torch._C._cuda_clearCublasWorkspaces()
+        with torch.cuda.use_mem_pool(pool):
+            times.append(median_ms(model, inputs))
+    torch._C._cuda_clearCublasWorkspaces()
+    return times
 
 
 def fresh_process(script, path, hog_gib, *extra):
@@ -119,15 +142,17 @@ def main():
     settings = " ".join(f"{k}={os.environ[k]}" for k in ("PYTORCH_CUDA_ALLOC_CONF", "CUDA_MODULE_LOADING") if k in os.environ)
     print(f"{path} (hog {hog} GiB between the weights and the inputs; inputs in {'a VMM mapping' if vmm else 'torch memory'}"
           f"{'; ' + settings if settings else ''})")
-    firsts = []
+    firsts, rounds = [], []
     for i in range(n):
         r = fresh_process(__file__, path, hog, *(["vmm"] if vmm else []))
         if isinstance(r, str):
             print(f"  process {i}: {r}")
             continue
         firsts.append(r["ms"])
+        rounds.append(r.get("pool_rounds_ms", []))
         print(f"  process {i}: {r['ms']:.3f} ms, inputs moved {r['moved_ms']:.3f} ms, weights moved too "
-              f"{r['weights_moved_ms']:.3f} ms; " +
+              f"{r['weights_moved_ms']:.3f} ms; in fresh pools " +
+              " ".join(f"{t:.3f}" for t in r.get("pool_rounds_ms", [])) + " ms; " +
               "; ".join(f"{k} {t} ms" for k, t in r["kernels"]), flush=True)
     # The spread an identity candidate's two processes draw from (its reference and candidate
     # each in a fresh process): what the settings above are compared by.
@@ -135,6 +160,11 @@ def main():
         mid = statistics.median(firsts)
         print(f"  spread over {len(firsts)} processes: {min(firsts):.3f}-{max(firsts):.3f} ms, "
               f"{(max(firsts) - min(firsts)) / mid * 100:.2f}% of the median {mid:.3f} ms")
+        # Within a process, across its fresh pools: the largest such range beside the spread above.
+        inside = [(max(r) - min(r)) / statistics.median(r) * 100 for r in rounds if len(r) > 1]
+        if inside:
+            print(f"  within one process, across fresh pools: largest range {max(inside):.2f}%, "
+                  f"median range {statistics.median(inside):.2f}%")
 
 
 if __name__ == "__main__":
