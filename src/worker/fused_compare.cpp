@@ -136,6 +136,7 @@ void* open_nvrtc() {
 struct Kernels {
   CUfunction f32 = nullptr, f64 = nullptr;
   Driver driver;
+  int device = -1;  // whose context holds the module: a function of it runs there only
   int blocks = 0;
   std::string unavailable;
 };
@@ -159,6 +160,7 @@ std::string compile(Kernels& k) {
       cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device) != cudaSuccess ||
       cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device) != cudaSuccess)
     return "the device's compute capability could not be read";
+  k.device = device;
   k.blocks = std::max(1, sms) * kBlocksPerSm;
   const std::string arch = "--gpu-architecture=sm_" + std::to_string(major) + std::to_string(minor);
   const char* options[] = {arch.c_str(), "--fmad=false", "--std=c++17"};
@@ -301,7 +303,7 @@ std::optional<CloseFigures> fused_close_figures(const at::Tensor& reference, con
   if (reference.scalar_type() != at::kFloat && reference.scalar_type() != at::kDouble) return std::nullopt;
   if (!reference.is_contiguous() || !candidate.is_contiguous() || reference.numel() == 0) return std::nullopt;
   const Kernels& k = kernels();
-  if (!k.unavailable.empty()) return std::nullopt;
+  if (!k.unavailable.empty() || reference.get_device() != k.device) return std::nullopt;
   return run(k, reference, candidate, rtol, atol, rel_floor);
 }
 
