@@ -5,8 +5,10 @@ Each fresh process times the problem's forward (median of 40 calls), then the sa
 are cloned to other addresses and the allocator's cache is emptied (a different placement of the
 inputs and outputs), then after its weights are cloned too (level3/6_VGG16's identity moves by up
 to 1.3% from one run to the next, each run's interval about 0.7% wide: session 34), and lists the kernels of one call (torch.profiler) with their GPU times: the
-same kernels at another speed says placement, other kernels says the plan; and its forward in a few
-fresh memory pools in turn (every buffer of a call on memory not used before, within one process).
+same kernels at another speed says placement, other kernels says the plan; its forward in a few
+fresh memory pools in turn (every buffer of a call on memory not used before, within one process);
+and a second instance of the model, built from the same seed, timed against the first call by call
+(the factor shared by every model of a process, or each model's own).
 Usage: python bench/plan_per_process.py PROBLEM.py [PROCESSES [HOG_GIB [vmm]]]   (needs a CUDA device)
   vmm: the inputs in a cuMemCreate mapping of their own, as kforge's exchange arena holds a
   candidate's (a lead for level 1's transposed convolutions under the VMM arena: not yet run)
@@ -71,6 +73,29 @@ def in_vmm_mapping(inputs):
     return placed
 
 
+def two_instances(problem, model, inputs, rounds=30):
+    """A second instance of the model, built from the same seed into memory of its own, timed call by
+    call against the first in turn (ABAB): their medians' ratio within a process, beside the first's
+    spread from process to process, says whether the per-process factor is the process's (shared by
+    every model in it, as before the process boundary, when a reference and its identity candidate
+    in one process timed within 0.2% of each other on level 1) or each model's tensors' (DETR's
+    weights re-placed move it, VGG's do not)."""
+    torch.manual_seed(0)
+    other = problem.Model(*problem.get_init_inputs()).cuda()
+    a, b = [], []
+    with torch.no_grad():
+        for _ in range(rounds):
+            for m, times in ((model, a), (other, b)):
+                start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+                start.record()
+                m(*inputs)
+                end.record()
+                end.synchronize()
+                times.append(start.elapsed_time(end))
+    del other
+    return statistics.median(a), statistics.median(b)
+
+
 def one_process(path, hog_gib=0, vmm=False):
     problem = load_problem(path)
     model = problem.Model(*problem.get_init_inputs()).cuda()
@@ -80,6 +105,7 @@ def one_process(path, hog_gib=0, vmm=False):
     if vmm:  # as a candidate's process on kforge's VMM arena computes on them
         inputs = in_vmm_mapping(inputs)
     first = median_ms(model, inputs)
+    instance_a, instance_b = two_instances(problem, model, inputs)
     spacer = torch.empty(3 << 30, dtype=torch.uint8, device="cuda")
     moved = [x.clone() if isinstance(x, torch.Tensor) else x for x in inputs]
     del inputs
@@ -100,6 +126,7 @@ def one_process(path, hog_gib=0, vmm=False):
     kernels = sorted(((e.key, e.device_time_total / 1e3) for e in prof.key_averages() if e.device_time_total > 0),
                      key=lambda k: -k[1])[:3]
     print(json.dumps({"ms": first, "moved_ms": moved_ms, "weights_moved_ms": weights_moved_ms,
+                      "instance_a_ms": instance_a, "instance_b_ms": instance_b,
                       "pool_rounds_ms": pool_rounds_ms, "kernels": [[k[:90], round(t, 3)] for k, t in kernels]}))
 
 
@@ -142,7 +169,7 @@ def main():
     settings = " ".join(f"{k}={os.environ[k]}" for k in ("PYTORCH_CUDA_ALLOC_CONF", "CUDA_MODULE_LOADING") if k in os.environ)
     print(f"{path} (hog {hog} GiB between the weights and the inputs; inputs in {'a VMM mapping' if vmm else 'torch memory'}"
           f"{'; ' + settings if settings else ''})")
-    firsts, rounds = [], []
+    firsts, rounds, instance_ratios = [], [], []
     for i in range(n):
         r = fresh_process(__file__, path, hog, *(["vmm"] if vmm else []))
         if isinstance(r, str):
@@ -150,8 +177,10 @@ def main():
             continue
         firsts.append(r["ms"])
         rounds.append(r.get("pool_rounds_ms", []))
+        instance_ratios.append(r["instance_b_ms"] / r["instance_a_ms"])
         print(f"  process {i}: {r['ms']:.3f} ms, inputs moved {r['moved_ms']:.3f} ms, weights moved too "
-              f"{r['weights_moved_ms']:.3f} ms; in fresh pools " +
+              f"{r['weights_moved_ms']:.3f} ms; a second instance, ABAB: {r['instance_a_ms']:.3f} against "
+              f"{r['instance_b_ms']:.3f} ms ({instance_ratios[-1]:.4f}); in fresh pools " +
               " ".join(f"{t:.3f}" for t in r.get("pool_rounds_ms", [])) + " ms; " +
               "; ".join(f"{k} {t} ms" for k, t in r["kernels"]), flush=True)
     # The spread an identity candidate's two processes draw from (its reference and candidate
@@ -165,6 +194,10 @@ def main():
         if inside:
             print(f"  within one process, across fresh pools: largest range {max(inside):.2f}%, "
                   f"median range {statistics.median(inside):.2f}%")
+        # Two instances in one process: near 1.0000 in every process, while the processes spread,
+        # says the factor is the process's; as far apart as the processes, the tensors'.
+        print(f"  second instance against the first, one process each: {min(instance_ratios):.4f}-"
+              f"{max(instance_ratios):.4f}")
 
 
 if __name__ == "__main__":
