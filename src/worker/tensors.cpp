@@ -154,6 +154,145 @@ std::vector<ComparedTensor> default_roles(size_t count) {
   return roles;
 }
 
+namespace {
+
+// An integer or boolean output, which must match exactly: why not, or nothing.
+std::optional<std::string> compare_exact(const std::string& name, const at::Tensor& r, const at::Tensor& k, Comparison& c) {
+  at::Tensor differ = (r != k);
+  int64_t bad = differ.sum().item<int64_t>();
+  double max_abs = r.scalar_type() == at::kBool ? double(bad > 0)
+                                                : (r.to(at::kDouble) - k.to(at::kDouble)).abs().max().item<double>();
+  c.max_abs_error = std::max(c.max_abs_error, max_abs);
+  c.max_rel_error = std::max(c.max_rel_error, max_abs);
+  if (bad == 0) return std::nullopt;
+  int64_t first = differ.flatten().to(at::kInt).argmax().item<int64_t>();
+  return name + ": " + std::to_string(bad) + " of " + std::to_string(r.numel()) +
+         " elements differ (integer outputs must match exactly); first at " + format_index(r, first) + ": expected " +
+         format_value(r.flatten()[first].item<double>()) + ", got " + format_value(k.flatten()[first].item<double>());
+}
+
+// Why a floating output failed, and whether only its finite values were off (Comparison::values_only).
+struct Mismatch {
+  std::string message;
+  bool values_only = false;
+};
+
+// A failing floating output's values, in the order a reader needs them: NaN or Inf the reference
+// lacks, then finite values where it has them, then how many elements are out of tolerance and
+// the first of them. `rw`, `kw` in the comparison's working type; `close` elementwise.
+Mismatch describe_floating_failure(const std::string& name, const at::Tensor& r, const at::Tensor& rw, const at::Tensor& kw,
+                                   const at::Tensor& close, double atol, double rtol, double max_abs) {
+  at::Tensor r_nan = rw.isnan(), k_nan = kw.isnan(), r_inf = rw.isinf(), k_inf = kw.isinf();
+  at::Tensor same = (kw == rw);
+  int64_t new_nan = (k_nan & ~r_nan).sum().item<int64_t>();
+  int64_t new_inf = (k_inf & ~(r_inf & same)).sum().item<int64_t>();
+  int64_t lost_special = ((r_nan & ~k_nan) | (r_inf & ~same)).sum().item<int64_t>();
+  if (new_nan > 0) return {name + " has " + std::to_string(new_nan) + " NaN value(s) where the reference has none"};
+  if (new_inf > 0) return {name + " has " + std::to_string(new_inf) + " Inf value(s) where the reference has none"};
+  if (lost_special > 0)
+    return {name + " has " + std::to_string(lost_special) + " finite value(s) where the reference has NaN or Inf"};
+  at::Tensor bad = ~close;
+  int64_t n_bad = bad.sum().item<int64_t>();
+  int64_t first = bad.flatten().to(at::kInt).argmax().item<int64_t>();
+  return {name + ": " + std::to_string(n_bad) + " of " + std::to_string(r.numel()) + " elements differ beyond atol=" +
+              format_value(atol, 3) + " + rtol=" + format_value(rtol, 3) + "*|ref|; max abs error " +
+              format_value(max_abs, 3) + "; first at " + format_index(r, first) + ": expected " +
+              format_value(rw.flatten()[first].item<double>()) + ", got " + format_value(kw.flatten()[first].item<double>()),
+          true};
+}
+
+// A floating output against the reference's within the tolerance its dtype and role give (or the
+// user's): why not, or nothing. Adds its error figures to `c` either way.
+std::optional<Mismatch> compare_floating(const ComparedTensor& role, const at::Tensor& r, const at::Tensor& k,
+                                         std::optional<double> atol_override, std::optional<double> rtol_override,
+                                         Comparison& c) {
+  const std::string& name = role.name;
+  Tolerance tol = default_tolerance(r.scalar_type());
+  double atol = atol_override.value_or(tol.atol), rtol = rtol_override.value_or(tol.rtol);
+  // Work in float32 (half types upcast, float64 kept): rounding |cand - ref| in float32 costs
+  // ~1e-7 relative, three orders under the tightest tolerance, while float64 copies of a 1 GB
+  // output cost many passes over 2 GB in every trial.
+  at::ScalarType work = r.scalar_type() == at::kDouble ? at::kDouble : at::kFloat;
+  at::Tensor rw = r.scalar_type() == work ? r : r.to(work);
+  at::Tensor kw = k.scalar_type() == work ? k : k.to(work);
+  // The passing path of a CUDA output in one pass (worker/fused_compare.hpp): every pair finite
+  // and within tolerance gives the same error figures as the operations below. A gradient's
+  // tolerance waits for its own scale, and anything not passing takes the path below, which says why.
+  if (!role.atol_at_own_scale) {
+    const std::optional<CloseFigures> fused = fused_close_figures(rw, kw, rtol, atol, std::max(atol, 1e-30));
+    if (fused && fused->non_finite == 0 && fused->not_close == 0) {
+      c.max_abs_error = std::max(c.max_abs_error, fused->max_abs);
+      c.max_rel_error = std::max(c.max_rel_error, fused->max_rel);
+      return std::nullopt;
+    }
+  }
+  // The passing path in few passes: |cand - ref| against atol + rtol * |ref| where both are
+  // finite. Non-finite values (rare) take the exact path below, where NaN matching NaN and equal
+  // infinities count as close (torch.isclose with equal_nan).
+  at::Tensor diff = (kw - rw).abs();
+  at::Tensor scale = rw.abs();
+  // The reference's largest finite |value|, read at most once (a pass over the tensor): a
+  // gradient's own scale and the order noise both take it.
+  std::optional<double> largest_finite;
+  auto largest = [&] {
+    if (!largest_finite)
+      largest_finite = at::where(rw.isfinite(), scale, at::zeros({}, scale.options())).max().item<double>();
+    return *largest_finite;
+  };
+  if (role.atol_at_own_scale && !atol_override) atol *= std::min(largest(), 1.0);
+  bool finite = kw.isfinite().all().item<bool>() && rw.isfinite().all().item<bool>();
+  at::Tensor close = finite ? diff <= scale * rtol + atol : at::isclose(kw, rw, rtol, atol, /*equal_nan=*/true);
+  const bool half = r.scalar_type() == at::kHalf || r.scalar_type() == at::kBFloat16;
+  const double order_noise = r.scalar_type() == at::kFloat            ? role.order_noise
+                             : half && role.atol_at_own_scale ? kHalfGradientOrderNoise
+                                                               : 0.0;
+  if (order_noise > 0 && !atol_override && !close.all().item<bool>()) {
+    // With the default atol: an error within the tensor's order noise (fp32: kFp32OrderNoise of
+    // an output's largest value, kFp32GradientOrderNoise of a gradient's; a bf16 or fp16
+    // gradient kHalfGradientOrderNoise) is a different order of additions or roundings, not a
+    // wrong value (the reasons are at the constants). Only tensors whose values reach past
+    // atol / noise are affected, and measured only when the plain comparison failed.
+    if (largest() * order_noise > atol) {
+      atol = largest() * order_noise;
+      close = finite ? diff <= scale * rtol + atol : at::isclose(kw, rw, rtol, atol, /*equal_nan=*/true);
+    }
+  }
+  if (!finite) diff = at::nan_to_num(diff, 0.0, 0.0, 0.0);  // error figures over finite pairs only
+  double max_abs = diff.max().item<double>();
+  double max_rel = at::nan_to_num(diff / scale.clamp_min_(std::max(atol, 1e-30)), 0.0, 0.0, 0.0).max().item<double>();
+  c.max_abs_error = std::max(c.max_abs_error, max_abs);
+  c.max_rel_error = std::max(c.max_rel_error, max_rel);
+  if (close.all().item<bool>()) {
+    // A gradient whose elements each pass may still be wrong as a whole: its many small
+    // elements lie under a tolerance set by its largest (tolerances.hpp). With the default atol
+    // and finite values only (a NaN matched by NaN has no norm).
+    const double norm_share = !role.atol_at_own_scale || atol_override || !finite ? 0.0
+                              : r.scalar_type() == at::kFloat                    ? kFp32GradientNormError
+                              : half                                             ? kHalfGradientNormError
+                                                                                 : 0.0;
+    if (norm_share > 0) {
+      const double error_norm = diff.norm().item<double>(), reference_norm = rw.norm().item<double>();
+      if (error_norm > norm_share * reference_norm)
+        return Mismatch{name + ": every element lies within atol=" + format_value(atol, 3) + " + rtol=" +
+                            format_value(rtol, 3) + "*|ref|, but the error's norm is " +
+                            format_value(error_norm / reference_norm, 3) + " of the gradient's norm (at most " +
+                            format_value(norm_share, 3) +
+                            "): its small elements are wrong together, as when part of a gradient is skipped or zeroed",
+                        true};
+    }
+    return std::nullopt;
+  }
+  Mismatch failure = describe_floating_failure(name, r, rw, kw, close, atol, rtol, max_abs);
+  if (failure.values_only && role.norm_limit > 0 && finite) {
+    // A candidate found more exact than the reference: held to the reference as a whole.
+    const double reference_norm = rw.norm().item<double>();
+    if (reference_norm > 0 && diff.norm().item<double>() <= role.norm_limit * reference_norm) return std::nullopt;
+  }
+  return failure;
+}
+
+}  // namespace
+
 Comparison compare_outputs(const std::vector<at::Tensor>& reference, const std::vector<at::Tensor>& candidate,
                            std::optional<double> atol_override, std::optional<double> rtol_override,
                            const std::vector<ComparedTensor>& roles) {
@@ -169,7 +308,7 @@ Comparison compare_outputs(const std::vector<at::Tensor>& reference, const std::
   const auto defaults = roles.size() < reference.size() ? default_roles(reference.size()) : std::vector<ComparedTensor>{};
   for (size_t i = 0; i < reference.size(); ++i) {
     const at::Tensor& r = reference[i];
-    at::Tensor k = candidate[i];
+    const at::Tensor& k = candidate[i];
     const ComparedTensor& role = i < roles.size() ? roles[i] : defaults[i];
     const std::string& name = role.name;
     if (r.sizes() != k.sizes())
@@ -179,128 +318,17 @@ Comparison compare_outputs(const std::vector<at::Tensor>& reference, const std::
                   c10::toString(r.scalar_type()));
     if (r.device() != k.device()) return fail(name + " is on " + k.device().str() + ", expected " + r.device().str());
     if (r.numel() == 0) continue;
-
     if (!r.is_floating_point() && !r.is_complex()) {
-      at::Tensor differ = (r != k);
-      int64_t bad = differ.sum().item<int64_t>();
-      double max_abs = r.scalar_type() == at::kBool ? double(bad > 0)
-                                                    : (r.to(at::kDouble) - k.to(at::kDouble)).abs().max().item<double>();
-      c.max_abs_error = std::max(c.max_abs_error, max_abs);
-      c.max_rel_error = std::max(c.max_rel_error, max_abs);
-      if (bad > 0) {
-        int64_t first = differ.flatten().to(at::kInt).argmax().item<int64_t>();
-        return fail(name + ": " + std::to_string(bad) + " of " + std::to_string(r.numel()) +
-                    " elements differ (integer outputs must match exactly); first at " + format_index(r, first) +
-                    ": expected " + format_value(r.flatten()[first].item<double>()) + ", got " +
-                    format_value(k.flatten()[first].item<double>()));
-      }
+      if (std::optional<std::string> why = compare_exact(name, r, k, c)) return fail(*why);
       continue;
     }
-
-    Tolerance tol = default_tolerance(r.scalar_type());
-    double atol = atol_override.value_or(tol.atol), rtol = rtol_override.value_or(tol.rtol);
-    // Work in float32 (half types upcast, float64 kept): rounding |cand - ref| in float32 costs
-    // ~1e-7 relative, three orders under the tightest tolerance, while float64 copies of a 1 GB
-    // output cost many passes over 2 GB in every trial.
-    at::ScalarType work = r.scalar_type() == at::kDouble ? at::kDouble : at::kFloat;
-    at::Tensor rw = r.scalar_type() == work ? r : r.to(work);
-    at::Tensor kw = k.scalar_type() == work ? k : k.to(work);
-    // The passing path of a CUDA output in one pass (worker/fused_compare.hpp): every pair finite
-    // and within tolerance gives the same error figures as the operations below. A gradient's
-    // tolerance waits for its own scale, and anything not passing takes the path below, which says why.
-    if (!role.atol_at_own_scale) {
-      const std::optional<CloseFigures> fused = fused_close_figures(rw, kw, rtol, atol, std::max(atol, 1e-30));
-      if (fused && fused->non_finite == 0 && fused->not_close == 0) {
-        c.max_abs_error = std::max(c.max_abs_error, fused->max_abs);
-        c.max_rel_error = std::max(c.max_rel_error, fused->max_rel);
-        continue;
+    if (std::optional<Mismatch> why = compare_floating(role, r, k, atol_override, rtol_override, c)) {
+      if (why->values_only) {
+        c.failed = i;
+        c.values_only = true;
       }
+      return fail(why->message);
     }
-    // The passing path in few passes: |cand - ref| against atol + rtol * |ref| where both are
-    // finite. Non-finite values (rare) take the exact path below, where NaN matching NaN and equal
-    // infinities count as close (torch.isclose with equal_nan).
-    at::Tensor diff = (kw - rw).abs();
-    at::Tensor scale = rw.abs();
-    // The reference's largest finite |value|, read at most once (a pass over the tensor): a
-    // gradient's own scale and the order noise both take it.
-    std::optional<double> largest_finite;
-    auto largest = [&] {
-      if (!largest_finite)
-        largest_finite = at::where(rw.isfinite(), scale, at::zeros({}, scale.options())).max().item<double>();
-      return *largest_finite;
-    };
-    if (role.atol_at_own_scale && !atol_override) atol *= std::min(largest(), 1.0);
-    bool finite = kw.isfinite().all().item<bool>() && rw.isfinite().all().item<bool>();
-    at::Tensor close = finite ? diff <= scale * rtol + atol : at::isclose(kw, rw, rtol, atol, /*equal_nan=*/true);
-    const bool half = r.scalar_type() == at::kHalf || r.scalar_type() == at::kBFloat16;
-    const double order_noise = r.scalar_type() == at::kFloat            ? role.order_noise
-                               : half && role.atol_at_own_scale ? kHalfGradientOrderNoise
-                                                                 : 0.0;
-    if (order_noise > 0 && !atol_override && !close.all().item<bool>()) {
-      // With the default atol: an error within the tensor's order noise (fp32: kFp32OrderNoise of
-      // an output's largest value, kFp32GradientOrderNoise of a gradient's; a bf16 or fp16
-      // gradient kHalfGradientOrderNoise) is a different order of additions or roundings, not a
-      // wrong value (the reasons are at the constants). Only tensors whose values reach past
-      // atol / noise are affected, and measured only when the plain comparison failed.
-      if (largest() * order_noise > atol) {
-        atol = largest() * order_noise;
-        close = finite ? diff <= scale * rtol + atol : at::isclose(kw, rw, rtol, atol, /*equal_nan=*/true);
-      }
-    }
-    if (!finite) diff = at::nan_to_num(diff, 0.0, 0.0, 0.0);  // error figures over finite pairs only
-    double max_abs = diff.max().item<double>();
-    double max_rel =
-        at::nan_to_num(diff / scale.clamp_min_(std::max(atol, 1e-30)), 0.0, 0.0, 0.0).max().item<double>();
-    c.max_abs_error = std::max(c.max_abs_error, max_abs);
-    c.max_rel_error = std::max(c.max_rel_error, max_rel);
-    if (close.all().item<bool>()) {
-      // A gradient whose elements each pass may still be wrong as a whole: its many small
-      // elements lie under a tolerance set by its largest (tolerances.hpp). With the default atol
-      // and finite values only (a NaN matched by NaN has no norm).
-      const double norm_share = !role.atol_at_own_scale || atol_override || !finite ? 0.0
-                                : r.scalar_type() == at::kFloat                    ? kFp32GradientNormError
-                                : half                                             ? kHalfGradientNormError
-                                                                                   : 0.0;
-      if (norm_share > 0) {
-        const double error_norm = diff.norm().item<double>(), reference_norm = rw.norm().item<double>();
-        if (error_norm > norm_share * reference_norm) {
-          c.failed = i;
-          c.values_only = true;
-          return fail(name + ": every element lies within atol=" + format_value(atol, 3) + " + rtol=" +
-                      format_value(rtol, 3) + "*|ref|, but the error's norm is " +
-                      format_value(error_norm / reference_norm, 3) + " of the gradient's norm (at most " +
-                      format_value(norm_share, 3) +
-                      "): its small elements are wrong together, as when part of a gradient is skipped or zeroed");
-        }
-      }
-      continue;
-    }
-
-    // Failing: say how, in the order a reader needs it.
-    at::Tensor r_nan = rw.isnan(), k_nan = kw.isnan(), r_inf = rw.isinf(), k_inf = kw.isinf();
-    at::Tensor same = (kw == rw);
-    int64_t new_nan = (k_nan & ~r_nan).sum().item<int64_t>();
-    int64_t new_inf = (k_inf & ~(r_inf & same)).sum().item<int64_t>();
-    int64_t lost_special = ((r_nan & ~k_nan) | (r_inf & ~same)).sum().item<int64_t>();
-    if (new_nan > 0) return fail(name + " has " + std::to_string(new_nan) + " NaN value(s) where the reference has none");
-    if (new_inf > 0) return fail(name + " has " + std::to_string(new_inf) + " Inf value(s) where the reference has none");
-    if (lost_special > 0)
-      return fail(name + " has " + std::to_string(lost_special) + " finite value(s) where the reference has NaN or Inf");
-    if (role.norm_limit > 0 && finite) {
-      // A candidate found more exact than the reference: held to the reference as a whole.
-      const double reference_norm = rw.norm().item<double>();
-      if (reference_norm > 0 && diff.norm().item<double>() <= role.norm_limit * reference_norm) continue;
-    }
-    c.failed = i;
-    c.values_only = true;
-    at::Tensor bad = ~close;
-    int64_t n_bad = bad.sum().item<int64_t>();
-    int64_t first = bad.flatten().to(at::kInt).argmax().item<int64_t>();
-    return fail(name + ": " + std::to_string(n_bad) + " of " + std::to_string(r.numel()) +
-                " elements differ beyond atol=" + format_value(atol, 3) + " + rtol=" + format_value(rtol, 3) +
-                "*|ref|; max abs error " + format_value(max_abs, 3) + "; first at " + format_index(r, first) +
-                ": expected " + format_value(rw.flatten()[first].item<double>()) + ", got " +
-                format_value(kw.flatten()[first].item<double>()));
   }
   return c;
 }
