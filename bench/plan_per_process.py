@@ -23,17 +23,19 @@ import sys
 import torch
 
 
+def call_ms(model, inputs):
+    """One forward's GPU time between two events (the caller holds torch.no_grad())."""
+    a, b = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+    a.record()
+    model(*inputs)
+    b.record()
+    b.synchronize()
+    return a.elapsed_time(b)
+
+
 def median_ms(model, inputs, calls=40):
-    times = []
     with torch.no_grad():
-        for _ in range(calls):
-            a, b = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-            a.record()
-            model(*inputs)
-            b.record()
-            b.synchronize()
-            times.append(a.elapsed_time(b))
-    return statistics.median(times)
+        return statistics.median(call_ms(model, inputs) for _ in range(calls))
 
 
 def load_problem(path):
@@ -85,13 +87,8 @@ def two_instances(problem, model, inputs, rounds=30):
     a, b = [], []
     with torch.no_grad():
         for _ in range(rounds):
-            for m, times in ((model, a), (other, b)):
-                start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-                start.record()
-                m(*inputs)
-                end.record()
-                end.synchronize()
-                times.append(start.elapsed_time(end))
+            a.append(call_ms(model, inputs))
+            b.append(call_ms(other, inputs))
     del other
     return statistics.median(a), statistics.median(b)
 
@@ -135,8 +132,8 @@ def in_fresh_pools(model, inputs, rounds=4):
     pool kept alive: the activations, the library workspaces (cuBLAS's dropped first) and every
     other buffer a call allocates land on memory no earlier round used. Whether a process's speed
     moves from round to round as much as from one fresh process to the next says whether the
-    per-process factor is where a call's buffers are (the inputs' and weights' placement, above,
-    does not move it: session 36)."""
+    per-process factor is where a call's buffers are (re-placing the inputs, above, does not move
+    it; re-placing the weights moves DETR's, not VGG's: sessions 36 and 40)."""
     if not hasattr(torch.cuda, "MemPool"):
         return []
     kept, times = [], []
