@@ -25,8 +25,12 @@ TEST(CpuCorpus, EveryCandidateGetsItsVerdict) {
   // The load_inline candidate's build first, with time to spare: in a cold build cache, while
   // another test makes the precompiled torch header, it compiles without it (36 s on 2 cores),
   // past the corpus's 20 s deadline per job, which is about verdicts, not build speed.
-  run_kforge({"--db", dir.file("warm.db"), "eval", "--device", "cpu", "--timeout", "600", "--max-time", "0.1", "--problem",
-              source_path("tests/problems/level1/1_Tiny_Add_ReLU.py"), source_path("tests/candidates/inline_cpp_empty_flags.py")});
+  // (It failed at once as a usage error for a while, --max-time under the default --min-time,
+  // unnoticed until a fresh clone's cache was cold: its exit code is checked now.)
+  auto warm = run_kforge({"--db", dir.file("warm.db"), "eval", "--device", "cpu", "--timeout", "600", "--max-time", "0.1",
+                          "--min-time", "0", "--problem", source_path("tests/problems/level1/1_Tiny_Add_ReLU.py"),
+                          source_path("tests/candidates/inline_cpp_empty_flags.py")});
+  ASSERT_EQ(warm.exit_code, 0) << warm.err;
   std::vector<std::string> args{"--db", dir.file("k.db"), "eval"};
   args.insert(args.end(), kQuick.begin(), kQuick.end());
   args.insert(args.end(), {"--problem", source_path("tests/problems/level1/1_Tiny_Add_ReLU.py")});
