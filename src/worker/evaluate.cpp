@@ -23,6 +23,7 @@
 #include "pool/resource_watch.hpp"
 #include "worker/failure.hpp"
 #include "worker/file_text.hpp"
+#include "worker/input_layouts.hpp"
 #include "worker/paired_timing.hpp"
 #include "worker/phase_trace.hpp"
 #include "worker/plan_choice.hpp"
@@ -617,34 +618,31 @@ class Evaluation {
     // extra sizes' last, and the twin's from its one first call, and their cached blocks would
     // otherwise differ where the timed calls' buffers are placed.
     std::set<const RemoteCandidate*> settled;
-    auto timed_call = [&](RemoteCandidate& process, std::optional<int> cpu, bool hold, const py::list& args,
-                          uint64_t forward_seed, const RecheckSample& keep, KeptOutputs* kept, bool checks) {
+    auto timed_call = [&](RemoteCandidate& process, const TimedCall& call) {
       RemoteCandidate::CallOptions options;
       if (twin_ && settled.insert(&process).second) options.settle_allocator = plan_bytes_;
-      options.checks = checks;
-      options.forward_seed = forward_seed;
+      options.checks = call.checks;
+      options.forward_seed = call.forward_seed;
       options.what = "a timed call";
       options.output_bytes = output_bytes_;
-      options.timed_hold = hold;
+      options.timed_hold = call.hold;
       options.graph = job_.timing.cuda_graph;
-      options.cpu = cpu;
+      // On the candidate's CPU for both: the two processes take turns there, one stopped while the other runs.
+      options.cpu = candidate_cpu();
+      options.input_layouts = input_layouts_from_environment();
+      options.pair = call.pair;
+      const RecheckSample& keep = *call.keep;
       options.keep = [&](const at::Tensor& output) { return keep.of(output); };
-      RemoteCall call = process.call(args, options);
-      if (kept) *kept = {std::move(call.outputs.tensors), std::move(call.output_shapes)};
-      return call.sample;
+      RemoteCall answer = process.call(call.args, options);
+      if (call.kept) *call.kept = {std::move(answer.outputs.tensors), std::move(answer.output_shapes)};
+      return answer.sample;
     };
-    CandidateCall cand = [&](bool hold, const py::list& args, uint64_t forward_seed, const RecheckSample& keep,
-                             KeptOutputs* kept, bool checks) {
-      return timed_call(*cand_, candidate_cpu(), hold, args, forward_seed, keep, kept, checks);
-    };
+    CandidateCall cand = [&](const TimedCall& call) { return timed_call(*cand_, call); };
     PairSetup setup;
     if (twin_) {
-      setup.reference_process = [&](bool hold, const py::list& args, uint64_t forward_seed, const RecheckSample& keep,
-                                    KeptOutputs* kept, bool checks) {
-        // On the candidate's CPU too: the two processes take turns there, one stopped while the other runs.
+      setup.reference_process = [&](const TimedCall& call) {
         twin_clean_ = false;  // until the call answers
-        Sample sample =
-            reference_failure([&] { return timed_call(*twin_, candidate_cpu(), hold, args, forward_seed, keep, kept, checks); });
+        Sample sample = reference_failure([&] { return timed_call(*twin_, call); });
         twin_clean_ = true;
         return sample;
       };

@@ -61,19 +61,6 @@ void recheck_pair(const KeptOutputs& ref, const KeptOutputs& cand, const std::st
            "): a cached, replayed or skipped result");
 }
 
-// Reference and candidate timed in pairs, interleaved ABBA (whichever runs second in a pair gets
-// no systematic advantage). Every pair, warm-ups included, gets inputs of its own from a fresh
-// seed, so a candidate that caches results by pointer, shape or content meets inputs it has not
-// seen; each model gets its own copy (which one gets the generated buffer and which the clone
-// alternates), or both the same tensors where that is safe (PairSetup::share_inputs). Pairs run
-// in batches of `setup.batch` whose inputs are all made first, after one untimed call of each
-// model: within a batch the timed calls follow each other with nothing but the L2 flush between
-// them, as a tight loop over one input set would. (Generating and checking between every pair
-// left the host's caches cold for the next call: on the H200 the identity intervals of
-// sub-millisecond problems grew from under 1% to over 20%.) After each batch every output is
-// rechecked against the reference's on a secret sample (RecheckSample) and the integrity watch
-// is asked again.
-//
 // One model as the timing loop calls it. Eager: forward on the pair's inputs inside the timed
 // window. Graphed (--cuda-graph, python/kforge_graphs.py): the forward captured once into a CUDA
 // graph; per call the inputs are copied into the graph's buffers before the window, only the
@@ -161,201 +148,279 @@ at::Tensor RecheckSample::of(const at::Tensor& output) const {
 
 uint64_t forward_seed_for(uint64_t input_seed) { return seed_bits(input_seed * 0xbf58476d1ce4e5b9ULL + 0x94d049bb133111ebULL); }
 
-TimingOutcome time_pairs(const py::object& ref, const CandidateCall& cand, const std::function<py::list(int)>& inputs_for,
-                         const protocol::EvalJob& job, uint64_t seed, const at::Device& device, const PairSetup& setup,
-                         Timer& timer) {
-  const protocol::TimingSettings& settings = job.timing;
-  TimingOutcome out;
-  CollectorPaused paused;  // for the whole timing
+namespace {
 
-  // Each side as timed: its forward called eagerly, or (--cuda-graph) a captured graph of it
-  // replayed, its inputs loaded before the timed window and its output copied after.
-  const bool graphed = settings.cuda_graph;
-  const bool twin = static_cast<bool>(setup.reference_process);
-  TimedSide ref_side = TimedSide::make(ref, "the reference", graphed && !twin, graphed && !twin ? inputs_for(-1000) : py::list());
-  ref_side.fresh_copy = !device.is_cuda();
+// The untimed calls before a batch keep launch-bound calls from starting cold after the host work
+// between batches. Where both models' calls in the last batch took kLongCallMs or more, a cold
+// start (tens of microseconds) is within such a call's noise, and the untimed calls cost a pair's
+// worth of GPU time each batch: on the H100, level 1 (calls of 1.3-9.2 ms, the large problems 3
+// pairs a batch) spent 25 s of a 130 s sweep in them (docs/benchmarks.md, session 39). Then the
+// batch goes without, and its first call alternates between the models from batch to batch, so
+// that what is left of a cold start falls on each side alike. KFORGE_WORKER_UNTIMED_CALLS=always
+// keeps them before every batch, for a benchmark that compares the two in one run.
+bool untimed_calls_always() {
+  static const bool always = environment_says("KFORGE_WORKER_UNTIMED_CALLS", "always");
+  return always;
+}
+
+// One timed pair of a batch: its inputs (each model's), what the recheck keeps of each side's
+// outputs, and each side's sample.
+struct Pair {
+  int index;  // from 0; negative: a warm-up pair
+  py::tuple ref_args, cand_args;
+  RecheckSample keep;
+  KeptOutputs ref_kept, cand_kept;
+  Sample ref_sample, cand_sample;
+
+  std::string label() const {
+    return index < 0 ? "warm-up " + std::to_string(-index) : "timed pair " + std::to_string(index + 1);
+  }
+};
+
+// Reference and candidate timed in pairs, interleaved ABBA (whichever runs second in a pair gets
+// no systematic advantage). Every pair, warm-ups included, gets inputs of its own from a fresh
+// seed, so a candidate that caches results by pointer, shape or content meets inputs it has not
+// seen; each model gets its own copy (which one gets the generated buffer and which the clone
+// alternates), or both the same tensors where that is safe (PairSetup::share_inputs). Pairs run
+// in batches of `setup.batch` whose inputs are all made first, after one untimed call of each
+// model: within a batch the timed calls follow each other with nothing but the L2 flush between
+// them, as a tight loop over one input set would. (Generating and checking between every pair
+// left the host's caches cold for the next call: on the H200 the identity intervals of
+// sub-millisecond problems grew from under 1% to over 20%.) After each batch every output is
+// rechecked against the reference's on a secret sample (RecheckSample) and the integrity watch
+// is asked again.
+//
+// The timing as phases over its own state (nvbench's measure_cold: prepare, warm up, trials,
+// summaries): run() takes the warm-up batches, then timed batches until the stopping rule says
+// enough; a batch prepares its pairs' inputs, makes the untimed calls, times its pairs ABBA and
+// rechecks their outputs; keep() adds the batch's usable pairs to the outcome.
+class PairedTiming {
+ public:
+  PairedTiming(const py::object& ref, const CandidateCall& cand, const std::function<py::list(int)>& inputs_for,
+               const protocol::EvalJob& job, uint64_t seed, const at::Device& device, const PairSetup& setup, Timer& timer)
+      : cand_(cand), inputs_for_(inputs_for), job_(job), settings_(job.timing), seed_(seed), device_(device),
+        setup_(setup), timer_(timer), twin_(static_cast<bool>(setup.reference_process)), hold_(timer.can_hold()),
+        ref_side_(make_reference_side(ref)) {}
+
+  TimingOutcome run() {
+    CollectorPaused paused;  // for the whole timing
+    for (int done = 0; done < settings_.warmup; done += setup_.batch)
+      agreed_batch(-settings_.warmup + done, std::min(setup_.batch, settings_.warmup - done), "warm-up");
+    const auto t0 = Clock::now();
+    for (int pair = 0; pair < settings_.max_samples;) {
+      const int count = std::min(setup_.batch, settings_.max_samples - pair);
+      const bool held_before = hold_;
+      std::vector<Pair> pairs = agreed_batch(pair, count, batch_label(pair, count));
+      if (held_before && !hold_ && !out_.ref_ms.empty()) start_again_unheld();
+      if (setup_.ranks) slowest_ranks(*setup_.ranks, pairs);  // and so every rank decides long_calls_ alike
+      long_calls_ = both_medians_at_least(pairs, kLongCallMs);
+      keep(pairs);
+      pair += count;
+      if (enough(pair, seconds_since(t0))) break;
+    }
+    if (out_.not_held.empty() && !hold_ && device_.is_cuda()) out_.not_held = "stream not held: " + timer_.why_not_held();
+    return std::move(out_);
+  }
+
+ private:
+  // The reference as timed in this process (no twin): its forward called eagerly, or
+  // (--cuda-graph) a captured graph of it replayed.
+  TimedSide make_reference_side(const py::object& ref) const {
+    const bool graphed_here = settings_.cuda_graph && !twin_;
+    TimedSide side = TimedSide::make(ref, "the reference", graphed_here, graphed_here ? inputs_for_(-1000) : py::list());
+    side.fresh_copy = !device_.is_cuda();
+    return side;
+  }
+
+  static std::string batch_label(int first, int count) {
+    return count == 1 ? "timed pair " + std::to_string(first + 1)
+                      : "timed pairs " + std::to_string(first + 1) + "-" + std::to_string(first + count);
+  }
 
   // Both sides are timed the same way: with the stream held while each forward is queued, unless
   // one of them waits on the GPU inside its forward (the watchdog had to release it). Then the
   // hold is given up for the rest of the evaluation, for both, and pairs with a released or
-  // unequal hold are dropped.
-  bool hold = timer.can_hold();
-  auto note_watchdog = [&](const Sample& s, const char* who) {
-    if (!s.watchdog || !hold) return;
-    hold = false;
-    out.not_held = std::string("stream not held: ") + who + " waits on the GPU inside forward";
-  };
+  // unequal hold are dropped (keep).
+  void note_watchdog(const Sample& s, const char* who) {
+    if (!s.watchdog || !hold_) return;
+    hold_ = false;
+    out_.not_held = std::string("stream not held: ") + who + " waits on the GPU inside forward";
+  }
 
-  // The ranks of a multi-rank job start each call together: its collectives meet at once, and
-  // no rank's time holds another's wait for it.
-  auto together = [&] {
-    if (setup.ranks) setup.ranks->barrier();
-  };
+  // The hold was given up mid-way: the pairs so far were timed the other way. Start again.
+  void start_again_unheld() {
+    out_.unheld_pairs += static_cast<int>(out_.ref_ms.size());
+    for (auto* v : {&out_.ref_ms, &out_.cand_ms, &out_.ref_host_ms, &out_.cand_host_ms, &out_.cand_bound_ms,
+                    &out_.cand_delivery_ms, &out_.twin_delivery_ms})
+      v->clear();
+  }
 
-  struct Pair {
-    int index;
-    py::tuple ref_args, cand_args;
-    RecheckSample keep;
-    KeptOutputs ref_kept, cand_kept;
-    Sample ref_sample, cand_sample;
-  };
-  // The untimed calls before a batch (below) keep launch-bound calls from starting cold after the
-  // host work between batches. Where both models' calls in the last batch took kLongCallMs or
-  // more, a cold start (tens of microseconds) is within such a call's noise, and the untimed calls
-  // cost a pair's worth of GPU time each batch: on the H100, level 1 (calls of 1.3-9.2 ms, the
-  // large problems 3 pairs a batch) spent 25 s of a 130 s sweep in them (docs/benchmarks.md,
-  // session 39). Then the batch goes without, and its first call alternates between the models
-  // from batch to batch (`batches`), so that what is left of a cold start falls on each side
-  // alike. KFORGE_WORKER_UNTIMED_CALLS=always keeps them before every batch, for a benchmark that
-  // compares the two in one run.
-  static const bool always_untimed = environment_says("KFORGE_WORKER_UNTIMED_CALLS", "always");
-  int batches = 0;
-  bool long_calls = false;  // both models' median call in the last batch at least kLongCallMs
-  // Pairs first..first+count-1 (negative indices: warm-ups); `what` names them in messages.
-  auto run_batch = [&](int first, int count, const std::string& what) {
-    const int batch_number = batches++;
+  // The ranks of a multi-rank job start each call together: its collectives meet at once, and no
+  // rank's time holds another's wait for it.
+  void together() const {
+    if (setup_.ranks) setup_.ranks->barrier();
+  }
+
+  // A multi-rank job's batches run under the ranks' agreement (PairSetup::agree).
+  std::vector<Pair> agreed_batch(int first, int count, const std::string& what) {
+    if (!setup_.agree) return run_batch(first, count, what);
     std::vector<Pair> pairs;
-    std::optional<TracedPart> part(std::in_place, "timing inputs");
-    for (int index = first; index < first + count; ++index) {
-      py::list fresh = inputs_for(index);
-      py::list copy = setup.share_inputs ? fresh : clone_arguments(fresh);
-      bool ref_gets_fresh = (index / 2) % 2 == 0;
-      RecheckSample keep(seed ^ (0x5bd1e995ULL * static_cast<uint64_t>(index + 1000)), device);
-      pairs.push_back({index, py::tuple(ref_gets_fresh ? fresh : copy), py::tuple(ref_gets_fresh ? copy : fresh),
-                       std::move(keep), {}, {}, {}, {}});
-    }
-    // One untimed call of each model first, on inputs of its own: the host's caches and the GPU's
-    // clocks come back from the input generation and checks between batches before the first
-    // timed call. (Not before warm-up pairs: nothing of theirs is kept; nor where the calls are
-    // long, above.)
-    part.emplace("timing untimed calls");
-    if (first >= 0 && (always_untimed || !long_calls)) {
-      py::tuple warm(inputs_for(100000 + first));
-      const uint64_t warm_seed = forward_seed_for(seed ^ static_cast<uint64_t>(100000 + first));
-      together();
-      note_watchdog(guarded(Verdict::runtime_error, "reference forward (" + what + ", untimed)",
-                            [&] {
-                              if (twin) return setup.reference_process(hold, py::list(warm), warm_seed, pairs.front().keep, nullptr, false);
-                              seed_everything(warm_seed);
-                              return ref_side.time(timer, hold, warm);
-                            }),
-                    "the reference");
-      together();
-      note_watchdog(guarded(Verdict::runtime_error, "ModelNew.forward (" + what + ", untimed)",
-                            [&] { return cand(hold, py::list(warm), warm_seed, pairs.front().keep, nullptr, false); }),
-                    "ModelNew");
-    }
-    part.reset();  // the pairs' parts are their own
-    auto label_of = [](const Pair& p) {
-      return p.index < 0 ? "warm-up " + std::to_string(-p.index) : "timed pair " + std::to_string(p.index + 1);
-    };
-    for (auto& p : pairs) {
-      const uint64_t pair_seed = forward_seed_for(seed ^ static_cast<uint64_t>(p.index + 1000));
-      auto time_ref = [&] {
-        together();
-        TracedPart part("timing reference");
-        py::object result;
-        Sample s = guarded(Verdict::runtime_error, "reference forward (" + what + ")", [&] {
-          if (twin) return setup.reference_process(hold, py::list(p.ref_args), pair_seed, p.keep, &p.ref_kept, false);
-          seed_everything(pair_seed);
-          return ref_side.time(timer, hold, p.ref_args, &result);
-        });
-        note_watchdog(s, "the reference");
-        if (!twin) p.ref_kept = keep_reference_outputs(result, p.keep, label_of(p));
-        return s;
-      };
-      auto time_cand = [&] {
-        together();
-        TracedPart part("timing candidate");
-        Sample s = guarded(Verdict::runtime_error, "ModelNew.forward (" + what + ")",
-                           [&] { return cand(hold, py::list(p.cand_args), pair_seed, p.keep, &p.cand_kept, &p == &pairs.back()); });
-        note_watchdog(s, "ModelNew");
-        return s;
-      };
+    setup_.agree([&] { pairs = run_batch(first, count, what); });
+    return pairs;
+  }
+
+  // Pairs first..first+count-1 (negative indices: warm-ups); `what` names them in messages.
+  std::vector<Pair> run_batch(int first, int count, const std::string& what) {
+    const int batch_number = batches_++;
+    std::vector<Pair> pairs = prepare(first, count);
+    if (first >= 0 && (untimed_calls_always() || !long_calls_)) untimed_calls(first, what, pairs.front().keep);
+    for (Pair& p : pairs) {
+      const bool last = &p == &pairs.back();
       // ABBA within the batch; a batch's first pair starts with the reference in even batches and
       // with the candidate in odd ones (the same order as by index where batches are odd-sized).
       if ((p.index - first + batch_number) % 2 == 0) {
-        p.ref_sample = time_ref();
-        p.cand_sample = time_cand();
+        p.ref_sample = time_reference(p, what);
+        p.cand_sample = time_candidate(p, what, last);
       } else {
-        p.cand_sample = time_cand();
-        p.ref_sample = time_ref();
+        p.cand_sample = time_candidate(p, what, last);
+        p.ref_sample = time_reference(p, what);
       }
     }
-    part.emplace("timing recheck");
-    for (const auto& p : pairs) recheck_pair(p.ref_kept, p.cand_kept, label_of(p), job, setup.roles);
+    TracedPart part("timing recheck");
+    for (const Pair& p : pairs) recheck_pair(p.ref_kept, p.cand_kept, p.label(), job_, setup_.roles);
     return pairs;
-  };
-  auto agreed_batch = [&](int first, int count, const std::string& what) {
-    if (!setup.agree) return run_batch(first, count, what);
-    std::vector<Pair> pairs;
-    setup.agree([&] { pairs = run_batch(first, count, what); });
-    return pairs;
-  };
-
-  for (int done = 0; done < settings.warmup; done += setup.batch) {
-    int count = std::min(setup.batch, settings.warmup - done);
-    agreed_batch(-settings.warmup + done, count, "warm-up");
   }
-  auto t0 = Clock::now();
-  for (int pair = 0; pair < settings.max_samples;) {
-    int count = std::min(setup.batch, settings.max_samples - pair);
-    std::string what = count == 1 ? "timed pair " + std::to_string(pair + 1)
-                                  : "timed pairs " + std::to_string(pair + 1) + "-" + std::to_string(pair + count);
-    const bool held_before = hold;
-    auto batch_pairs = agreed_batch(pair, count, what);
-    if (held_before && !hold && !out.ref_ms.empty()) {
-      // The hold was given up mid-way: the pairs so far were timed the other way. Start again.
-      out.unheld_pairs += static_cast<int>(out.ref_ms.size());
-      out.ref_ms.clear();
-      out.cand_ms.clear();
-      out.ref_host_ms.clear();
-      out.cand_host_ms.clear();
-      out.cand_bound_ms.clear();
-      out.cand_delivery_ms.clear();
-      out.twin_delivery_ms.clear();
+
+  // The batch's inputs, all made before any of its calls; each model gets its own copy (which one
+  // gets the generated buffer and which the clone alternates every two pairs), or both the same
+  // tensors where that is safe (PairSetup::share_inputs).
+  std::vector<Pair> prepare(int first, int count) const {
+    TracedPart part("timing inputs");
+    std::vector<Pair> pairs;
+    for (int index = first; index < first + count; ++index) {
+      py::list fresh = inputs_for_(index);
+      py::list copy = setup_.share_inputs ? fresh : clone_arguments(fresh);
+      const bool ref_gets_fresh = (index / 2) % 2 == 0;
+      RecheckSample keep(seed_ ^ (0x5bd1e995ULL * static_cast<uint64_t>(index + 1000)), device_);
+      pairs.push_back({index, py::tuple(ref_gets_fresh ? fresh : copy), py::tuple(ref_gets_fresh ? copy : fresh),
+                       std::move(keep), {}, {}, {}, {}});
     }
-    if (setup.ranks) slowest_ranks(*setup.ranks, batch_pairs);  // and so every rank decides long_calls alike
-    long_calls = both_medians_at_least(batch_pairs, kLongCallMs);
-    for (const auto& p : batch_pairs) {
+    return pairs;
+  }
+
+  // One untimed call of each model first, on inputs of their own: the host's caches and the GPU's
+  // clocks come back from the input generation and checks between batches before the first timed
+  // call. (Not before warm-up pairs: nothing of theirs is kept; nor where the calls are long.)
+  void untimed_calls(int first, const std::string& what, const RecheckSample& keep) {
+    TracedPart part("timing untimed calls");
+    const py::tuple warm(inputs_for_(100000 + first));
+    TimedCall call{hold_, py::list(warm), forward_seed_for(seed_ ^ static_cast<uint64_t>(100000 + first)), &keep};
+    together();
+    note_watchdog(guarded(Verdict::runtime_error, "reference forward (" + what + ", untimed)",
+                          [&] {
+                            if (twin_) return setup_.reference_process(call);
+                            seed_everything(call.forward_seed);
+                            return ref_side_.time(timer_, hold_, warm);
+                          }),
+                  "the reference");
+    together();
+    call.hold = hold_;  // as the reference's call left it
+    note_watchdog(guarded(Verdict::runtime_error, "ModelNew.forward (" + what + ", untimed)", [&] { return cand_(call); }),
+                  "ModelNew");
+  }
+
+  // The seed both models' generators get before their forward in pair `p` (forward_seed_for).
+  uint64_t pair_seed(const Pair& p) const { return forward_seed_for(seed_ ^ static_cast<uint64_t>(p.index + 1000)); }
+
+  Sample time_reference(Pair& p, const std::string& what) {
+    together();
+    TracedPart part("timing reference");
+    py::object result;
+    const TimedCall call{hold_, py::list(p.ref_args), pair_seed(p), &p.keep, &p.ref_kept, false, p.index};
+    Sample s = guarded(Verdict::runtime_error, "reference forward (" + what + ")", [&] {
+      if (twin_) return setup_.reference_process(call);
+      seed_everything(call.forward_seed);
+      return ref_side_.time(timer_, hold_, p.ref_args, &result);
+    });
+    note_watchdog(s, "the reference");
+    if (!twin_) p.ref_kept = keep_reference_outputs(result, p.keep, p.label());
+    return s;
+  }
+
+  Sample time_candidate(Pair& p, const std::string& what, bool last_of_batch) {
+    together();
+    TracedPart part("timing candidate");
+    const TimedCall call{hold_, py::list(p.cand_args), pair_seed(p), &p.keep, &p.cand_kept, last_of_batch, p.index};
+    Sample s = guarded(Verdict::runtime_error, "ModelNew.forward (" + what + ")", [&] { return cand_(call); });
+    note_watchdog(s, "ModelNew");
+    return s;
+  }
+
+  // The batch's pairs into the outcome, less those a throttled GPU or a released hold spoiled.
+  void keep(const std::vector<Pair>& pairs) {
+    for (const Pair& p : pairs) {
       if (p.ref_sample.throttled || p.cand_sample.throttled) {
-        ++out.throttled_pairs;
+        ++out_.throttled_pairs;
         continue;
       }
       // A sample the watchdog released was held, and the hold is off from then on: both are
       // dropped by comparing each side's hold with the evaluation's.
-      if (p.ref_sample.held != hold || p.cand_sample.held != hold) {
-        ++out.unheld_pairs;
+      if (p.ref_sample.held != hold_ || p.cand_sample.held != hold_) {
+        ++out_.unheld_pairs;
         continue;
       }
       for (unsigned mhz : {p.ref_sample.sm_mhz, p.cand_sample.sm_mhz})
         if (mhz) {
-          out.min_mhz = out.min_mhz ? std::min(out.min_mhz, mhz) : mhz;
-          out.max_mhz = std::max(out.max_mhz, mhz);
+          out_.min_mhz = out_.min_mhz ? std::min(out_.min_mhz, mhz) : mhz;
+          out_.max_mhz = std::max(out_.max_mhz, mhz);
         }
-      out.ref_ms.push_back(p.ref_sample.event_ms);
-      out.cand_ms.push_back(p.cand_sample.event_ms);
-      out.ref_host_ms.push_back(p.ref_sample.host_ms);
-      out.cand_host_ms.push_back(p.cand_sample.host_ms);
-      out.cand_bound_ms.push_back(p.cand_sample.bound_ms);
+      out_.ref_ms.push_back(p.ref_sample.event_ms);
+      out_.cand_ms.push_back(p.cand_sample.event_ms);
+      out_.ref_host_ms.push_back(p.ref_sample.host_ms);
+      out_.cand_host_ms.push_back(p.cand_sample.host_ms);
+      out_.cand_bound_ms.push_back(p.cand_sample.bound_ms);
       if (p.ref_sample.delivery_ms >= 0 && p.cand_sample.delivery_ms >= 0) {
-        out.cand_delivery_ms.push_back(p.cand_sample.delivery_ms);
-        out.twin_delivery_ms.push_back(p.ref_sample.delivery_ms);
+        out_.cand_delivery_ms.push_back(p.cand_sample.delivery_ms);
+        out_.twin_delivery_ms.push_back(p.ref_sample.delivery_ms);
       }
     }
-    pair += count;
-    const double elapsed = seconds_since(t0);
-    bool stop = elapsed >= settings.max_time_s;
-    if (!stop && pair >= settings.min_samples && elapsed >= settings.min_time_s) {
-      auto est = stats::paired_speedup(out.ref_ms, out.cand_ms, 300);
-      stop = est && est->rel_half_width() <= settings.target_rel_ci;
-    }
-    // The ranks' times are the same after slowest_ranks, their clocks are not: rank 0's word.
-    if (setup.ranks) stop = setup.ranks->rank_zero_says(stop);
-    if (stop) break;
   }
-  if (out.not_held.empty() && !hold && device.is_cuda()) out.not_held = "stream not held: " + timer.why_not_held();
-  return out;
+
+  // The stopping rule: at --max-time, or once --min-samples pairs and --min-time are done and the
+  // speedup's interval is within --target-ci. The ranks' times are the same after slowest_ranks,
+  // their clocks are not: rank 0's word.
+  bool enough(int pairs_done, double elapsed_s) const {
+    bool stop = elapsed_s >= settings_.max_time_s;
+    if (!stop && pairs_done >= settings_.min_samples && elapsed_s >= settings_.min_time_s) {
+      auto est = stats::paired_speedup(out_.ref_ms, out_.cand_ms, 300);
+      stop = est && est->rel_half_width() <= settings_.target_rel_ci;
+    }
+    if (setup_.ranks) stop = setup_.ranks->rank_zero_says(stop);
+    return stop;
+  }
+
+  const CandidateCall& cand_;
+  const std::function<py::list(int)>& inputs_for_;
+  const protocol::EvalJob& job_;
+  const protocol::TimingSettings& settings_;
+  const uint64_t seed_;
+  const at::Device& device_;
+  const PairSetup& setup_;
+  Timer& timer_;
+  const bool twin_;  // the reference timed through PairSetup::reference_process
+  bool hold_;        // the stream held while each forward is queued (note_watchdog gives it up)
+  TimedSide ref_side_;
+  int batches_ = 0;
+  bool long_calls_ = false;  // both models' median call in the last batch at least kLongCallMs
+  TimingOutcome out_;
+};
+
+}  // namespace
+
+TimingOutcome time_pairs(const py::object& ref, const CandidateCall& cand, const std::function<py::list(int)>& inputs_for,
+                         const protocol::EvalJob& job, uint64_t seed, const at::Device& device, const PairSetup& setup,
+                         Timer& timer) {
+  return PairedTiming(ref, cand, inputs_for, job, seed, device, setup, timer).run();
 }
 
 // KFORGE_WORKER_PAIRS_PER_BATCH=N (1-100) sets the cap for a benchmark that compares batch sizes in

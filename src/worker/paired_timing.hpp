@@ -54,15 +54,26 @@ struct KeptOutputs {
   std::vector<std::vector<int64_t>> shapes;
 };
 
-// One timed call of the candidate: `hold` the stream or not, on `args`, with torch's generators
-// seeded with `forward_seed` first (as the reference's call of the same pair is: dropout and other
-// random ops draw alike); what `keep` takes of its outputs into `kept` (null: an untimed call
-// whose outputs nobody reads).
-// `checks`: the candidate process's integrity checks after this call, asked for on a batch's last
-// call only (its outputs are read at its timed frame, before them, so they guard no timed figure:
-// a change they would find after an earlier call of the batch is still there after the last).
-using CandidateCall = std::function<Sample(bool hold, const py::list& args, uint64_t forward_seed, const RecheckSample& keep,
-                                           KeptOutputs* kept, bool checks)>;
+// One call of a model in a process of kforge's (the candidate's, the reference twin's), as the
+// timing asks for it.
+struct TimedCall {
+  bool hold = false;  // with the stream held while its forward is queued
+  py::list args;
+  // torch's generators are seeded with it before the forward, as the other model's call of the same
+  // pair is (dropout and other random ops draw alike).
+  uint64_t forward_seed = 0;
+  const RecheckSample* keep = nullptr;  // what of its outputs to take
+  KeptOutputs* kept = nullptr;          // where: null for an untimed call, whose outputs nobody reads
+  // The candidate process's integrity checks after this call, asked for on a batch's last call only
+  // (its outputs are read at its timed frame, before them, so they guard no timed figure: a change
+  // they would find after an earlier call of the batch is still there after the last).
+  bool checks = false;
+  // The timed pair's index from 0, the same for both models of a pair; negative for a warm-up pair
+  // or an untimed call. Where a process places the call's inputs may follow it (input layouts,
+  // worker/remote_candidate.hpp).
+  int pair = -1;
+};
+using CandidateCall = std::function<Sample(const TimedCall&)>;
 
 struct PairSetup {
   int batch = 1;  // pairs whose inputs are made at once (timing_batch)

@@ -13,6 +13,7 @@
 
 #include "metrics/statistics.hpp"
 #include "worker/failure.hpp"
+#include "worker/input_layouts.hpp"
 #include "worker/phase_trace.hpp"
 
 #if KFORGE_WITH_CUDA
@@ -137,7 +138,7 @@ void RemoteCandidate::calibrate(const py::list& inputs, const std::function<int6
     ensure_arena(arena_input_bytes(inputs) + aligned(output_bytes) + kSlotAlignment);
     py::list views;
     int64_t end = 0;
-    json args = place_inputs(inputs, views, &end);
+    json args = place_inputs(inputs, 0, views, &end);
     double outer = 0;
     json timed;
     json message = {{"type", "calibrate"},
@@ -222,9 +223,9 @@ bool RemoteCandidate::gpu_goes_idle(double idle_ms) {
   return false;
 }
 
-json RemoteCandidate::place_inputs(const py::list& inputs, py::list& views, int64_t* end) {
+json RemoteCandidate::place_inputs(const py::list& inputs, int64_t start, py::list& views, int64_t* end) {
   json args = json::array();
-  int64_t cursor = 0;
+  int64_t cursor = start;
   for (auto a : inputs) {
     if (THPVariable_Check(a.ptr())) {
       at::Tensor t = THPVariable_Unpack(a.ptr());
@@ -381,15 +382,20 @@ void RemoteCandidate::read_outputs(const json& frame, int64_t out_offset, int64_
 }
 
 RemoteCall RemoteCandidate::call(const py::list& inputs, const CallOptions& options) {
-  // Layout: the tensor inputs, then the space for the outputs.
+  // Layout: the tensor inputs from the call's layout's start (worker/input_layouts.hpp), then the
+  // space for the outputs; the arena holds every layout, so it grows at most once in a timing.
   const int64_t input_bytes = arena_input_bytes(inputs);
   const int64_t output_capacity = aligned(options.output_bytes) + 16 * kSlotAlignment;
-  ensure_arena(input_bytes + output_capacity);
+  ensure_arena(layouts_span(input_bytes, options.input_layouts) + output_capacity);
 
   RemoteCall out;
   int64_t cursor = 0;
   std::optional<TracedPart> part(std::in_place, "call place inputs");
-  json args = place_inputs(inputs, out.inputs_after, &cursor);
+  const int64_t inputs_start = layout_start(input_bytes, options.input_layouts, options.pair);
+  json args = place_inputs(inputs, inputs_start, out.inputs_after, &cursor);
+  if (trace_timing() && options.pair >= 0)
+    std::fprintf(stderr, "kforge worker: timing trace: timed pair %d: inputs at arena offset %lld of %lld bytes\n",
+                 options.pair + 1, static_cast<long long>(inputs_start), static_cast<long long>(arena_->bytes()));
   const int64_t out_offset = cursor;
   json message = {{"type", "call"},
                   {"what", options.what},

@@ -84,6 +84,10 @@ class RemoteCandidate {
     // What of each output to take out of the arena, as a tensor of its own (empty: all of it, a
     // copy). A timed call's recheck reads a sample only (paired_timing.hpp's RecheckSample).
     std::function<at::Tensor(const at::Tensor&)> keep;
+    // Where its inputs go in the arena (worker/input_layouts.hpp): layout `pair` mod
+    // `input_layouts`, the arena sized for all of them; a negative pair takes the first.
+    int input_layouts = 1;
+    int pair = -1;
   };
   RemoteCall call(const py::list& inputs, const CallOptions& options);
   // With the candidate stopped and drained (after the timing): a GPU still slow to answer a probe
@@ -99,9 +103,9 @@ class RemoteCandidate {
 
  private:
   void ensure_arena(int64_t bytes);
-  // Copies the tensor inputs into the arena from offset 0; their descriptions, the views (appended
-  // to `views`), and the first free offset after them.
-  nlohmann::json place_inputs(const py::list& inputs, py::list& views, int64_t* end);
+  // Copies the tensor inputs into the arena from offset `start`; their descriptions, the views
+  // (appended to `views`), and the first free offset after them.
+  nlohmann::json place_inputs(const py::list& inputs, int64_t start, py::list& views, int64_t* end);
   // The outputs `frame` describes (a timed call's timed frame, or a call's reply), checked against
   // the space given for them (from `out_offset`, `output_capacity` bytes) and copied out into `out`.
   void read_outputs(const nlohmann::json& frame, int64_t out_offset, int64_t output_capacity, const CallOptions& options,

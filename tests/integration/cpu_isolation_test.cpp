@@ -305,6 +305,47 @@ TEST(CpuIsolation, AnIdentityIsTimedAsItsReference) {
   EXPECT_LT(speedup, 1.5) << lines[0].dump();
 }
 
+// Each side's timed pairs read their inputs from one place in its arena by default, and from
+// KFORGE_WORKER_INPUT_LAYOUTS places in turn when it is set (worker/input_layouts.hpp): the
+// timing trace gives each timed call's offset, the twin's and the candidate's alike.
+TEST(CpuIsolation, InputLayoutsSpreadTheTimedPairsOverTheArena) {
+  for (const char* layouts : {"1", "4"}) {
+    TempDir dir;
+    ScopedEnv cache("XDG_CACHE_HOME", dir.file("cache"));
+    ScopedEnv trace("KFORGE_WORKER_TIMING_TRACE", "1");
+    ScopedEnv count("KFORGE_WORKER_INPUT_LAYOUTS", layouts);
+    std::ifstream in(source_path(kProblem));
+    std::string problem((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    auto r = run_kforge({"--db", dir.file("k.db"), "eval", "--device", "cpu", "--json", "--max-time", "0.3", "--problem",
+                         source_path(kProblem), dir.write("identity.py", problem + "\n\nModelNew = Model\n")});
+    auto lines = r.json_lines();
+    ASSERT_EQ(lines.size(), 1u) << r.out << r.err;
+    ASSERT_EQ(lines[0].value("verdict", ""), "correct") << lines[0].dump();
+    std::ifstream log_in(dir.file("cache") + "/kforge/logs/worker-cpu.log");
+    std::string log((std::istreambuf_iterator<char>(log_in)), std::istreambuf_iterator<char>());
+    const std::string marker = ": inputs at arena offset ";
+    std::map<long long, int> calls_at;  // offset: timed calls (both sides) whose inputs started there
+    for (size_t at = log.find(marker); at != std::string::npos; at = log.find(marker, at + 1))
+      ++calls_at[std::stoll(log.substr(at + marker.size()))];
+    const int samples = lines[0].value("samples", 0);
+    int calls = 0;
+    for (const auto& [offset, n] : calls_at) calls += n;
+    EXPECT_GE(calls, 2 * samples) << log;  // every timed pair's two calls, dropped pairs too
+    if (std::string(layouts) == "1") {
+      EXPECT_EQ(calls_at.size(), 1u) << log;
+      EXPECT_EQ(calls_at.begin()->first, 0) << log;
+    } else {
+      ASSERT_EQ(calls_at.size(), 4u) << log;
+      // The problem's inputs are far under a page: each layout one 2 MiB page past the last.
+      long long expected = 0;
+      for (const auto& [offset, n] : calls_at) {
+        EXPECT_EQ(offset, expected) << log;
+        expected += 2 << 20;
+      }
+    }
+  }
+}
+
 // The reference twin is kept for the next candidate of the same problem in the same worker
 // (an agent's attempts, a folder's samples), and started afresh for another problem: the phase
 // trace names which.
