@@ -9,8 +9,10 @@
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
+#include <set>
 #include <string>
 #include <thread>
+#include <vector>
 
 namespace kforge::worker {
 namespace {
@@ -35,21 +37,34 @@ bool read_text(const std::string& path, char* buf, size_t size) {
 
 }  // namespace
 
-std::optional<ThreadTimes> thread_times(pid_t pid, bool with_times) {
+namespace {
+
+// The pids `list` (a /proc/<pid>/task/<tid>/children file: "pid pid ... ") names, onto `out`.
+void append_pids(const char* list, std::vector<pid_t>& out) {
+  for (char* end = nullptr;; list = end) {
+    const long pid = std::strtol(list, &end, 10);
+    if (end == list) return;
+    if (pid > 0) out.push_back(static_cast<pid_t>(pid));
+  }
+}
+
+// One process's threads into `out`; its threads' children onto `children`. False where it is gone.
+// Without `with_times`, stops at its first thread that runs.
+bool read_process(pid_t pid, bool with_times, ThreadTimes& out, std::vector<pid_t>& children) {
   const std::string dir = "/proc/" + std::to_string(pid) + "/task";
   DIR* tasks = ::opendir(dir.c_str());
-  if (!tasks) return std::nullopt;
-  ThreadTimes out;
+  if (!tasks) return false;
   while (dirent* entry = ::readdir(tasks)) {
     if (entry->d_name[0] == '.') continue;
     const std::string task = dir + "/" + entry->d_name;
-    char stat[512], schedstat[128];
+    char stat[512], schedstat[128], list[4096];
     if (!read_text(task + "/stat", stat, sizeof stat)) continue;  // gone meanwhile
     // "tid (comm) S ...": the state follows the last ')', since comm may hold one.
     const char* close_paren = std::strrchr(stat, ')');
     if (!close_paren || close_paren[1] != ' ') continue;
     const char state = close_paren[2];
     if (state == 'Z' || state == 'X') continue;  // ending: its time is no longer its own to grow
+    if (read_text(task + "/children", list, sizeof list)) append_pids(list, children);
     if (state != 'T' && state != 't') {
       out.any_running = true;
       if (!with_times) break;
@@ -67,6 +82,27 @@ std::optional<ThreadTimes> thread_times(pid_t pid, bool with_times) {
     }
   }
   ::closedir(tasks);
+  return true;
+}
+
+}  // namespace
+
+std::optional<ThreadTimes> thread_times(pid_t pid, bool with_times) {
+  ThreadTimes out;
+  std::vector<pid_t> waiting;
+  if (!read_process(pid, with_times, out, waiting)) return std::nullopt;
+  // Its descendants, each once (a pid the walk already read is not read again).
+  std::set<pid_t> read{pid};
+  while (!waiting.empty() && !(out.any_running && !with_times)) {
+    const pid_t next = waiting.back();
+    waiting.pop_back();
+    if (!read.insert(next).second) continue;
+    if (read.size() > kMostWatchedProcesses) {
+      out.too_many_processes = true;
+      break;
+    }
+    read_process(next, with_times, out, waiting);  // one gone meanwhile has nothing to add
+  }
   return out;
 }
 

@@ -1,8 +1,8 @@
 #pragma once
-// What a stopped process's threads have run, from /proc/<pid>/task/*/{stat,schedstat}: how kforge
-// knows every thread of a candidate's process has stopped (CandidateProcess::stop) and that none
-// ran while it was stopped (the ran-while-stopped check, CandidateProcess::resume). No torch, so
-// the unit tests build it as it is.
+// What a stopped process's threads (and those of the processes under it) have run, from
+// /proc/<pid>/task/*/{stat,schedstat,children}: how kforge knows every thread of a candidate's
+// process has stopped (CandidateProcess::stop) and that none ran while it was stopped (the
+// ran-while-stopped check, CandidateProcess::resume). No torch, so the unit tests build it as it is.
 #include <sys/types.h>
 
 #include <cstddef>
@@ -21,16 +21,28 @@ struct ThreadRun {
 };
 using ThreadRuns = std::map<int, ThreadRun>;  // tid -> what it has run
 
+// The most processes (the candidate's and those under it) a reading follows. An honest candidate
+// has a few at most (torch.compile's compile workers: at most 32, by Inductor's
+// decide_compile_threads, and the process that holds them); a tree
+// larger than this cannot be watched whole, and a reading that finds one says so.
+inline constexpr size_t kMostWatchedProcesses = 128;
+
 struct ThreadTimes {
   ThreadRuns stopped;        // each stopped thread's
   bool any_running = false;  // some thread is neither stopped ('T', 't') nor ending ('Z', 'X')
+  bool too_many_processes = false;  // more than kMostWatchedProcesses: the rest were not read
 };
 
-// The threads of `pid`: whether any runs, and, `with_times`, what each stopped one has run.
-// Without `with_times` it stops at the first thread that runs. None where the process is gone.
+// The threads of `pid` and of every process under it (its threads' children, theirs, and so on,
+// from /proc/<pid>/task/<tid>/children): whether any runs, and, `with_times`, what each stopped one
+// has run. The processes under it share its process group, so kforge's SIGSTOP stops them too, and
+// a child the candidate forked could otherwise run beside what is timed while its parent holds
+// still, and be gone before any later look (the integrity watch's, in the candidate's own process,
+// looks for live children once a batch). Without `with_times` it stops at the first thread that
+// runs. None where `pid` is gone.
 std::optional<ThreadTimes> thread_times(pid_t pid, bool with_times);
 
-// Whether every thread of `pid` is stopped (or ending, or gone).
+// Whether every thread of `pid` and of the processes under it is stopped (or ending, or gone).
 bool all_threads_stopped(pid_t pid);
 
 // Each stopped thread's CPU time once it holds still, for a process whose threads were all seen

@@ -185,8 +185,13 @@ void CandidateProcess::resume() {
     const ThreadRuns then = std::move(*stopped_at_);
     stopped_at_.reset();
     if (const auto now = thread_times(pid_, true)) {
+      if (now->too_many_processes)
+        throw Failure{Verdict::rejected,
+                      "the candidate's process has more than " + std::to_string(kMostWatchedProcesses) +
+                          " processes under it: too many for kforge to see that none of them runs beside what is timed",
+                      std::string(rules::kProcessInjection)};
       // A stopped thread neither runs, nor ends, nor starts another: any of it means the process
-      // was resumed by something other than kforge.
+      // (or one under it) was resumed by something other than kforge.
       const auto [ran_ns, late_ns, changed] = run_since(then, *now);
       // Not the candidate's doing; logged where it passes what a read before the switch leaves
       // (0.26-0.31 ms seen on the H200), to see how often.

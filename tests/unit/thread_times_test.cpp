@@ -88,6 +88,87 @@ TEST(ThreadTimes, ARunWhileStoppedIsSeen) {
   EXPECT_EQ(ran.changed, 0u);
 }
 
+// A process group like a candidate's whose leader sleeps while `children` processes it forked
+// either spin (`spin`) or sleep; constructed once every child has started. Killed with its group.
+class ParentOfChildren {
+ public:
+  ParentOfChildren(int children, bool spin) {
+    int ready[2];
+    if (::pipe(ready) != 0) return;
+    pid_ = ::fork();
+    if (pid_ == 0) {
+      ::setpgid(0, 0);
+      ::close(ready[0]);
+      for (int i = 0; i < children; ++i)
+        if (::fork() == 0) {
+          ::close(ready[1]);
+          if (spin)
+            for (;;) asm volatile("" ::: "memory");
+          for (;;) ::pause();
+        }
+      [[maybe_unused]] auto n = ::write(ready[1], "x", 1);
+      for (;;) ::pause();
+    }
+    ::setpgid(pid_, pid_);
+    ::close(ready[1]);
+    char byte;
+    [[maybe_unused]] auto n = ::read(ready[0], &byte, 1);
+    ::close(ready[0]);
+  }
+  ~ParentOfChildren() {
+    ::kill(-pid_, SIGKILL);
+    ::waitpid(pid_, nullptr, 0);
+  }
+  pid_t pid() const { return pid_; }
+
+ private:
+  pid_t pid_ = -1;
+};
+
+TEST(ThreadTimes, AChildThatRunsWhileItsParentHoldsStillIsSeen) {
+  ParentOfChildren group(1, /*spin=*/true);
+  ASSERT_GT(group.pid(), 0);
+  ::kill(-group.pid(), SIGSTOP);
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(2);
+  while (!all_threads_stopped(group.pid())) ASSERT_LT(std::chrono::steady_clock::now(), deadline);
+  const auto baseline = settled_thread_times(group.pid());
+  ASSERT_TRUE(baseline.has_value());
+  ASSERT_EQ(baseline->size(), 2u) << "the parent's thread and its child's";
+  pid_t child = -1;
+  for (const auto& [tid, run] : *baseline)
+    if (tid != group.pid()) child = tid;
+  // The child alone resumed (as by a way of resuming itself), then stopped again: its run shows,
+  // though the parent never moved.
+  ::kill(child, SIGCONT);
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  ::kill(-group.pid(), SIGSTOP);
+  while (!all_threads_stopped(group.pid())) ASSERT_LT(std::chrono::steady_clock::now(), deadline + std::chrono::seconds(1));
+  const auto later = thread_times(group.pid(), true);
+  ASSERT_TRUE(later.has_value());
+  EXPECT_FALSE(later->too_many_processes);
+  const RunWhileStopped ran = run_since(*baseline, *later);
+  EXPECT_GT(ran.ran_ns, 2'000'000u);
+  EXPECT_EQ(ran.changed, 0u);
+}
+
+TEST(ThreadTimes, AChildRunningIsARunningThread) {
+  ParentOfChildren group(1, /*spin=*/true);
+  ASSERT_GT(group.pid(), 0);
+  // The parent sleeps, its child spins: the group is not stopped.
+  EXPECT_FALSE(all_threads_stopped(group.pid()));
+}
+
+TEST(ThreadTimes, MoreProcessesThanCanBeWatchedAreSaidSo) {
+  ParentOfChildren few(3, /*spin=*/false);
+  const auto three = thread_times(few.pid(), true);
+  ASSERT_TRUE(three.has_value());
+  EXPECT_FALSE(three->too_many_processes);
+  ParentOfChildren many(static_cast<int>(kMostWatchedProcesses), /*spin=*/false);
+  const auto all = thread_times(many.pid(), true);
+  ASSERT_TRUE(all.has_value());
+  EXPECT_TRUE(all->too_many_processes) << kMostWatchedProcesses << " children and their parent";
+}
+
 TEST(ThreadTimes, AThreadThatCameOrWentOrRunsIsCounted) {
   ThreadTimes now;
   now.stopped = {{11, {500, 4}}, {13, {900, 1}}};
