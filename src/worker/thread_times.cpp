@@ -111,6 +111,15 @@ bool all_threads_stopped(pid_t pid) {
   return !threads || !threads->any_running;
 }
 
+bool wait_until_stopped(pid_t pid, std::chrono::steady_clock::time_point deadline, std::chrono::microseconds poll) {
+  while (!all_threads_stopped(pid)) {
+    if (std::chrono::steady_clock::now() >= deadline) return false;
+    std::this_thread::sleep_for(poll);
+    ::kill(-pid, SIGSTOP);
+  }
+  return true;
+}
+
 std::optional<ThreadRuns> settled_thread_times(pid_t pid) {
   using Clock = std::chrono::steady_clock;
   const auto deadline = Clock::now() + kSettleDeadline;

@@ -5,6 +5,7 @@
 // ran-while-stopped check, CandidateProcess::resume). No torch, so the unit tests build it as it is.
 #include <sys/types.h>
 
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <map>
@@ -44,6 +45,12 @@ std::optional<ThreadTimes> thread_times(pid_t pid, bool with_times);
 
 // Whether every thread of `pid` and of the processes under it is stopped (or ending, or gone).
 bool all_threads_stopped(pid_t pid);
+
+// Waits until all_threads_stopped(pid), sending SIGSTOP to the process group `pid` leads again every
+// `poll` (a process that resumes itself would otherwise never be seen stopped whole); false at
+// `deadline`. A signal is taken when a thread next leaves the kernel, so a thread inside a system
+// call that only a fatal signal interrupts (mmap with MAP_POPULATE, mlock) runs on to its end.
+bool wait_until_stopped(pid_t pid, std::chrono::steady_clock::time_point deadline, std::chrono::microseconds poll);
 
 // Each stopped thread's CPU time once it holds still, for a process whose threads were all seen
 // stopped. A thread reads 'T' as soon as it takes the stop, a moment before it switches out, and

@@ -3,6 +3,7 @@
 #include "worker/thread_times.hpp"
 
 #include <signal.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -167,6 +168,45 @@ TEST(ThreadTimes, MoreProcessesThanCanBeWatchedAreSaidSo) {
   const auto all = thread_times(many.pid(), true);
   ASSERT_TRUE(all.has_value());
   EXPECT_TRUE(all->too_many_processes) << kMostWatchedProcesses << " children and their parent";
+}
+
+// A thread inside a system call that only a fatal signal interrupts (a populated mmap: the kernel
+// zeroes every page before it returns) takes the stop when the call ends, not when it is sent;
+// wait_until_stopped waits for it, sending SIGSTOP again meanwhile.
+TEST(ThreadTimes, AThreadHeldInASystemCallIsWaitedFor) {
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    ::setpgid(0, 0);
+    for (;;) {
+      void* p = ::mmap(nullptr, size_t{256} << 20, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+      if (p != MAP_FAILED) ::munmap(p, size_t{256} << 20);
+    }
+  }
+  ::setpgid(pid, pid);
+  for (int round = 0; round < 5; ++round) {
+    ::kill(-pid, SIGCONT);
+    std::this_thread::sleep_for(std::chrono::milliseconds(20 + 7 * round));
+    ::kill(-pid, SIGSTOP);
+    const auto t0 = std::chrono::steady_clock::now();
+    EXPECT_TRUE(wait_until_stopped(pid, t0 + std::chrono::seconds(5), std::chrono::microseconds(200))) << "round " << round;
+    EXPECT_TRUE(all_threads_stopped(pid)) << "round " << round;
+    // Held still once stopped: nothing more runs.
+    const auto baseline = thread_times(pid, true);
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    const auto later = thread_times(pid, true);
+    ASSERT_TRUE(baseline && later);
+    EXPECT_EQ(run_since(baseline->stopped, *later).ran_ns, 0u) << "round " << round;
+  }
+  ::kill(-pid, SIGKILL);
+  ::waitpid(pid, nullptr, 0);
+}
+
+// A deadline that has passed while a thread still runs: false, at once.
+TEST(ThreadTimes, AWaitPastItsDeadlineSaysSo) {
+  SpinningChild child;
+  ASSERT_GT(child.pid(), 0);
+  EXPECT_FALSE(wait_until_stopped(child.pid(), std::chrono::steady_clock::now() - std::chrono::seconds(1),
+                                  std::chrono::microseconds(20)));
 }
 
 TEST(ThreadTimes, AThreadThatCameOrWentOrRunsIsCounted) {
