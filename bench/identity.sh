@@ -29,10 +29,39 @@ for problem in $(for p in $patterns; do ls problems/$p.py 2>/dev/null || ls prob
   { cat "$problem"; printf '\n\nModelNew = Model\n'; } >"$dir/$level/$name/identity.py"
 done
 db="build/bench-identity.db"
+worker_logs="${XDG_CACHE_HOME:-$HOME/.cache}/kforge/logs"
+# twin_excess NAME MARKS: what the workers logged against the reference twin since MARKS (each log's
+# size before the sweep), into $out/NAME-twin.txt with a summary: every honest candidate's delivery
+# excess over the twin's, against the limit past which it would be charged. How far the honest
+# excesses stay under the limit says how far the slack, which a forger may hide in, could be cut.
+twin_excess() {
+  local name=$1 marks=$2 f size
+  for f in "$worker_logs"/worker-cuda*.log; do
+    [[ -f "$f" ]] || continue
+    size=$(grep -F "$f " <<<"$marks" | awk '{print $2}')
+    tail -c +$(( ${size:-0} + 1 )) "$f"
+  done | grep -F "against the twin:" >"$out/$name-twin.txt" || true
+  python3 - "$out/$name-twin.txt" <<'PY'
+import re, sys
+rows = [tuple(float(x) for x in re.findall(r"(-?[0-9.]+) ms", line)[:4]) for line in open(sys.argv[1])]
+if not rows:
+    sys.exit(0)
+def q(values, p):
+    values = sorted(values)
+    return values[min(len(values) - 1, int(p * len(values)))]
+excess = [r[0] for r in rows]
+share = [r[0] / r[2] for r in rows if r[2] > 0]
+print(f"against the twin, {len(rows)} evaluations: delivery excess [ms] median {q(excess, 0.5):.4f}, "
+      f"90th {q(excess, 0.9):.4f}, largest {max(excess):.4f}; excess / limit median {q(share, 0.5):.2f}, "
+      f"largest {max(share):.2f}; charged {sum(1 for s in share if s > 1)}")
+PY
+}
 # sweep NAME [VAR=VALUE...]: the identities into $out/NAME.jsonl, its table into $out/NAME.txt.
 sweep() {
   local name=$1; shift
   rm -f "$db" "$db"-*
+  local marks f
+  marks=$(for f in "$worker_logs"/worker-cuda*.log; do [[ -f "$f" ]] && echo "$f $(stat -c %s "$f")"; done)
   env "$@" "$kforge" --db "$db" eval --device cuda --json ${IDENTITY_ARGS:-} "$dir" >"$out/$name.jsonl"
   python3 - "$out/$name.jsonl" <<'PY' | tee "$out/$name.txt"
 import json, sys
@@ -53,6 +82,7 @@ for j in rows:
 rms = (sum(d * d for d in deviations) / len(deviations)) ** 0.5 if deviations else float("nan")
 print(f"largest |speedup - 1| = {worst:.4f}  (target < 0.01), rms {rms:.4f}")
 PY
+  twin_excess "$name" "$marks" | tee -a "$out/$name.txt"
 }
 sweep bench-identity
 [[ -z "${IDENTITY_ALT_ENV:-}" ]] && exit 0

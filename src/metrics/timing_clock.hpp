@@ -31,6 +31,8 @@ inline constexpr double kBoundSlackShare = 0.10;  // of the candidate's median h
 struct BoundChoice {
   bool use_bound = false;
   double excess_ms = 0.0;  // median(bound - reported host): how much the reports fell short
+  double limit_ms = 0.0;   // the excess past which the bound is used (the slack, the errors' allowance)
+  double standard_error_ms = 0.0;  // of excess_ms, where the rule estimates it (against the twin)
 };
 BoundChoice choose_bound(const std::vector<double>& cand_host_ms, const std::vector<double>& cand_bound_ms);
 

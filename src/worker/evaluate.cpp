@@ -19,6 +19,7 @@
 
 #include <sys/stat.h>
 
+#include "metrics/statistics.hpp"
 #include "metrics/timing_clock.hpp"
 #include "pool/resource_watch.hpp"
 #include "worker/failure.hpp"
@@ -672,6 +673,13 @@ class Evaluation {
     if (!timed.twin_delivery_ms.empty()) {
       const stats::BoundChoice against_twin =
           stats::choose_bound_against_twin(timed.cand_host_ms, timed.cand_delivery_ms, timed.twin_delivery_ms);
+      // Every evaluation's figures, charged or not: what honest candidates' excesses are is what
+      // the slack could be cut to (bench/identity.sh gathers them from the worker log).
+      std::fprintf(stderr,
+                   "kforge worker: against the twin: median delivery excess %.4f ms, standard error %.4f ms, limit "
+                   "%.4f ms, median host %.4f ms%s\n",
+                   against_twin.excess_ms, against_twin.standard_error_ms, against_twin.limit_ms,
+                   stats::median(timed.cand_host_ms), against_twin.use_bound ? ": charged" : "");
       if (against_twin.use_bound) {
         for (double& t : timed.cand_ms) t += against_twin.excess_ms;
         for (double& t : timed.cand_host_ms) t += against_twin.excess_ms;

@@ -75,6 +75,9 @@ TEST(TimingBound, AgainstTheTwinTheSlackGrowsWithTheCall) {
   // 0.3 ms more: within 5% of a 10 ms call, not of a 2 ms one.
   std::vector<double> twin(20, 0.3), cand(20, 0.6);
   EXPECT_FALSE(choose_bound_against_twin(std::vector<double>(20, 10.0), cand, twin).use_bound);
+  EXPECT_NEAR(choose_bound_against_twin(std::vector<double>(20, 10.0), cand, twin).limit_ms, 0.5, 1e-12);
+  EXPECT_NEAR(choose_bound_against_twin(std::vector<double>(20, 0.1), cand, twin).limit_ms, kTwinSlackMs, 1e-12);
+  EXPECT_NEAR(choose_bound(std::vector<double>(20, 10.0), std::vector<double>(20, 10.1)).limit_ms, 1.0, 1e-12);
   EXPECT_TRUE(choose_bound_against_twin(std::vector<double>(20, 2.0), cand, twin).use_bound);
   EXPECT_FALSE(choose_bound_against_twin({}, {}, twin).use_bound);
   EXPECT_FALSE(choose_bound_against_twin({1.0}, {0.5}, {}).use_bound);
@@ -88,6 +91,8 @@ TEST(TimingBound, AgainstTheTwinALoadedMachinesSwingIsNotCharged) {
   BoundChoice choice = choose_bound_against_twin(host, cand, twin);
   EXPECT_GT(choice.excess_ms, 0.05);
   EXPECT_FALSE(choice.use_bound) << choice.excess_ms;
+  EXPECT_GT(choice.standard_error_ms, 0.0);
+  EXPECT_NEAR(choice.limit_ms, kTwinStandardErrors * choice.standard_error_ms, 1e-12) << "the swing sets the limit";
   // The same excess without the swing is charged.
   EXPECT_TRUE(choose_bound_against_twin(host, std::vector<double>(40, 0.5), twin).use_bound);
 }
