@@ -39,11 +39,11 @@ inline constexpr Rule kAll[] = {
     {kPatchedTorch, "torch, time or their classes patched in its process"},
     {kPrecisionFlag, "TF32 or reduced-precision reductions switched on"},
     {kThreadInjection, "a thread still running, or launching kernels, after forward returned"},
-    {kProcessInjection, "a child process still running after forward returned"},
+    {kProcessInjection, "a child process still running after forward returned, or more than 128 under its process"},
     {kForgedResult, "something kforge never sends on a result channel"},
     {kUndrainedWork, "GPU work left running more than 100 ms after a call"},
     {kUnjoinedStream, "GPU work on a stream the caller's stream does not wait for when forward returns"},
-    {kRanWhileStopped, "its process ran while kforge had it stopped (it resumed itself)"},
+    {kRanWhileStopped, "its process, or one under it, ran while kforge had it stopped (it resumed itself, or a system call held a thread past 3 s)"},
 };
 
 constexpr bool known(std::string_view name) {

@@ -8,6 +8,7 @@
 #include <charconv>
 #include <chrono>
 #include <functional>
+#include <map>
 #include <thread>
 
 namespace kforge::worker {
@@ -115,17 +116,32 @@ std::string command_of(int pid) {
   return cmd.size() > 80 ? cmd.substr(0, 80) + "..." : cmd;
 }
 
-// Threads started through Python's threading module (foreign threads it merely saw are left to
-// the native check).
+// The interpreter's threads that are running Python code (a frame on their stack), read from its
+// thread states through the C API, with the name threading gives each where it lists one. The
+// watch once asked threading.enumerate() alone: a thread started with _thread is not in its list,
+// and a candidate can replace the function (a Python attribute) to list nothing. Threads without a
+// frame are C threads that merely keep a thread state (autograd's device threads, made at a
+// CUDA backward's first call): the native check's to judge.
 std::vector<std::pair<unsigned long, std::string>> python_threads() {
+  std::map<unsigned long, std::string> named;
+  try {
+    py::module_ threading = py::module_::import("threading");
+    py::object dummy = threading.attr("_DummyThread");
+    for (auto t : threading.attr("enumerate")()) {
+      if (py::isinstance(t, dummy)) continue;
+      py::object ident = t.attr("ident");
+      if (!ident.is_none()) named[ident.cast<unsigned long>()] = py::str(t.attr("name")).cast<std::string>();
+    }
+  } catch (py::error_already_set&) {
+    // A replaced or broken threading: the names are for messages only.
+  }
   std::vector<std::pair<unsigned long, std::string>> out;
-  py::module_ threading = py::module_::import("threading");
-  py::object dummy = threading.attr("_DummyThread");
-  for (auto t : threading.attr("enumerate")()) {
-    if (py::isinstance(t, dummy) || !t.attr("is_alive")().cast<bool>()) continue;
-    py::object ident = t.attr("ident");
-    if (ident.is_none()) continue;
-    out.emplace_back(ident.cast<unsigned long>(), py::str(t.attr("name")).cast<std::string>());
+  for (PyThreadState* ts = PyInterpreterState_ThreadHead(PyInterpreterState_Get()); ts; ts = PyThreadState_Next(ts)) {
+    PyFrameObject* frame = PyThreadState_GetFrame(ts);  // a new reference, or null
+    if (!frame) continue;
+    Py_DECREF(frame);
+    auto name = named.find(ts->thread_id);
+    out.emplace_back(ts->thread_id, name != named.end() ? name->second : "a thread threading does not list");
   }
   return out;
 }
