@@ -34,7 +34,7 @@ BoundChoice choose_bound(const std::vector<double>& cand_host_ms, const std::vec
   BoundChoice choice;
   if (cand_bound_ms.size() != cand_host_ms.size() || cand_host_ms.empty()) return choice;
   choice.excess_ms = median(differences(cand_bound_ms, cand_host_ms));
-  choice.limit_ms = std::max(kBoundSlackMs, kBoundSlackShare * median(cand_host_ms));
+  choice.slack_ms = choice.limit_ms = std::max(kBoundSlackMs, kBoundSlackShare * median(cand_host_ms));
   choice.use_bound = choice.excess_ms > choice.limit_ms;
   return choice;
 }
@@ -53,7 +53,8 @@ BoundChoice choose_bound_against_twin(const std::vector<double>& cand_host_ms, c
   // The median's standard error from the spread (1.4826 MAD, times 1.2533 for a median): on a
   // loaded machine deliveries swing by milliseconds, and an honest identity's median excess with it.
   choice.standard_error_ms = 1.8582 * median(deviation) / std::sqrt(static_cast<double>(excess.size()));
-  choice.limit_ms = std::max({kTwinSlackMs, kTwinSlackShare * median(cand_host_ms), kTwinStandardErrors * choice.standard_error_ms});
+  choice.slack_ms = std::max(kTwinSlackMs, kTwinSlackShare * median(cand_host_ms));
+  choice.limit_ms = std::max(choice.slack_ms, kTwinStandardErrors * choice.standard_error_ms);
   choice.use_bound = choice.excess_ms > choice.limit_ms;
   return choice;
 }

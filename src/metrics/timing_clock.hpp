@@ -31,8 +31,11 @@ inline constexpr double kBoundSlackShare = 0.10;  // of the candidate's median h
 struct BoundChoice {
   bool use_bound = false;
   double excess_ms = 0.0;  // median(bound - reported host): how much the reports fell short
-  double limit_ms = 0.0;   // the excess past which the bound is used (the slack, the errors' allowance)
+  double slack_ms = 0.0;   // what honest processes need on a quiet machine (a floor, or a share of the call)
+  double limit_ms = 0.0;   // the excess past which the bound is used: the slack, or the noise's allowance
   double standard_error_ms = 0.0;  // of excess_ms, where the rule estimates it (against the twin)
+  // Past the slack but within the noise's allowance: more pairs would decide it (the timing goes on).
+  bool undecided() const { return !use_bound && excess_ms > slack_ms; }
 };
 BoundChoice choose_bound(const std::vector<double>& cand_host_ms, const std::vector<double>& cand_bound_ms);
 

@@ -13,6 +13,7 @@
 
 #include "common/environment_says.hpp"
 #include "metrics/statistics.hpp"
+#include "metrics/timing_clock.hpp"
 #include "worker/failure.hpp"
 #include "worker/phase_trace.hpp"
 #include "worker/python_bridge.hpp"
@@ -386,14 +387,20 @@ class PairedTiming {
     }
   }
 
-  // The stopping rule: at --max-time, or once --min-samples pairs and --min-time are done and the
-  // speedup's interval is within --target-ci. The ranks' times are the same after slowest_ranks,
-  // their clocks are not: rank 0's word.
+  // The stopping rule: at --max-time, or once --min-samples pairs and --min-time are done, the
+  // speedup's interval is within --target-ci and the candidate's reports against the twin's
+  // deliveries are decided. (A process that forges its times reports them steadily, so the
+  // interval narrows at once; on a loaded machine the deliveries swing, and the forger's excess
+  // could sit inside the noise's allowance at the fewest pairs: a native candidate that rewrote its
+  // clock was `correct` at 5.0x once in CpuTrust with another test beside it on 2 cores. More pairs
+  // shrink the allowance.) The ranks' times are the same after slowest_ranks, their clocks are
+  // not: rank 0's word.
   bool enough(int pairs_done, double elapsed_s) const {
     bool stop = elapsed_s >= settings_.max_time_s;
     if (!stop && pairs_done >= settings_.min_samples && elapsed_s >= settings_.min_time_s) {
       auto est = stats::paired_speedup(out_.ref_ms, out_.cand_ms, 300);
-      stop = est && est->rel_half_width() <= settings_.target_rel_ci;
+      stop = est && est->rel_half_width() <= settings_.target_rel_ci &&
+             !stats::choose_bound_against_twin(out_.cand_host_ms, out_.cand_delivery_ms, out_.twin_delivery_ms).undecided();
     }
     if (setup_.ranks) stop = setup_.ranks->rank_zero_says(stop);
     return stop;

@@ -59,6 +59,7 @@ TEST(TimingBound, AgainstTheTwinHonestDeliveriesAreBelieved) {
   std::vector<double> host(40, 0.1), cand(40, 0.35), twin(40, 0.33);  // 0.02 ms apart
   BoundChoice choice = choose_bound_against_twin(host, cand, twin);
   EXPECT_FALSE(choice.use_bound);
+  EXPECT_FALSE(choice.undecided());
   EXPECT_NEAR(choice.excess_ms, 0.02, 1e-12);
 }
 
@@ -67,6 +68,7 @@ TEST(TimingBound, AgainstTheTwinAForgedClockIsCharged) {
   std::vector<double> host(40, 0.02), cand(40, 0.35 + 0.23), twin(40, 0.35);
   BoundChoice choice = choose_bound_against_twin(host, cand, twin);
   EXPECT_TRUE(choice.use_bound);
+  EXPECT_FALSE(choice.undecided()) << "charged is decided";
   EXPECT_NEAR(choice.excess_ms, 0.23, 1e-12);
   EXPECT_FALSE(choose_bound(host, std::vector<double>(40, 0.02 + 0.23)).use_bound) << "the calibration's rule would believe it";
 }
@@ -93,6 +95,7 @@ TEST(TimingBound, AgainstTheTwinALoadedMachinesSwingIsNotCharged) {
   EXPECT_FALSE(choice.use_bound) << choice.excess_ms;
   EXPECT_GT(choice.standard_error_ms, 0.0);
   EXPECT_NEAR(choice.limit_ms, kTwinStandardErrors * choice.standard_error_ms, 1e-12) << "the swing sets the limit";
+  EXPECT_TRUE(choice.undecided()) << "past the slack, within the swing: the timing takes more pairs";
   // The same excess without the swing is charged.
   EXPECT_TRUE(choose_bound_against_twin(host, std::vector<double>(40, 0.5), twin).use_bound);
 }
