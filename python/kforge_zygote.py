@@ -25,6 +25,11 @@ import warnings
 # CUDA runtime, which initialises the driver here and makes every forked child unable to use CUDA
 # ("Cannot re-initialize CUDA in forked subprocess"); through NVML it initialises nothing.
 os.environ["PYTORCH_NVML_BASED_CUDA_CHECK"] = "1"
+# torch.compile compiles in a pool of worker processes and threads by default (as many as the
+# cores, up to 32), which outlive the call that compiled: the candidate process's watch judged an
+# honest torch.compile candidate `rejected` for them (thread-injection, process-injection) until
+# session 41. One compile thread compiles in the calling thread and leaves nothing running.
+os.environ["TORCHINDUCTOR_COMPILE_THREADS"] = "1"
 # Python 3.12 warns on every fork of a process with threads (torch's import starts some); the
 # child only runs kforge's code until it makes its own CUDA context.
 warnings.filterwarnings("ignore", category=DeprecationWarning, message=".*use of fork\\(\\) may lead to deadlocks.*")
