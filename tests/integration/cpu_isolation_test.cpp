@@ -32,6 +32,13 @@ namespace {
 
 const char* kProblem = "tests/problems/hack_target/level1/1_Add_ReLU.py";
 
+// kProblem's identity candidate: the problem's text with ModelNew = Model.
+std::string identity_of_problem() {
+  std::ifstream in(source_path(kProblem));
+  std::string problem((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  return problem + "\n\nModelNew = Model\n";
+}
+
 // An environment variable set for one scope (kforge and its workers inherit it).
 class ScopedEnv {
  public:
@@ -293,10 +300,8 @@ raise RuntimeError(f"REACHED env={key} file={content} write={wrote} cache={cache
 // there); with the twin at 1.01-1.05. The bound is far from both.
 TEST(CpuIsolation, AnIdentityIsTimedAsItsReference) {
   TempDir dir;
-  std::ifstream in(source_path(kProblem));
-  std::string problem((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   auto r = run_kforge({"--db", dir.file("k.db"), "eval", "--device", "cpu", "--json", "--max-time", "1", "--problem",
-                       source_path(kProblem), dir.write("identity.py", problem + "\n\nModelNew = Model\n")});
+                       source_path(kProblem), dir.write("identity.py", identity_of_problem())});
   auto lines = r.json_lines();
   ASSERT_EQ(lines.size(), 1u) << r.out << r.err;
   ASSERT_EQ(lines[0].value("verdict", ""), "correct") << lines[0].dump();
@@ -314,10 +319,8 @@ TEST(CpuIsolation, InputLayoutsSpreadTheTimedPairsOverTheArena) {
     ScopedEnv cache("XDG_CACHE_HOME", dir.file("cache"));
     ScopedEnv trace("KFORGE_WORKER_TIMING_TRACE", "1");
     ScopedEnv count("KFORGE_WORKER_INPUT_LAYOUTS", layouts);
-    std::ifstream in(source_path(kProblem));
-    std::string problem((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     auto r = run_kforge({"--db", dir.file("k.db"), "eval", "--device", "cpu", "--json", "--max-time", "0.3", "--problem",
-                         source_path(kProblem), dir.write("identity.py", problem + "\n\nModelNew = Model\n")});
+                         source_path(kProblem), dir.write("identity.py", identity_of_problem())});
     auto lines = r.json_lines();
     ASSERT_EQ(lines.size(), 1u) << r.out << r.err;
     ASSERT_EQ(lines[0].value("verdict", ""), "correct") << lines[0].dump();
