@@ -48,11 +48,19 @@ BoundChoice choose_bound_against_twin(const std::vector<double>& cand_host_ms, c
   // Pair by pair: the two calls of a pair run back to back, under the same load.
   std::vector<double> excess = differences(cand_delivery_ms, twin_delivery_ms);
   choice.excess_ms = median(excess);
-  std::vector<double> deviation;
-  for (double e : excess) deviation.push_back(std::abs(e - choice.excess_ms));
-  // The median's standard error from the spread (1.4826 MAD, times 1.2533 for a median): on a
-  // loaded machine deliveries swing by milliseconds, and an honest identity's median excess with it.
-  choice.standard_error_ms = 1.8582 * median(deviation) / std::sqrt(static_cast<double>(excess.size()));
+  // The median's standard error from a spread (1.4826 MAD, times 1.2533 for a median): on a loaded
+  // machine deliveries swing by milliseconds, and an honest identity's median excess with it.
+  auto standard_error = [](const std::vector<double>& values) {
+    const double centre = median(values);
+    std::vector<double> deviation;
+    for (double v : values) deviation.push_back(std::abs(v - centre));
+    return 1.8582 * median(deviation) / std::sqrt(static_cast<double>(values.size()));
+  };
+  // The pairs' own spread, but never more than two twin deliveries' (sqrt(2) times the twin's
+  // spread): the candidate's process writes its own reports, and one that scatters them widely
+  // would otherwise widen the allowance it hides in. The twin's deliveries are kforge's (no
+  // candidate code runs in it) and swing with the machine's load as the candidate's do.
+  choice.standard_error_ms = std::min(standard_error(excess), std::sqrt(2.0) * standard_error(twin_delivery_ms));
   choice.slack_ms = std::max(kTwinSlackMs, kTwinSlackShare * median(cand_host_ms));
   choice.limit_ms = std::max(choice.slack_ms, kTwinStandardErrors * choice.standard_error_ms);
   choice.use_bound = choice.excess_ms > choice.limit_ms;

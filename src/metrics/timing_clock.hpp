@@ -48,7 +48,9 @@ BoundChoice choose_bound(const std::vector<double>& cand_host_ms, const std::vec
 // pair run back to back, under the same load). When the median excess of the candidate's exceeds
 // the twin's slack (0.05 ms, or 5% of its median host time, or three standard errors of that
 // median where the machine's load makes deliveries swing: an honest identity was charged 0.098 ms
-// on a loaded 2-core machine by a comparison of medians without it), the excess is what its reports
+// on a loaded 2-core machine by a comparison of medians without it; the standard error from the
+// pairs' excesses, at most what two twin deliveries' spread gives, so that a forger cannot widen it
+// by scattering its reports), the excess is what its reports
 // left out, and `excess_ms` is to be added to each of its times. A process that rewrote its own
 // clock (a native candidate patching steady_clock::now: 7.5x correct for a true 0.69x on the CPU,
 // session 35) hides at most the slack. Without twin samples: choose_bound.

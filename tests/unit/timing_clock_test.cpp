@@ -86,10 +86,14 @@ TEST(TimingBound, AgainstTheTwinTheSlackGrowsWithTheCall) {
 }
 
 TEST(TimingBound, AgainstTheTwinALoadedMachinesSwingIsNotCharged) {
-  // Pairs whose deliveries swing by +-0.4 ms under load, a median excess of 0.1 ms among them:
-  // within three standard errors of the median, so an honest candidate is not charged.
-  std::vector<double> host(40, 0.2), twin(40, 0.4), cand;
-  for (int i = 0; i < 40; ++i) cand.push_back(0.4 + 0.1 + (i % 2 ? 0.4 : -0.4) * (1 + i % 5) / 5);
+  // Pairs whose deliveries swing by up to +-0.4 ms under load, each side on its own, a median
+  // excess of 0.1 ms among them: within three standard errors of the median, so an honest
+  // candidate is not charged.
+  std::vector<double> host(40, 0.2), twin, cand;
+  for (int i = 0; i < 40; ++i) {
+    cand.push_back(0.4 + 0.1 + (i % 2 ? 0.4 : -0.4) * (1 + i % 5) / 5);
+    twin.push_back(0.4 + (i % 3 ? 0.4 : -0.4) * (1 + i % 7) / 7);
+  }
   BoundChoice choice = choose_bound_against_twin(host, cand, twin);
   EXPECT_GT(choice.excess_ms, 0.05);
   EXPECT_FALSE(choice.use_bound) << choice.excess_ms;
@@ -97,7 +101,19 @@ TEST(TimingBound, AgainstTheTwinALoadedMachinesSwingIsNotCharged) {
   EXPECT_NEAR(choice.limit_ms, kTwinStandardErrors * choice.standard_error_ms, 1e-12) << "the swing sets the limit";
   EXPECT_TRUE(choice.undecided()) << "past the slack, within the swing: the timing takes more pairs";
   // The same excess without the swing is charged.
-  EXPECT_TRUE(choose_bound_against_twin(host, std::vector<double>(40, 0.5), twin).use_bound);
+  EXPECT_TRUE(choose_bound_against_twin(host, std::vector<double>(40, 0.5), std::vector<double>(40, 0.4)).use_bound);
+}
+
+// A forger that scatters its reports widens the spread of its own deliveries, not the twin's: the
+// allowance follows the twin's, and a 0.2 ms median excess under a +-0.8 ms scatter of its own
+// making is charged on a quiet machine (the twin's deliveries steady).
+TEST(TimingBound, AgainstTheTwinAScatterOfTheCandidatesOwnIsNoCover) {
+  std::vector<double> host(40, 1.0), twin(40, 0.4), cand;
+  for (int i = 0; i < 40; ++i) cand.push_back(0.4 + 0.2 + (i % 2 ? 0.8 : -0.8) * (1 + i % 5) / 5);
+  const BoundChoice choice = choose_bound_against_twin(host, cand, twin);
+  EXPECT_NEAR(choice.excess_ms, 0.2, 0.2);
+  EXPECT_TRUE(choice.use_bound) << choice.excess_ms << " against a limit of " << choice.limit_ms;
+  EXPECT_NEAR(choice.limit_ms, kTwinSlackMs, 1e-12);
 }
 
 TEST(TimingBound, MismatchedOrEmptySamplesChangeNothing) {
