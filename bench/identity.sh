@@ -43,7 +43,8 @@ twin_excess() {
   done | grep -F "against the twin:" >"$out/$name-twin.txt" || true
   python3 - "$out/$name-twin.txt" <<'PY'
 import re, sys
-rows = [tuple(float(x) for x in re.findall(r"(-?[0-9.]+) ms", line)[:4]) for line in open(sys.argv[1])]
+# excess, standard error, limit, median host, slack [ms] (older logs lack the slack)
+rows = [tuple(float(x) for x in re.findall(r"(-?[0-9.]+) ms", line)[:5]) for line in open(sys.argv[1])]
 if not rows:
     sys.exit(0)
 def q(values, p):
@@ -53,7 +54,8 @@ excess = [r[0] for r in rows]
 share = [r[0] / r[2] for r in rows if r[2] > 0]
 print(f"against the twin, {len(rows)} evaluations: delivery excess [ms] median {q(excess, 0.5):.4f}, "
       f"90th {q(excess, 0.9):.4f}, largest {max(excess):.4f}; excess / limit median {q(share, 0.5):.2f}, "
-      f"largest {max(share):.2f}; charged {sum(1 for s in share if s > 1)}")
+      f"largest {max(share):.2f}; charged {sum(1 for s in share if s > 1)}; past the slack "
+      f"(timed on past the interval) {sum(1 for r in rows if len(r) > 4 and r[0] > r[4])}")
 PY
 }
 # sweep NAME [VAR=VALUE...]: the identities into $out/NAME.jsonl, its table into $out/NAME.txt.

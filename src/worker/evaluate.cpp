@@ -677,9 +677,10 @@ class Evaluation {
       // the slack could be cut to (bench/identity.sh gathers them from the worker log).
       std::fprintf(stderr,
                    "kforge worker: against the twin: median delivery excess %.4f ms, standard error %.4f ms, limit "
-                   "%.4f ms, median host %.4f ms%s\n",
+                   "%.4f ms, median host %.4f ms, slack %.4f ms, %zu pairs%s\n",
                    against_twin.excess_ms, against_twin.standard_error_ms, against_twin.limit_ms,
-                   stats::median(timed.cand_host_ms), against_twin.use_bound ? ": charged" : "");
+                   stats::median(timed.cand_host_ms), against_twin.slack_ms, timed.cand_host_ms.size(),
+                   against_twin.use_bound ? ": charged" : against_twin.undecided() ? ": undecided at the end" : "");
       if (against_twin.use_bound) {
         for (double& t : timed.cand_ms) t += against_twin.excess_ms;
         for (double& t : timed.cand_host_ms) t += against_twin.excess_ms;
