@@ -137,7 +137,12 @@ while True:
             signal.signal(signal.SIGCHLD, signal.SIG_DFL)
             signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGCHLD})
             signal.signal(signal.SIGTERM, signal.SIG_DFL)
-            libc.prctl(PR_SET_CHILD_SUBREAPER, 0, 0, 0, 0)
+            # The candidate's process takes the orphans of what it starts (a double fork's
+            # grandchild), so they stay in the tree kforge reads when it stops the process and
+            # among the children its checks look for; they went to this zygote until session 41,
+            # out of both (tests/adversarial/process_injection_orphan.py, `correct` then). Its
+            # filter denies clearing it (seccomp_filter.hpp: keep_child_subreaper).
+            libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
             libc.prctl(PR_SET_DUMPABLE, 1, 0, 0, 0)
             os.setpgid(0, 0)
             apart_from = 0

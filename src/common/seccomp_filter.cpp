@@ -118,6 +118,14 @@ void deny_chosen_wake_signals(Program& p) {
   deny_calls(p, {__NR_mq_notify}, kDenyPerm);  // a message queue's notice can be such a signal too
 }
 
+void keep_child_subreaper(Program& p) {
+  p.push_back(jump(BPF_JMP | BPF_JEQ | BPF_K, __NR_prctl, 0, 4));
+  p.push_back(stmt(BPF_LD | BPF_W | BPF_ABS, offsetof(seccomp_data, args[0])));
+  p.push_back(jump(BPF_JMP | BPF_JEQ | BPF_K, PR_SET_CHILD_SUBREAPER, 0, 1));
+  p.push_back(stmt(BPF_RET | BPF_K, kDenyPerm));
+  p.push_back(stmt(BPF_LD | BPF_W | BPF_ABS, offsetof(seccomp_data, nr)));
+}
+
 const std::vector<long>& process_escape_calls() {
   static const std::vector<long> calls{
       __NR_ptrace,          __NR_process_vm_readv, __NR_process_vm_writev, __NR_setsid,        __NR_setpgid,

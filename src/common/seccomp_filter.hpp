@@ -83,6 +83,10 @@ void keep_to_own_process(Program& p, int self);
 // later, which could be SIGCONT to a process kforge stopped: fcntl's F_SETSIG (when an fd is
 // ready) and mq_notify. (The candidate's filter denies timer_create as well.) Falls through.
 void deny_chosen_wake_signals(Program& p);
+// Expects the number loaded; denies prctl(PR_SET_CHILD_SUBREAPER): a candidate's process is the
+// subreaper of everything it starts (kforge_zygote.py), so an orphan of a double fork stays in the
+// tree kforge reads when it is stopped; clearing that would send its orphans out of it. Falls through.
+void keep_child_subreaper(Program& p);
 // What no kernel (a CUDA one, a Triton one) and no compiler needs, and a candidate would use to
 // reach the judge: other processes' memory and tracing, leaving its process group (a double fork
 // with setsid outlives the group kill), mounts, BPF, kernel keyrings, pidfds (a signal or an fd

@@ -54,6 +54,7 @@ std::string deny_candidate_calls(const std::vector<int>& protected_pids, bool si
   deny_calls(p, process_escape_calls(), kDenyPerm);
   keep_to_own_process(p, static_cast<int>(::getpid()));
   deny_chosen_wake_signals(p);
+  keep_child_subreaper(p);
   // A POSIX timer's signal can be SIGCONT: the process kforge stopped would resume itself, every
   // millisecond if it likes, and, on a loaded machine, never be seen stopped whole (so the
   // ran-while-stopped check in CandidateProcess never had a baseline). setitimer's signals cannot.
