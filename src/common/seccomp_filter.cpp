@@ -75,23 +75,38 @@ void allow_signals_only_within(Program& p, int self) {
 
 namespace {
 
+// Loads argument `arg` of the call (its low 32 bits).
+sock_filter load_argument(int arg) {
+  return stmt(BPF_LD | BPF_W | BPF_ABS, static_cast<uint32_t>(offsetof(seccomp_data, args[0]) + 8 * arg));
+}
+
 // For call `nr` (the number loaded): the argument `who` must name the caller (0 or `self`), and where
 // `which_arg` is not negative, argument `which_arg` must be `which` (one process, not a group or a
 // user); otherwise denied. The number is loaded again at the end.
 void only_on_self(Program& p, long nr, int who, int which_arg, uint32_t which, int self) {
   Program block;
   if (which_arg >= 0) {
-    block.push_back(stmt(BPF_LD | BPF_W | BPF_ABS, static_cast<uint32_t>(offsetof(seccomp_data, args[0]) + 8 * which_arg)));
+    block.push_back(load_argument(which_arg));
     block.push_back(jump(BPF_JMP | BPF_JEQ | BPF_K, which, 1, 0));
     block.push_back(stmt(BPF_RET | BPF_K, kDenyPerm));
   }
-  block.push_back(stmt(BPF_LD | BPF_W | BPF_ABS, static_cast<uint32_t>(offsetof(seccomp_data, args[0]) + 8 * who)));
+  block.push_back(load_argument(who));
   block.push_back(jump(BPF_JMP | BPF_JEQ | BPF_K, 0, 2, 0));
   block.push_back(jump(BPF_JMP | BPF_JEQ | BPF_K, static_cast<uint32_t>(self), 1, 0));
   block.push_back(stmt(BPF_RET | BPF_K, kDenyPerm));
   block.push_back(stmt(BPF_LD | BPF_W | BPF_ABS, offsetof(seccomp_data, nr)));
   p.push_back(jump(BPF_JMP | BPF_JEQ | BPF_K, static_cast<uint32_t>(nr), 0, static_cast<uint8_t>(block.size())));
   p.insert(p.end(), block.begin(), block.end());
+}
+
+// Expects the number loaded: call `nr` with argument `arg` equal to `value` is denied (EPERM), the
+// number loaded again after. Falls through.
+void deny_call_with_argument(Program& p, long nr, int arg, uint32_t value) {
+  p.push_back(jump(BPF_JMP | BPF_JEQ | BPF_K, static_cast<uint32_t>(nr), 0, 4));
+  p.push_back(load_argument(arg));
+  p.push_back(jump(BPF_JMP | BPF_JEQ | BPF_K, value, 0, 1));
+  p.push_back(stmt(BPF_RET | BPF_K, kDenyPerm));
+  p.push_back(stmt(BPF_LD | BPF_W | BPF_ABS, offsetof(seccomp_data, nr)));
 }
 
 }  // namespace
@@ -110,21 +125,11 @@ void deny_chosen_wake_signals(Program& p) {
   // fcntl(fd, F_SETSIG, SIGCONT) has the kernel send SIGCONT when the fd is ready (a timerfd): a
   // process kforge stopped would resume itself and run beside the reference's timed calls.
   constexpr uint32_t kSetSig = 10;  // F_SETSIG
-  p.push_back(jump(BPF_JMP | BPF_JEQ | BPF_K, __NR_fcntl, 0, 4));
-  p.push_back(stmt(BPF_LD | BPF_W | BPF_ABS, offsetof(seccomp_data, args[1])));
-  p.push_back(jump(BPF_JMP | BPF_JEQ | BPF_K, kSetSig, 0, 1));
-  p.push_back(stmt(BPF_RET | BPF_K, kDenyPerm));
-  p.push_back(stmt(BPF_LD | BPF_W | BPF_ABS, offsetof(seccomp_data, nr)));
+  deny_call_with_argument(p, __NR_fcntl, 1, kSetSig);
   deny_calls(p, {__NR_mq_notify}, kDenyPerm);  // a message queue's notice can be such a signal too
 }
 
-void keep_child_subreaper(Program& p) {
-  p.push_back(jump(BPF_JMP | BPF_JEQ | BPF_K, __NR_prctl, 0, 4));
-  p.push_back(stmt(BPF_LD | BPF_W | BPF_ABS, offsetof(seccomp_data, args[0])));
-  p.push_back(jump(BPF_JMP | BPF_JEQ | BPF_K, PR_SET_CHILD_SUBREAPER, 0, 1));
-  p.push_back(stmt(BPF_RET | BPF_K, kDenyPerm));
-  p.push_back(stmt(BPF_LD | BPF_W | BPF_ABS, offsetof(seccomp_data, nr)));
-}
+void keep_child_subreaper(Program& p) { deny_call_with_argument(p, __NR_prctl, 0, PR_SET_CHILD_SUBREAPER); }
 
 const std::vector<long>& process_escape_calls() {
   static const std::vector<long> calls{
