@@ -1,11 +1,11 @@
 #include "worker/integrity.hpp"
 #include "core/rules.hpp"
+#include "worker/thread_times.hpp"
 
 #include <dirent.h>
 #include <fcntl.h>
 #include <unistd.h>
 
-#include <charconv>
 #include <chrono>
 #include <functional>
 #include <map>
@@ -82,17 +82,9 @@ std::string proc_file(const std::string& path) {
 std::set<int> live_children() {
   std::set<int> out;
   for (int tid : native_threads()) {
-    std::string list = proc_file("/proc/self/task/" + std::to_string(tid) + "/children");
-    const char* p = list.data();
-    const char* end = p + list.size();
-    while (p < end) {
-      int pid = 0;
-      auto [next, ec] = std::from_chars(p, end, pid);
-      if (ec != std::errc()) {
-        ++p;  // the separating space
-        continue;
-      }
-      p = next;
+    std::vector<pid_t> listed;
+    append_listed_pids(proc_file("/proc/self/task/" + std::to_string(tid) + "/children").c_str(), listed);
+    for (pid_t pid : listed) {
       std::string stat = proc_file("/proc/" + std::to_string(pid) + "/stat");
       size_t paren = stat.rfind(')');
       if (paren != std::string::npos && paren + 2 < stat.size() && stat[paren + 2] == 'Z') continue;

@@ -35,19 +35,6 @@ bool read_text(const std::string& path, char* buf, size_t size) {
   return true;
 }
 
-}  // namespace
-
-namespace {
-
-// The pids `list` (a /proc/<pid>/task/<tid>/children file: "pid pid ... ") names, onto `out`.
-void append_pids(const char* list, std::vector<pid_t>& out) {
-  for (char* end = nullptr;; list = end) {
-    const long pid = std::strtol(list, &end, 10);
-    if (end == list) return;
-    if (pid > 0) out.push_back(static_cast<pid_t>(pid));
-  }
-}
-
 // One process's threads into `out`; its threads' children onto `children`. False where it is gone.
 // Without `with_times`, stops at its first thread that runs.
 bool read_process(pid_t pid, bool with_times, ThreadTimes& out, std::vector<pid_t>& children) {
@@ -64,7 +51,7 @@ bool read_process(pid_t pid, bool with_times, ThreadTimes& out, std::vector<pid_
     if (!close_paren || close_paren[1] != ' ') continue;
     const char state = close_paren[2];
     if (state == 'Z' || state == 'X') continue;  // ending: its time is no longer its own to grow
-    if (read_text(task + "/children", list, sizeof list)) append_pids(list, children);
+    if (read_text(task + "/children", list, sizeof list)) append_listed_pids(list, children);
     if (state != 'T' && state != 't') {
       out.any_running = true;
       if (!with_times) break;
@@ -86,6 +73,14 @@ bool read_process(pid_t pid, bool with_times, ThreadTimes& out, std::vector<pid_
 }
 
 }  // namespace
+
+void append_listed_pids(const char* list, std::vector<pid_t>& out) {
+  for (char* end = nullptr;; list = end) {
+    const long pid = std::strtol(list, &end, 10);
+    if (end == list) return;
+    if (pid > 0) out.push_back(static_cast<pid_t>(pid));
+  }
+}
 
 std::optional<ThreadTimes> thread_times(pid_t pid, bool with_times) {
   ThreadTimes out;

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <vector>
 
 namespace kforge::worker {
 
@@ -42,6 +43,9 @@ struct ThreadTimes {
 // looks for live children once a batch). Without `with_times` it stops at the first thread that
 // runs. None where `pid` is gone.
 std::optional<ThreadTimes> thread_times(pid_t pid, bool with_times);
+
+// The pids a /proc/<pid>/task/<tid>/children file's text ("pid pid ... ") lists, onto `out`.
+void append_listed_pids(const char* list, std::vector<pid_t>& out);
 
 // Whether every thread of `pid` and of the processes under it is stopped (or ending, or gone).
 bool all_threads_stopped(pid_t pid);
