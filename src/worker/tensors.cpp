@@ -241,7 +241,10 @@ std::optional<Mismatch> compare_floating(const ComparedTensor& role, const at::T
   };
   if (role.atol_at_own_scale && !atol_override) atol *= std::min(largest(), 1.0);
   bool finite = kw.isfinite().all().item<bool>() && rw.isfinite().all().item<bool>();
-  at::Tensor close = finite ? diff <= scale * rtol + atol : at::isclose(kw, rw, rtol, atol, /*equal_nan=*/true);
+  auto close_within = [&](double a) {
+    return finite ? diff <= scale * rtol + a : at::isclose(kw, rw, rtol, a, /*equal_nan=*/true);
+  };
+  at::Tensor close = close_within(atol);
   const bool half = r.scalar_type() == at::kHalf || r.scalar_type() == at::kBFloat16;
   const double order_noise = r.scalar_type() == at::kFloat            ? role.order_noise
                              : half && role.atol_at_own_scale ? kHalfGradientOrderNoise
@@ -254,7 +257,7 @@ std::optional<Mismatch> compare_floating(const ComparedTensor& role, const at::T
     // atol / noise are affected, and measured only when the plain comparison failed.
     if (largest() * order_noise > atol) {
       atol = largest() * order_noise;
-      close = finite ? diff <= scale * rtol + atol : at::isclose(kw, rw, rtol, atol, /*equal_nan=*/true);
+      close = close_within(atol);
     }
   }
   if (!finite) diff = at::nan_to_num(diff, 0.0, 0.0, 0.0);  // error figures over finite pairs only
