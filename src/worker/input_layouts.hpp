@@ -15,7 +15,8 @@
 // placements and its median over them. KFORGE_WORKER_INPUT_LAYOUTS=N (1-8) sets the count; 1, the
 // default until an A/B on a GPU says otherwise, keeps every call at the arena's start.
 #include <cstdint>
-#include <cstdlib>
+
+#include "common/environment_says.hpp"
 
 namespace kforge::worker {
 
@@ -42,11 +43,7 @@ constexpr int64_t layouts_span(int64_t input_bytes, int layouts) {
 
 // The count KFORGE_WORKER_INPUT_LAYOUTS sets (1-8), else 1; read once.
 inline int input_layouts_from_environment() {
-  static const int count = [] {
-    const char* text = std::getenv("KFORGE_WORKER_INPUT_LAYOUTS");
-    const int n = text ? std::atoi(text) : 0;
-    return n >= 1 && n <= kMostInputLayouts ? n : 1;
-  }();
+  static const int count = static_cast<int>(environment_integer("KFORGE_WORKER_INPUT_LAYOUTS", 1, kMostInputLayouts).value_or(1));
   return count;
 }
 

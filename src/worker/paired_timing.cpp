@@ -8,7 +8,6 @@
 
 #include <algorithm>
 #include <chrono>
-#include <cstdlib>
 #include <optional>
 
 #include "common/environment_says.hpp"
@@ -433,11 +432,7 @@ TimingOutcome time_pairs(const py::object& ref, const CandidateCall& cand, const
 // KFORGE_WORKER_PAIRS_PER_BATCH=N (1-100) sets the cap for a benchmark that compares batch sizes in
 // one run (bench/boundary_cost.sh's "alt" side); kMostPairsPerBatch otherwise.
 static int most_pairs_per_batch() {
-  static const int most = [] {
-    const char* text = std::getenv("KFORGE_WORKER_PAIRS_PER_BATCH");
-    const int n = text ? std::atoi(text) : 0;
-    return n >= 1 && n <= 100 ? n : kMostPairsPerBatch;
-  }();
+  static const int most = static_cast<int>(environment_integer("KFORGE_WORKER_PAIRS_PER_BATCH", 1, 100).value_or(kMostPairsPerBatch));
   return most;
 }
 
@@ -448,11 +443,7 @@ static int most_pairs_per_batch() {
 // batches of 3 pairs, and the untimed calls of their eight batches took 25 s of the level's 57 s of
 // timing: docs/benchmarks.md, session 38.)
 static double batch_memory_share() {
-  static const double share = [] {
-    const char* text = std::getenv("KFORGE_WORKER_BATCH_MEMORY_SHARE");
-    const double f = text ? std::atof(text) : 0;
-    return f >= 0.05 && f <= 0.75 ? f : 0.25;
-  }();
+  static const double share = environment_real("KFORGE_WORKER_BATCH_MEMORY_SHARE", 0.05, 0.75).value_or(0.25);
   return share;
 }
 

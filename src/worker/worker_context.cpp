@@ -30,9 +30,7 @@ bool spare_ready(CandidateProcess& spare) {
 }  // namespace
 
 size_t spare_processes(bool cuda) {
-  const char* text = std::getenv("KFORGE_WORKER_SPARE_COUNT");
-  const long n = text ? std::strtol(text, nullptr, 10) : 0;
-  return n >= 2 && n <= 8 ? static_cast<size_t>(n) : cuda ? 4 : 2;
+  return static_cast<size_t>(environment_integer("KFORGE_WORKER_SPARE_COUNT", 2, 8).value_or(cuda ? 4 : 2));
 }
 
 void start_spare(WorkerContext& context) {
