@@ -5,6 +5,7 @@
 // failures are cached too, with their log. Safe under concurrent processes: a build happens in a
 // private folder and is published by one atomic rename.
 #include <chrono>
+#include <cstdint>
 #include <functional>
 #include <filesystem>
 #include <mutex>
@@ -69,6 +70,9 @@ struct BuildSettings {
   // (docs/notes/build-cache-trust.md). KFORGE_COMPILE_READABLE (colon-separated) sets it for a
   // load_inline build; native candidates' builds set native_build_readable().
   std::optional<std::vector<std::string>> compile_readable;
+  // With it, the largest file such a compiler may write (build/subprocess.hpp's Confinement): no
+  // honest object, library or precompiled header comes near it.
+  int64_t most_compiler_file_bytes = int64_t{4} << 30;
 };
 
 BuildSettings default_build_settings();

@@ -50,6 +50,7 @@ Compilers::Compilers(const BuildSettings& settings, const std::filesystem::path&
   if (settings.compile_readable) {
     filter_ = seccomp::compiler_filter(signals_scoped);
     filter_program_ = {static_cast<unsigned short>(filter_.size()), filter_.data()};
+    most_file_bytes_ = settings.most_compiler_file_bytes;
   }
   // No credential reaches a compiler: a candidate's flags may run a program of its own in their place.
   for (char** e = environ; *e; ++e)
@@ -65,8 +66,11 @@ Compilers::~Compilers() {
 }
 
 ProcessResult Compilers::run(const std::vector<std::string>& argv, std::chrono::seconds timeout, size_t output_cap) const {
-  return run_process(argv, timeout, output_cap, folder_.string(), {}, &env_, sandbox_.get(),
-                     filter_.empty() ? nullptr : &filter_program_);
+  Confinement confined;
+  confined.ruleset = sandbox_.get();
+  confined.filter = filter_.empty() ? nullptr : &filter_program_;
+  confined.most_file_bytes = most_file_bytes_;
+  return run_process(argv, timeout, output_cap, folder_.string(), {}, &env_, confined);
 }
 
 }  // namespace kforge::build

@@ -53,6 +53,7 @@ class Compilers {
   // reference process's tree, free to signal either, to trace, to leave its group, to open sockets.
   seccomp::Program filter_;
   sock_fprog filter_program_{};
+  int64_t most_file_bytes_ = 0;  // with the sandbox: BuildSettings::most_compiler_file_bytes
   std::string note_;
 };
 

@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -32,8 +33,9 @@ bool has_exited(pid_t pid) {
 
 ProcessResult run_process(const std::vector<std::string>& argv, std::chrono::seconds timeout, size_t output_cap,
                           const std::string& cwd, const std::function<void(std::string_view)>& on_output,
-                          const std::vector<std::string>* env, int ruleset,
-                          const sock_fprog* filter) {
+                          const std::vector<std::string>* env, const Confinement& confined) {
+  const int ruleset = confined.ruleset;
+  const sock_fprog* filter = confined.filter;
   ProcessResult result;
   auto t0 = std::chrono::steady_clock::now();
   int pipe_fds[2];
@@ -71,6 +73,11 @@ ProcessResult run_process(const std::vector<std::string>& argv, std::chrono::sec
     if (!cwd.empty() && ::chdir(cwd.c_str()) != 0) ::_exit(126);
     // A filtered run is an untrusted one: no capabilities either (as root, CAP_SYS_PTRACE reads
     // the reference process's memory through /proc, non-dumpable as it is).
+    if (confined.most_file_bytes > 0) {
+      const rlimit most{static_cast<rlim_t>(confined.most_file_bytes), static_cast<rlim_t>(confined.most_file_bytes)};
+      ::setrlimit(RLIMIT_FSIZE, &most);
+      ::signal(SIGXFSZ, SIG_IGN);  // kept across the exec: EFBIG, not a silent death
+    }
     if ((ruleset >= 0 && !landlock::restrict_self(ruleset)) ||
         (filter && (!drop_all_capabilities() || !seccomp::install_in_child(*filter)))) {
       const char msg[] = "the compiler's sandbox could not be entered\n";

@@ -329,6 +329,10 @@ Runner add_eval_command(CLI::App& app, const GlobalOptions& global) {
                   "CPU cores a job may keep busy, averaged over 3 s, before its worker is killed (runtime_error) "
                   "[default: 0, meaning this machine's cores shared by the workers]")
       ->check(CLI::Range(0.0, 1e6));
+  cmd->add_option("--scratch-disk", o->settings.scratch_disk_gib,
+                  "GiB of disk a candidate's scratch folder (the one place its process may write) may hold, and so "
+                  "the largest file it may write, before its process is killed (runtime_error) [default: 8; 0: unbounded]")
+      ->check(CLI::Range(0.0, 1e6));
   cmd->add_flag("--server", o->server,
                 "Run the jobs on the warm workers of a `kforge serve` on this machine (no worker start: an "
                 "evaluation of one candidate takes about its own time)");

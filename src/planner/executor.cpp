@@ -274,6 +274,7 @@ class WorkerLoop {
     job.fallback = census::policy_from_string(shared_.settings.fallback).value_or(census::FallbackPolicy::mixed);
     job.trial_seeds = fresh_seeds(shared_.settings.correctness_trials);
     job.timing = shared_.settings.timing;
+    job.scratch_bytes = static_cast<int64_t>(shared_.settings.scratch_disk_gib * double(int64_t{1} << 30));
     return job;
   }
 

@@ -27,6 +27,7 @@ struct EvalSettings {
   int timeout_s = 300;  // per job, wall clock [s]
   double host_memory_gib = 0;  // per worker, resident; 0: three quarters of RAM shared by the workers
   double cpu_cores = 0;        // per worker, busy cores averaged over 3 s; 0: the cores shared by the workers
+  double scratch_disk_gib = 8;  // what a candidate's scratch folder may hold (and its largest file); 0: unbounded
   std::string arch = "auto";  // cuda builds: sm_XY of the device, or as given
   bool force = false;   // evaluate again even when the store has the result
 };

@@ -1,5 +1,7 @@
 #include "pool/resource_watch.hpp"
 
+#include "pool/disk_usage.hpp"
+
 #include <signal.h>
 #include <unistd.h>
 
@@ -39,10 +41,13 @@ std::optional<double> cpu_seconds(pid_t pid) {
 }
 
 ResourceWatch::ResourceWatch(pid_t pid, const ResourceBounds& bounds) {
-  if (pid <= 0 || (bounds.host_memory_bytes <= 0 && bounds.cpu_cores <= 0)) return;
-  thread_ = std::thread([this, pid, bounds] {
+  const bool folder_bounded = bounds.folder_bytes > 0 && !bounds.folder.empty();
+  if (pid <= 0 || (bounds.host_memory_bytes <= 0 && bounds.cpu_cores <= 0 && !folder_bounded)) return;
+  thread_ = std::thread([this, pid, bounds, folder_bounded] {
     using Clock = std::chrono::steady_clock;
     std::deque<std::pair<Clock::time_point, double>> cpu;  // (when, CPU seconds used by then)
+    std::optional<FolderBound> folder;
+    if (folder_bounded) folder.emplace(bounds.folder, bounds.folder_bytes);
     auto kill_group = [pid] {
       ::kill(-pid, SIGKILL);  // the group: the worker and whatever it started
       ::kill(pid, SIGKILL);
@@ -53,6 +58,14 @@ ResourceWatch::ResourceWatch(pid_t pid, const ResourceBounds& bounds) {
         if (auto rss = resident_bytes(pid); rss && *rss > bounds.host_memory_bytes) {
           seen_bytes_ = *rss;
           tripped_ = Tripped::host_memory;
+          kill_group();
+          return;
+        }
+      if (folder)
+        if (std::optional<DiskUsage> usage = folder->past()) {
+          seen_folder_bytes_ = usage->bytes;
+          seen_folder_too_deep_ = usage->too_deep;
+          tripped_ = Tripped::folder;
           kill_group();
           return;
         }

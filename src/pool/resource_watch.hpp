@@ -1,6 +1,7 @@
 #pragma once
-// Bounds what a worker takes from the machine while it runs a job: host memory and CPU. A thread
-// of kforge reads /proc every 20 ms and, past a bound, kills the worker's process group.
+// Bounds what a worker takes from the machine while it runs a job: host memory, CPU and, for a
+// candidate's process, the disk its scratch folder fills. A thread of kforge reads /proc (and the
+// folder's filesystem) every 20 ms and, past a bound, kills the watched process group.
 //  - Host memory: the CUDA driver reserves terabytes of address space, so an address-space limit
 //    (RLIMIT_AS) cannot tell a memory bomb from a working GPU process; what a bomb grows is
 //    resident memory (VmRSS).
@@ -8,6 +9,8 @@
 //    A CPU-time limit (RLIMIT_CPU) counts the worker's whole life, not one job, and a candidate
 //    that starts threads on every core slows the other workers' timings long before the wall
 //    deadline; what matters is the rate, so that is what is bounded.
+//  - Disk: what a folder holds (pool/disk_usage.hpp): a folder's size, not one file's
+//    (RLIMIT_FSIZE, set beside it where the process starts), since a process may write many.
 #include <sys/types.h>
 
 #include <atomic>
@@ -16,6 +19,7 @@
 #include <cstdint>
 #include <mutex>
 #include <optional>
+#include <string>
 #include <thread>
 
 namespace kforge {
@@ -30,11 +34,13 @@ struct ResourceBounds {
   int64_t host_memory_bytes = 0;  // resident; 0: unbounded
   double cpu_cores = 0;           // cores kept busy on average over `cpu_window`; 0: unbounded
   std::chrono::milliseconds cpu_window{3000};
+  int64_t folder_bytes = 0;  // what `folder` may hold on disk (DiskUsage::bytes); 0: unbounded
+  std::string folder;
 };
 
 class ResourceWatch {
  public:
-  enum class Tripped { none, host_memory, cpu };
+  enum class Tripped { none, host_memory, cpu, folder };
 
   // Watches `pid` (the leader of the worker's process group) until destroyed.
   ResourceWatch(pid_t pid, const ResourceBounds& bounds);
@@ -45,11 +51,16 @@ class ResourceWatch {
   Tripped tripped() const { return tripped_; }
   int64_t seen_bytes() const { return seen_bytes_; }  // the resident size that tripped it
   double seen_cores() const { return seen_cores_; }   // the average busy cores that tripped it
+  // What the folder held when it tripped: bytes, or nothing read past a nesting too deep to count.
+  int64_t seen_folder_bytes() const { return seen_folder_bytes_; }
+  bool seen_folder_too_deep() const { return seen_folder_too_deep_; }
 
  private:
   std::atomic<Tripped> tripped_{Tripped::none};
   std::atomic<int64_t> seen_bytes_{0};
   std::atomic<double> seen_cores_{0};
+  std::atomic<int64_t> seen_folder_bytes_{0};
+  std::atomic<bool> seen_folder_too_deep_{false};
   std::mutex mutex_;
   std::condition_variable stop_cv_;
   bool stop_ = false;

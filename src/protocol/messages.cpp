@@ -69,7 +69,8 @@ void to_json(nlohmann::json& j, const EvalJob& v) {
        {"trial_seeds", v.trial_seeds},   {"time_candidate", v.time_candidate},
        {"fallback", census::to_string(v.fallback)},
        {"timing", v.timing},
-       {"host_memory_bytes", v.host_memory_bytes}, {"cpu_cores", v.cpu_cores}};
+       {"host_memory_bytes", v.host_memory_bytes}, {"cpu_cores", v.cpu_cores},
+       {"scratch_bytes", v.scratch_bytes}};
   put_optional(j, "atol", v.atol);
   put_optional(j, "rtol", v.rtol);
   if (v.rank)
@@ -93,6 +94,7 @@ void from_json(const nlohmann::json& j, EvalJob& v) {
   v.timing = j.value("timing", TimingSettings{});
   v.host_memory_bytes = j.value("host_memory_bytes", int64_t{0});
   v.cpu_cores = j.value("cpu_cores", 0.0);
+  v.scratch_bytes = j.value("scratch_bytes", int64_t{0});
   if (j.contains("rank") && j["rank"].is_object()) {
     const auto& r = j["rank"];
     RankPlace place;

@@ -82,6 +82,9 @@ struct EvalJob {
   // --cpu-share, watched by the reference process; 0: unbounded).
   int64_t host_memory_bytes = 0;  // resident [bytes]
   double cpu_cores = 0;           // cores kept busy on average over 3 s
+  // What the candidate's scratch folder may hold on disk, and so its largest file (kforge's
+  // --scratch-disk; 0: unbounded) [bytes].
+  int64_t scratch_bytes = 0;
   std::optional<RankPlace> rank;  // a multi-rank problem's job: which rank this worker evaluates
 };
 

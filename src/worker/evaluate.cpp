@@ -21,6 +21,7 @@
 
 #include "metrics/statistics.hpp"
 #include "metrics/timing_clock.hpp"
+#include "pool/disk_usage.hpp"
 #include "pool/resource_watch.hpp"
 #include "worker/failure.hpp"
 #include "worker/file_text.hpp"
@@ -229,6 +230,16 @@ class Evaluation {
                     "the candidate's resident host memory reached %.2f GiB, past the bound of %.2f GiB (--host-memory); "
                     "its process was killed",
                     watch_->seen_bytes() / double(1 << 30), job_.host_memory_bytes / double(1 << 30));
+    else if (watch_->tripped() == ResourceWatch::Tripped::folder && watch_->seen_folder_too_deep())
+      std::snprintf(figures, sizeof figures,
+                    "the candidate's scratch folder nested folders more than %d deep, too deep to count what it "
+                    "holds against its bound of %.2f GiB (--scratch-disk); its process was killed",
+                    DiskUsage::kDeepestFolder, job_.scratch_bytes / double(1 << 30));
+    else if (watch_->tripped() == ResourceWatch::Tripped::folder)
+      std::snprintf(figures, sizeof figures,
+                    "the candidate's scratch folder held %.2f GiB on disk, past the bound of %.2f GiB "
+                    "(--scratch-disk); its process was killed",
+                    watch_->seen_folder_bytes() / double(1 << 30), job_.scratch_bytes / double(1 << 30));
     else
       std::snprintf(figures, sizeof figures,
                     "the candidate's process kept %.1f CPU cores busy over 3 s, more than its share of %.1f "
@@ -325,6 +336,8 @@ class Evaluation {
     ResourceBounds bounds;
     bounds.host_memory_bytes = job_.host_memory_bytes;
     bounds.cpu_cores = job_.cpu_cores;
+    bounds.folder_bytes = job_.scratch_bytes;
+    bounds.folder = cand_->scratch();
     watch_.emplace(cand_->pid(), bounds);
     part.emplace("load calibrate");
     // The same inputs for the candidate's calibration and the twin's: made once, and let go before

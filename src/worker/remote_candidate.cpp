@@ -256,7 +256,8 @@ static json load_request(const protocol::EvalJob& job, CandidateFormat format, c
                   {"problem", job.problem_path},
                   {"format", to_string(format)},
                   {"precision", to_string(job.precision)},
-                  {"fallback", census::to_string(job.fallback)}};
+                  {"fallback", census::to_string(job.fallback)},
+                  {"scratch_bytes", job.scratch_bytes}};
   if (!training.is_null()) request["training"] = training;
   if (!rank.is_null()) request["rank"] = rank;
   return request;

@@ -95,6 +95,7 @@ class RemoteCandidate {
   void check_gpu_alone(const std::string& when);
 
   pid_t pid() const { return process_->pid(); }
+  const std::string& scratch() const { return process_->scratch(); }
   double request_overhead_ms() const { return request_overhead_ms_; }  // calibrate()'s figure
   double idle_probe_ms() const { return idle_probe_ms_; }                // calibrate()'s figure
   // The process, given back (the spare's recalibration lends it here); this object is spent.

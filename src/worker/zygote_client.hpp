@@ -68,6 +68,8 @@ class CandidateProcess {
 
   pid_t pid() const { return pid_; }
   int socket() const { return socket_; }
+  // Its scratch folder (its working directory, the one place it may write); empty where the worker has none.
+  const std::string& scratch() const { return scratch_; }
 
   // Waits for the process's first frame ("ready": its CUDA context made, its sandbox entered),
   // then stops it; at once when it was ready before. Throws a Failure (runtime_error) when it dies

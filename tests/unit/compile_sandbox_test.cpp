@@ -87,6 +87,29 @@ TEST(CompileSandbox, AFlagWritesNothingOutsideItsBuild) {
   EXPECT_FALSE(std::filesystem::exists(planted));
 }
 
+// A few lines of source that make an object file past the compilers' largest file (a large
+// initialised array: 4 MiB here, 40 GiB as easily, on the disk the store and the cache share): the
+// assembler's write fails ("File too large"), the build fails with that said, and nothing that
+// large is left in the cache. The same array within the limit builds.
+TEST(CompileSandbox, AnObjectPastTheLargestFileFailsItsBuild) {
+  if (landlock_missing()) GTEST_SKIP() << "no Landlock in this kernel, or a g++ outside /usr";
+  TempDir dir;
+  BuildSettings s;
+  s.cache_dir = dir.path() / "cache";
+  s.timeout = std::chrono::seconds(60);
+  s.compile_readable = std::vector<std::string>{"/usr", "/lib", "/lib64", "/bin", "/etc"};
+  s.most_compiler_file_bytes = int64_t{1} << 20;
+  BuildService service(s);
+  InlineOutcome big = build_inline(service, plain_spec("big", "extern \"C\" const char big[4 << 20] = {1};\n"));
+  EXPECT_FALSE(big.build.ok);
+  EXPECT_NE((big.build.diagnostics + big.build.log).find("File too large"), std::string::npos)
+      << big.build.diagnostics << big.build.log;
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(s.cache_dir))
+    if (entry.is_regular_file()) EXPECT_LE(entry.file_size(), uintmax_t{1} << 20) << entry.path();
+  InlineOutcome small = build_inline(service, plain_spec("small", "extern \"C\" const char small[64 << 10] = {1};\n"));
+  EXPECT_TRUE(small.build.ok) << small.build.diagnostics << small.build.log;
+}
+
 // An include path the candidate names outside what the compilers may read: the secret there is
 // neither compiled nor quoted in the diagnostics.
 TEST(CompileSandbox, AnIncludeOutsideItsFoldersIsNotRead) {
