@@ -63,7 +63,11 @@ std::optional<FreeSpace> free_space(const std::string& path) {
 std::optional<DiskUsage> FolderBound::past() {
   std::optional<FreeSpace> space = free_space(folder_);
   if (!space) return std::nullopt;
-  if (walk_below_ && space->bytes >= walk_below_->bytes && space->files >= walk_below_->files) return std::nullopt;
+  const auto now = std::chrono::steady_clock::now();
+  if (walk_below_ && space->bytes >= walk_below_->bytes && space->files >= walk_below_->files &&
+      now - walked_ < kLongestBetweenWalks)
+    return std::nullopt;
+  walked_ = now;
   std::optional<DiskUsage> usage = folder_disk_usage(folder_);
   if (!usage) return std::nullopt;
   if (usage->too_deep || usage->bytes > bytes_) return usage;

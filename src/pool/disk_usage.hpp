@@ -3,6 +3,7 @@
 // scratch folder is the one place its process may write (Landlock), and nothing else bounded what
 // it wrote there. A candidate that filled the disk from it would fail the store's writes, the
 // build cache's and every other worker's until its job ended (docs/evaluation.md, "Memory and time").
+#include <chrono>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -31,12 +32,14 @@ struct FreeSpace {
 };
 std::optional<FreeSpace> free_space(const std::string& path);
 
-// A bound on what `folder` holds, looked at often: each look reads the filesystem's free space
-// only, and walks the folder once the filesystem has lost, since the last walk, more than the room
-// the folder had left then (whoever took it: other workers' writes can only cause an extra walk,
-// never a trip).
+// A bound on what `folder` holds, looked at often: most looks read the filesystem's free space
+// only, and the folder is walked once the filesystem has lost, since the last walk, more than the
+// room the folder had left then (whoever took it: other workers' writes cost a walk, never a
+// trip), and at least every kLongestBetweenWalks, since space others free meanwhile hides what the
+// folder took from the free-space figure.
 class FolderBound {
  public:
+  static constexpr std::chrono::milliseconds kLongestBetweenWalks{500};
   FolderBound(std::string folder, int64_t bytes) : folder_(std::move(folder)), bytes_(bytes) {}
   // What the folder holds where that is past the bound (or nested too deep to count); nothing while
   // within it, or where the folder cannot be read.
@@ -47,6 +50,7 @@ class FolderBound {
   std::string folder_;
   int64_t bytes_;
   std::optional<FreeSpace> walk_below_;  // walk again once free space falls below either figure
+  std::chrono::steady_clock::time_point walked_{};
 };
 
 }  // namespace kforge
