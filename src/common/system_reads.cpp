@@ -11,8 +11,7 @@
 #include "common/colon_list.hpp"
 
 // No std::filesystem and no iostreams here: this file is linked into the worker's module too, whose
-// std::filesystem calls can bind to libtorch's copy of the library (see remove_tree in
-// worker/zygote_client.cpp).
+// std::filesystem calls can bind to libtorch's copy of the library (see common/remove_tree.hpp).
 
 namespace kforge {
 namespace {

@@ -67,9 +67,14 @@ std::optional<DiskUsage> FolderBound::past() {
   if (walk_below_ && space->bytes >= walk_below_->bytes && space->files >= walk_below_->files &&
       now - walked_ < kLongestBetweenWalks)
     return std::nullopt;
-  walked_ = now;
+  return past_now();
+}
+
+std::optional<DiskUsage> FolderBound::past_now() {
+  walked_ = std::chrono::steady_clock::now();
+  std::optional<FreeSpace> space = free_space(folder_);
   std::optional<DiskUsage> usage = folder_disk_usage(folder_);
-  if (!usage) return std::nullopt;
+  if (!space || !usage) return std::nullopt;
   if (usage->too_deep || usage->bytes > bytes_) return usage;
   // Until the filesystem loses the folder's room (in bytes, or in entries at their least weight),
   // the folder cannot have grown past the bound.

@@ -44,6 +44,8 @@ class FolderBound {
   // What the folder holds where that is past the bound (or nested too deep to count); nothing while
   // within it, or where the folder cannot be read.
   std::optional<DiskUsage> past();
+  // The same, walking the folder now whatever the free space says (a job's last look).
+  std::optional<DiskUsage> past_now();
   int64_t bound() const { return bytes_; }
 
  private:

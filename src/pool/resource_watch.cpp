@@ -1,7 +1,5 @@
 #include "pool/resource_watch.hpp"
 
-#include "pool/disk_usage.hpp"
-
 #include <signal.h>
 #include <unistd.h>
 
@@ -40,18 +38,22 @@ std::optional<double> cpu_seconds(pid_t pid) {
   return static_cast<double>(utime + stime) / static_cast<double>(ticks > 0 ? ticks : 100);
 }
 
-ResourceWatch::ResourceWatch(pid_t pid, const ResourceBounds& bounds) {
-  const bool folder_bounded = bounds.folder_bytes > 0 && !bounds.folder.empty();
-  if (pid <= 0 || (bounds.host_memory_bytes <= 0 && bounds.cpu_cores <= 0 && !folder_bounded)) return;
-  thread_ = std::thread([this, pid, bounds, folder_bounded] {
+namespace {
+
+void kill_group(pid_t pid) {
+  ::kill(-pid, SIGKILL);  // the group: the worker and whatever it started
+  ::kill(pid, SIGKILL);
+}
+
+}  // namespace
+
+ResourceWatch::ResourceWatch(pid_t pid, const ResourceBounds& bounds) : pid_(pid) {
+  if (pid > 0 && bounds.folder_bytes > 0 && !bounds.folder.empty()) folder_.emplace(bounds.folder, bounds.folder_bytes);
+  if (pid <= 0 || (bounds.host_memory_bytes <= 0 && bounds.cpu_cores <= 0 && !folder_)) return;
+  thread_ = std::thread([this, pid, bounds] {
     using Clock = std::chrono::steady_clock;
     std::deque<std::pair<Clock::time_point, double>> cpu;  // (when, CPU seconds used by then)
-    std::optional<FolderBound> folder;
-    if (folder_bounded) folder.emplace(bounds.folder, bounds.folder_bytes);
-    auto kill_group = [pid] {
-      ::kill(-pid, SIGKILL);  // the group: the worker and whatever it started
-      ::kill(pid, SIGKILL);
-    };
+    auto kill_group = [pid] { kforge::kill_group(pid); };
     std::unique_lock lock(mutex_);
     while (!stop_cv_.wait_for(lock, std::chrono::milliseconds(20), [this] { return stop_; })) {
       if (bounds.host_memory_bytes > 0)
@@ -61,14 +63,10 @@ ResourceWatch::ResourceWatch(pid_t pid, const ResourceBounds& bounds) {
           kill_group();
           return;
         }
-      if (folder)
-        if (std::optional<DiskUsage> usage = folder->past()) {
-          seen_folder_bytes_ = usage->bytes;
-          seen_folder_too_deep_ = usage->too_deep;
-          tripped_ = Tripped::folder;
-          kill_group();
-          return;
-        }
+      if (folder_) {
+        trip_on_folder(folder_->past());
+        if (tripped_ == Tripped::folder) return;
+      }
       if (bounds.cpu_cores <= 0) continue;
       auto used = cpu_seconds(pid);
       if (!used) continue;
@@ -87,6 +85,19 @@ ResourceWatch::ResourceWatch(pid_t pid, const ResourceBounds& bounds) {
       }
     }
   });
+}
+
+void ResourceWatch::trip_on_folder(const std::optional<DiskUsage>& usage) {
+  if (!usage || tripped_ != Tripped::none) return;
+  seen_folder_bytes_ = usage->bytes;
+  seen_folder_too_deep_ = usage->too_deep;
+  tripped_ = Tripped::folder;
+  kill_group(pid_);
+}
+
+void ResourceWatch::look_at_folder_now() {
+  std::lock_guard lock(mutex_);
+  if (folder_) trip_on_folder(folder_->past_now());
 }
 
 ResourceWatch::~ResourceWatch() {

@@ -22,6 +22,8 @@
 #include <string>
 #include <thread>
 
+#include "pool/disk_usage.hpp"
+
 namespace kforge {
 
 // The process's resident memory in bytes, from /proc/PID/status; nothing if it cannot be read.
@@ -48,6 +50,11 @@ class ResourceWatch {
   ResourceWatch(const ResourceWatch&) = delete;
   ResourceWatch& operator=(const ResourceWatch&) = delete;
 
+  // The folder's bound looked at once more, walking it now: a job's last look, so a folder that
+  // passed its bound since the watch's last walk (it walks at least every 500 ms) is not missed
+  // by a job that ended first. Trips the watch (and kills the group) as its own looks do.
+  void look_at_folder_now();
+
   Tripped tripped() const { return tripped_; }
   int64_t seen_bytes() const { return seen_bytes_; }  // the resident size that tripped it
   double seen_cores() const { return seen_cores_; }   // the average busy cores that tripped it
@@ -56,6 +63,11 @@ class ResourceWatch {
   bool seen_folder_too_deep() const { return seen_folder_too_deep_; }
 
  private:
+  // Whether `usage` trips the folder's bound: records it, kills the group. Under mutex_.
+  void trip_on_folder(const std::optional<DiskUsage>& usage);
+
+  pid_t pid_ = -1;
+  std::optional<FolderBound> folder_;  // the folder's bound, where there is one; under mutex_
   std::atomic<Tripped> tripped_{Tripped::none};
   std::atomic<int64_t> seen_bytes_{0};
   std::atomic<double> seen_cores_{0};

@@ -50,7 +50,7 @@ std::string library_file_name(const std::string& extension_name) {
 // flags share that output: a line of theirs is never the last, and a forged one naming another
 // candidate's library, or a file of the candidate's own, is refused here whatever it says.
 // (realpath and strings, not std::filesystem: in the worker module some of its calls bind to
-// libtorch's copy and crash; zygote_client.cpp's remove_tree.)
+// libtorch's copy and crash; common/remove_tree.hpp.)
 bool in_build_cache(const std::string& library) {
   char real[PATH_MAX];
   if (!::realpath(library.c_str(), real)) return false;

@@ -24,7 +24,7 @@ std::vector<std::string> candidate_readable_folders() {
   if (const char* binary = std::getenv("KFORGE_BINARY"); binary && *binary) {
     // <checkout>/build/<preset>/kforge: the binary's folder (the worker's modules), and the
     // checkout's include/ and .deps/ (a carried prefix of libraries it links), not the rest.
-    // (String operations, not std::filesystem: see remove_tree in zygote_client.cpp.)
+    // (String operations, not std::filesystem: see common/remove_tree.hpp.)
     auto parent = [](const std::string& path) { return path.substr(0, path.find_last_of('/')); };
     const std::string bin = parent(binary), checkout = parent(parent(bin));
     for (const auto& p : {bin, checkout + "/include", checkout + "/.deps"}) readable.push_back(p);

@@ -139,6 +139,7 @@ class Evaluation {
       res_.not_the_candidates = f->not_the_candidates;
       res_.another_ranks_failure = f->another_ranks;
     }
+    if (watch_) watch_->look_at_folder_now();  // what the scratch folder holds at the end counts too
     if (watch_ && watch_->tripped() != ResourceWatch::Tripped::none) over_bounds();
     watch_.reset();
     {

@@ -2,7 +2,6 @@
 #include "core/rules.hpp"
 
 #include <fcntl.h>
-#include <ftw.h>
 #include <poll.h>
 #include <signal.h>
 #include <sys/socket.h>
@@ -19,6 +18,7 @@
 #include <stdexcept>
 #include <thread>
 
+#include "common/remove_tree.hpp"
 #include "protocol/frame.hpp"
 #include "worker/build_broker.hpp"
 #include "worker/candidate_host.hpp"
@@ -48,19 +48,6 @@ std::string describe_status(int status) {
   }
   if (WIFEXITED(status)) return "exited with status " + std::to_string(WEXITSTATUS(status));
   return "ended (wait status " + std::to_string(status) + ")";
-}
-
-// Removes a folder and everything in it, links not followed. (Not std::filesystem: in the worker
-// module its calls bind to the copy inside libtorch, built for another libstdc++, and crash.)
-void remove_tree(const std::string& root) {
-  ::nftw(
-      root.c_str(),
-      [](const char* path, const struct stat*, int type, FTW*) {
-        if (type == FTW_DP) ::rmdir(path);
-        else ::unlink(path);
-        return 0;
-      },
-      16, FTW_DEPTH | FTW_PHYS);
 }
 
 }  // namespace
