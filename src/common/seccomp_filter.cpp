@@ -142,6 +142,14 @@ const std::vector<long>& process_escape_calls() {
   return calls;
 }
 
+const std::vector<long>& lingering_ipc_calls() {
+  static const std::vector<long> calls{__NR_shmget, __NR_shmat,  __NR_shmctl,       __NR_shmdt,     __NR_semget,
+                                       __NR_semop,  __NR_semctl, __NR_semtimedop,   __NR_msgget,    __NR_msgsnd,
+                                       __NR_msgrcv, __NR_msgctl, __NR_mq_open,      __NR_mq_unlink, __NR_mq_timedsend,
+                                       __NR_mq_timedreceive, __NR_mq_getsetattr};
+  return calls;
+}
+
 std::string install(Program& p) {
   sock_fprog prog{static_cast<unsigned short>(p.size()), p.data()};
   if (::prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) return std::string("no_new_privs: ") + std::strerror(errno);
@@ -154,6 +162,7 @@ Program compiler_filter(bool signals_scoped) {
   Program p;
   check_architecture(p);
   deny_calls(p, process_escape_calls(), kDenyPerm);
+  deny_calls(p, lingering_ipc_calls(), kDenyPerm);
   keep_to_own_process(p, 0);
   deny_chosen_wake_signals(p);
   // Without the scope: its own group (kill(0, ...)) and existence probes; the child's pid is not

@@ -47,8 +47,9 @@ std::vector<std::string> system_read_paths() {
   return paths;
 }
 
-std::vector<std::string> usable_device_paths() {
-  std::vector<std::string> paths = {"/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom", "/dev/shm"};
+std::vector<std::string> usable_device_paths(SharedMemory shared_memory) {
+  std::vector<std::string> paths = {"/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom"};
+  if (shared_memory == SharedMemory::allowed) paths.emplace_back("/dev/shm");
   // nvidia0..N, nvidiactl, nvidia-uvm, nvidia-uvm-tools, nvidia-modeset, and the folder
   // nvidia-caps (MIG): the CUDA driver opens them at its start, which comes before the sandbox,
   // and may open one later (CUPTI, a second device).

@@ -47,11 +47,13 @@ std::string deny_network() {
 }
 
 // What a kernel (a CUDA one, a Triton one) never needs and a candidate would use to reach the
-// judge (seccomp::process_escape_calls), and signals and sockets as the candidate's process may have them.
+// judge (seccomp::process_escape_calls) or to leave state the kernel keeps after it
+// (seccomp::lingering_ipc_calls), and signals and sockets as the candidate's process may have them.
 std::string deny_candidate_calls(const std::vector<int>& protected_pids, bool signals_scoped, bool private_network) {
   Program p;
   check_architecture(p);
   deny_calls(p, process_escape_calls(), kDenyPerm);
+  deny_calls(p, lingering_ipc_calls(), kDenyPerm);
   keep_to_own_process(p, static_cast<int>(::getpid()));
   deny_chosen_wake_signals(p);
   keep_child_subreaper(p);
@@ -143,13 +145,15 @@ std::string confine_other_threads(int ruleset) {
 }
 
 // Confines writes to `writable` (and /dev, and /proc: all of it for the reference process; for a
-// candidate only its own /proc/<pid> and common/system_reads.hpp's usable devices). With
+// candidate only its own /proc/<pid> and common/system_reads.hpp's usable devices, /dev/shm among
+// them for a rank's, `shared_memory`). With
 // `readable` (candidates), reads are confined too, to those paths (folders or single files), the
 // writable ones, the devices, /proc and /sys. For a
 // candidate, where the kernel has it, signals and abstract Unix sockets are scoped to its own
 // Landlock domain (`scoped` says whether).
 std::string confine_files(const std::vector<std::string>& writable, const std::vector<std::string>* readable,
-                          int& abi, bool candidate, bool* scoped, std::string* other_threads = nullptr) {
+                          int& abi, bool candidate, bool* scoped, std::string* other_threads = nullptr,
+                          SharedMemory shared_memory = SharedMemory::denied) {
   abi = landlock::abi();
   if (abi < 1) return "Landlock is not available in this kernel";
   landlock::Confinement confinement;
@@ -159,7 +163,7 @@ std::string confine_files(const std::vector<std::string>& writable, const std::v
   // own /proc/<pid> and not /proc/sys or another process's files.
   confinement.writable_proc = candidate ? "/proc/" + std::to_string(::getpid()) : "/proc";
   // A candidate's code gets the devices a kernel needs, not every node root owns (a disk, a tty).
-  if (candidate) confinement.devices = usable_device_paths();
+  if (candidate) confinement.devices = usable_device_paths(shared_memory);
   // KFORGE_WORKER_NO_SIGNAL_SCOPE: the tests' way to exercise the seccomp rule older kernels rely on.
   confinement.scope_signals = candidate && !std::getenv("KFORGE_WORKER_NO_SIGNAL_SCOPE");
   std::string error;
@@ -230,7 +234,8 @@ SandboxStatus enter_candidate_sandbox(const std::vector<std::string>& writable, 
   std::string caps = drop_capabilities();
   int abi = 0;
   std::string other_threads;
-  std::string fs = confine_files(writable, &readable, abi, true, &s.signals_scoped, &other_threads);
+  std::string fs = confine_files(writable, &readable, abi, true, &s.signals_scoped, &other_threads,
+                                 private_network ? SharedMemory::allowed : SharedMemory::denied);
   s.writes_confined = fs.empty();
   std::string calls = deny_candidate_calls(protected_pids, s.signals_scoped, private_network);
   s.network_denied = calls.empty() && !private_network;

@@ -7,6 +7,7 @@
 #include <signal.h>
 #include <spawn.h>
 #include <sys/wait.h>
+#include <sys/shm.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -101,11 +102,21 @@ TEST(CpuIsolation, StateDiesWithItsCandidate) {
   const std::vector<std::string> hostile{
       "leak_patch_torch_relu.py",      "leak_import_hook.py",          "leak_signal_alarm.py",
       "leak_scratch_shadow_module.py", "boundary_patch_reference_module.py", "boundary_slow_reference_class.py",
-      "boundary_slow_reference_signal.py"};
+      "boundary_slow_reference_signal.py", "leak_shared_memory_file.py", "leak_deep_scratch_tree.py",
+      "leak_sysv_shared_memory.py"};
+  const std::string shared_memory_file = "/dev/shm/kforge-adversarial-leak";  // leak_shared_memory_file.py's
+  ::unlink(shared_memory_file.c_str());
   auto got = run_interleaved(dir, hostile);
   expect_honest_after_each(got, hostile);
   EXPECT_EQ(got["boundary_patch_reference_module.py"].value("verdict", ""), "incorrect");
   EXPECT_EQ(got["leak_patch_torch_relu.py"].value("verdict", ""), "rejected");
+  EXPECT_EQ(got["leak_shared_memory_file.py"].value("verdict", ""), "load_error");
+  EXPECT_EQ(got["leak_deep_scratch_tree.py"].value("verdict", ""), "runtime_error");
+  EXPECT_NE(::access(shared_memory_file.c_str(), F_OK), 0) << "a candidate's file outlived it in /dev/shm";
+  EXPECT_EQ(got["leak_sysv_shared_memory.py"].value("verdict", ""), "load_error");
+  const int segment = ::shmget(0x6B666F72, 0, 0);  // leak_sysv_shared_memory.py's key
+  EXPECT_LT(segment, 0) << "a candidate's System V segment outlived it";
+  if (segment >= 0) ::shmctl(segment, IPC_RMID, nullptr);
 }
 
 // Signals to kforge, the reference process and the zygote are denied: by Landlock's signal scope
