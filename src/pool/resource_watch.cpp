@@ -49,11 +49,13 @@ void kill_group(pid_t pid) {
 
 ResourceWatch::ResourceWatch(pid_t pid, const ResourceBounds& bounds) : pid_(pid) {
   if (pid > 0 && bounds.folder_bytes > 0 && !bounds.folder.empty()) folder_.emplace(bounds.folder, bounds.folder_bytes);
-  if (pid <= 0 || (bounds.host_memory_bytes <= 0 && bounds.cpu_cores <= 0 && !folder_)) return;
+  if (pid <= 0 || (bounds.host_memory_bytes <= 0 && bounds.cpu_cores <= 0 && !folder_ && bounds.most_tasks <= 0)) return;
   thread_ = std::thread([this, pid, bounds] {
     using Clock = std::chrono::steady_clock;
     std::deque<std::pair<Clock::time_point, double>> cpu;  // (when, CPU seconds used by then)
     auto kill_group = [pid] { kforge::kill_group(pid); };
+    std::optional<TaskBound> tasks;
+    if (bounds.most_tasks > 0) tasks.emplace(pid, bounds.most_tasks);
     std::unique_lock lock(mutex_);
     while (!stop_cv_.wait_for(lock, std::chrono::milliseconds(20), [this] { return stop_; })) {
       if (bounds.host_memory_bytes > 0)
@@ -67,6 +69,13 @@ ResourceWatch::ResourceWatch(pid_t pid, const ResourceBounds& bounds) : pid_(pid
         trip_on_folder(folder_->past());
         if (tripped_ == Tripped::folder) return;
       }
+      if (tasks)
+        if (std::optional<int64_t> count = tasks->past()) {
+          seen_tasks_ = *count;
+          tripped_ = Tripped::tasks;
+          kill_group();
+          return;
+        }
       if (bounds.cpu_cores <= 0) continue;
       auto used = cpu_seconds(pid);
       if (!used) continue;

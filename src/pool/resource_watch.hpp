@@ -9,6 +9,8 @@
 //    A CPU-time limit (RLIMIT_CPU) counts the worker's whole life, not one job, and a candidate
 //    that starts threads on every core slows the other workers' timings long before the wall
 //    deadline; what matters is the rate, so that is what is bounded.
+//  - Tasks: the threads of every process in the watched tree, since the machine's task table is
+//    shared (pool/task_count.hpp).
 //  - Disk: what a folder holds (pool/disk_usage.hpp): a folder's size, not one file's
 //    (RLIMIT_FSIZE, set beside it where the process starts), since a process may write many.
 #include <sys/types.h>
@@ -23,6 +25,7 @@
 #include <thread>
 
 #include "pool/disk_usage.hpp"
+#include "pool/task_count.hpp"
 
 namespace kforge {
 
@@ -38,11 +41,12 @@ struct ResourceBounds {
   std::chrono::milliseconds cpu_window{3000};
   int64_t folder_bytes = 0;  // what `folder` may hold on disk (DiskUsage::bytes); 0: unbounded
   std::string folder;
+  int64_t most_tasks = 0;  // threads of every process in the watched tree (pool/task_count.hpp); 0: unbounded
 };
 
 class ResourceWatch {
  public:
-  enum class Tripped { none, host_memory, cpu, folder };
+  enum class Tripped { none, host_memory, cpu, folder, tasks };
 
   // Watches `pid` (the leader of the worker's process group) until destroyed.
   ResourceWatch(pid_t pid, const ResourceBounds& bounds);
@@ -61,6 +65,7 @@ class ResourceWatch {
   // What the folder held when it tripped: bytes, or nothing read past a nesting too deep to count.
   int64_t seen_folder_bytes() const { return seen_folder_bytes_; }
   bool seen_folder_too_deep() const { return seen_folder_too_deep_; }
+  int64_t seen_tasks() const { return seen_tasks_; }  // the tree's task count that tripped it
 
  private:
   // Whether `usage` trips the folder's bound: records it, kills the group. Under mutex_.
@@ -73,6 +78,7 @@ class ResourceWatch {
   std::atomic<double> seen_cores_{0};
   std::atomic<int64_t> seen_folder_bytes_{0};
   std::atomic<bool> seen_folder_too_deep_{false};
+  std::atomic<int64_t> seen_tasks_{0};
   std::mutex mutex_;
   std::condition_variable stop_cv_;
   bool stop_ = false;

@@ -23,6 +23,7 @@
 #include "metrics/timing_clock.hpp"
 #include "pool/disk_usage.hpp"
 #include "pool/resource_watch.hpp"
+#include "pool/task_count.hpp"
 #include "worker/failure.hpp"
 #include "worker/file_text.hpp"
 #include "worker/input_layouts.hpp"
@@ -236,6 +237,11 @@ class Evaluation {
                     "the candidate's scratch folder nested folders more than %d deep, too deep to count what it "
                     "holds against its bound of %.2f GiB (--scratch-disk); its process was killed",
                     DiskUsage::kDeepestFolder, job_.scratch_bytes / double(1 << 30));
+    else if (watch_->tripped() == ResourceWatch::Tripped::tasks)
+      std::snprintf(figures, sizeof figures,
+                    "the candidate's processes held %lld threads or more, past the bound of %lld (the machine's "
+                    "task table is every worker's); they were killed",
+                    static_cast<long long>(watch_->seen_tasks()), static_cast<long long>(most_candidate_tasks()));
     else if (watch_->tripped() == ResourceWatch::Tripped::folder)
       std::snprintf(figures, sizeof figures,
                     "the candidate's scratch folder held %.2f GiB on disk, past the bound of %.2f GiB "
@@ -339,6 +345,7 @@ class Evaluation {
     bounds.cpu_cores = job_.cpu_cores;
     bounds.folder_bytes = job_.scratch_bytes;
     bounds.folder = cand_->scratch();
+    bounds.most_tasks = most_candidate_tasks();
     watch_.emplace(cand_->pid(), bounds);
     part.emplace("load calibrate");
     // The same inputs for the candidate's calibration and the twin's: made once, and let go before
