@@ -92,6 +92,16 @@ ProcessResult run_process(const std::vector<std::string>& argv, std::chrono::sec
   }
   ::setpgid(pid, pid);
   ::close(pipe_fds[1]);
+  if (confined.on_started) {
+    try {
+      confined.on_started(pid);
+    } catch (...) {  // nothing is left running for a caller that could not watch it
+      ::kill(-pid, SIGKILL);
+      ::waitpid(pid, nullptr, 0);
+      ::close(pipe_fds[0]);
+      throw;
+    }
+  }
   auto deadline = t0 + timeout;
   char buffer[65536];
   // Once the process itself has exited, what is already in the pipe is read and no more: a

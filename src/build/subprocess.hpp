@@ -1,6 +1,8 @@
 #pragma once
 // Runs a compiler (or any program) to completion with a deadline, capturing its output up to a
 // cap: the build service's only way to start processes.
+#include <sys/types.h>
+
 #include <chrono>
 #include <cstdint>
 #include <functional>
@@ -29,6 +31,9 @@ struct Confinement {
   // past it fails with "File too large" in its own diagnostics: a source of a few lines can make an
   // object file of gigabytes (a large initialised array), and the cache's disk is everyone's.
   int64_t most_file_bytes = 0;
+  // Called with the process's pid once it is started, before its output is read: where a caller
+  // starts a watch on it (pool/resource_watch.hpp: its tasks, say), which ends with the call.
+  std::function<void(pid_t)> on_started;
 };
 
 // `on_output`, when given, sees every chunk of output as it is read (before the cap), so a caller

@@ -8,6 +8,8 @@
 #include "common/files.hpp"
 #include "common/parallel.hpp"
 #include "planner/build_order.hpp"
+#include "pool/resource_watch.hpp"
+#include "pool/task_count.hpp"
 #include "pool/worker_paths.hpp"
 #include "pool/worker_process.hpp"
 
@@ -22,6 +24,10 @@ namespace {
 // candidate code may not write the build cache (docs/notes/build-cache-trust.md). Before the
 // candidate is imported it says what a candidate's process may read, which its builds' compilers
 // may read too.
+// The largest file an import may write in the prebuild's scratch folder: a candidate's own
+// default (--scratch-disk), which the prebuild, run before any job, does not know.
+constexpr int64_t kMostImportFileBytes = int64_t{8} << 30;
+
 constexpr const char* kImportScript =
     "import importlib.util, json, os, sys\n"
     "sys.path.insert(0, sys.argv[2])\n"
@@ -117,8 +123,24 @@ std::vector<build::ProcessResult> prebuild_load_inline(const std::vector<std::st
   const std::vector<size_t> order = header_makers_first(sources);
   parallel_for(files.size(), jobs, [&](size_t k) {
     const size_t i = order[k];
+    // The import runs the candidate's module-level code: its files no larger than a candidate's
+    // scratch may hold, and its tasks bounded as a candidate process's are (a bomb there filled the
+    // machine's task table while the build went on).
+    std::optional<ResourceWatch> watch;
+    build::Confinement limits;
+    limits.most_file_bytes = kMostImportFileBytes;
+    limits.on_started = [&watch](pid_t pid) {
+      ResourceBounds bounds;
+      bounds.most_tasks = most_candidate_tasks();
+      watch.emplace(pid, bounds);
+    };
     results[i] = build::run_process({python, "-c", kImportScript, files[i], module_dir}, timeout, 1 << 20,
-                                    scratch.string(), {}, &env);
+                                    scratch.string(), {}, &env, limits);
+    if (watch && watch->tripped() == ResourceWatch::Tripped::tasks)
+      results[i].output += "\nkforge: the import's processes held " + std::to_string(watch->seen_tasks()) +
+                           " threads or more, past the bound of " + std::to_string(most_candidate_tasks()) +
+                           "; they were killed\n";
+    watch.reset();
     if (!results[i].timed_out) build_recorded(results[i], scratch, specs_folder, env, i, timeout);
     if (on_done) on_done(i);
   });

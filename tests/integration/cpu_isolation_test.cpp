@@ -304,6 +304,24 @@ raise RuntimeError(f"REACHED env={key} file={content} write={wrote} cache={cache
   EXPECT_FALSE(std::filesystem::exists(planted));
 }
 
+// A candidate's module-level code runs in the prebuild's import too, before any job: a thread bomb
+// there is ended by the same task bound as a candidate process's (pool/task_count.hpp), not left to
+// fill the machine's task table while the build goes on.
+TEST(CpuIsolation, APrebuildImportsTaskBombIsEnded) {
+  TempDir dir;
+  dir.write("candidates/level1/1_Square_Matmul/bomb.py", R"(import threading, time
+from torch.utils.cpp_extension import load_inline  # what makes kforge build import it
+
+for _ in range(4000):
+    threading.Thread(target=time.sleep, args=(600,), daemon=True).start()
+raise RuntimeError("every thread started")
+)");
+  auto r = run_command({"/usr/bin/env", "XDG_CACHE_HOME=" + dir.file("cache"), KFORGE_BINARY, "build", "--arch", "sm_90",
+                        "--json", dir.file("candidates")});
+  EXPECT_NE(r.out.find("threads or more, past the bound of"), std::string::npos) << r.out << r.err;
+  EXPECT_EQ(r.out.find("every thread started"), std::string::npos) << r.out;
+}
+
 // The reference's timed calls are made in a process of its own, started and called as the
 // candidate's is (the reference twin, src/worker/evaluate.cpp): an identity candidate is timed
 // as its reference. With the reference timed inside the reference process, this identity ran at
