@@ -300,6 +300,13 @@ class CandidateHost {
         // Its first compile patches nn.Module's two (eval_frame.py); done here, it is in the snapshot.
         py::module_ guard = py::module_::import("torch._dynamo.mutation_guard");
         if (py::hasattr(guard, "install_generation_tagging_init")) guard.attr("install_generation_tagging_init")();
+        // Inductor's autotuning on a GPU shows a tqdm progress bar, whose first one starts a
+        // monitor thread ("tqdm_monitor") that lives on after forward: thread-injection for an
+        // honest candidate (the GPU trust corpus, session 42). tqdm's own switch turns it off.
+        try {
+          py::module_::import("tqdm").attr("tqdm").attr("monitor_interval") = 0;
+        } catch (const py::error_already_set&) {  // no tqdm: no monitor either
+        }
       });
     watch_.emplace();  // the snapshot, before any of the candidate's code runs
     if (request.value("reference", false)) {
