@@ -136,10 +136,8 @@ std::vector<build::ProcessResult> prebuild_load_inline(const std::vector<std::st
     };
     results[i] = build::run_process({python, "-c", kImportScript, files[i], module_dir}, timeout, 1 << 20,
                                     scratch.string(), {}, &env, limits);
-    if (watch && watch->tripped() == ResourceWatch::Tripped::tasks)
-      results[i].output += "\nkforge: the import's processes held " + std::to_string(watch->seen_tasks()) +
-                           " threads or more, past the bound of " + std::to_string(most_candidate_tasks()) +
-                           "; they were killed\n";
+    if (watch && watch->tripped() != ResourceWatch::Tripped::none)
+      results[i].output += "\nkforge: the import's " + watch->what_passed() + "; its process group was killed\n";
     watch.reset();
     if (!results[i].timed_out) build_recorded(results[i], scratch, specs_folder, env, i, timeout);
     if (on_done) on_done(i);

@@ -3,6 +3,7 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <cstdio>
 #include <deque>
 #include <fstream>
 #include <sstream>
@@ -47,7 +48,7 @@ void kill_group(pid_t pid) {
 
 }  // namespace
 
-ResourceWatch::ResourceWatch(pid_t pid, const ResourceBounds& bounds) : pid_(pid) {
+ResourceWatch::ResourceWatch(pid_t pid, const ResourceBounds& bounds) : pid_(pid), bounds_(bounds) {
   if (pid > 0 && bounds.folder_bytes > 0 && !bounds.folder.empty()) folder_.emplace(bounds.folder, bounds.folder_bytes);
   if (pid <= 0 || (bounds.host_memory_bytes <= 0 && bounds.cpu_cores <= 0 && !folder_ && bounds.most_tasks <= 0)) return;
   thread_ = std::thread([this, pid, bounds] {
@@ -102,6 +103,39 @@ void ResourceWatch::trip_on_folder(const std::optional<DiskUsage>& usage) {
   seen_folder_too_deep_ = usage->too_deep;
   tripped_ = Tripped::folder;
   kill_group(pid_);
+}
+
+std::string ResourceWatch::what_passed() const {
+  constexpr double kGiB = double(int64_t{1} << 30);
+  char text[240];
+  switch (tripped_.load()) {
+    case Tripped::none: return "";
+    case Tripped::host_memory:
+      std::snprintf(text, sizeof text, "resident host memory reached %.2f GiB, past the bound of %.2f GiB (--host-memory)",
+                    seen_bytes_ / kGiB, bounds_.host_memory_bytes / kGiB);
+      break;
+    case Tripped::cpu:
+      std::snprintf(text, sizeof text, "process kept %.1f CPU cores busy over %g s, more than its share of %.1f (--cpu-share)",
+                    seen_cores_.load(), std::chrono::duration<double>(bounds_.cpu_window).count(), bounds_.cpu_cores);
+      break;
+    case Tripped::folder:
+      if (seen_folder_too_deep_)
+        std::snprintf(text, sizeof text,
+                      "scratch folder nested folders more than %d deep, too deep to count what it holds against its "
+                      "bound of %.2f GiB (--scratch-disk)",
+                      DiskUsage::kDeepestFolder, bounds_.folder_bytes / kGiB);
+      else
+        std::snprintf(text, sizeof text, "scratch folder held %.2f GiB on disk, past the bound of %.2f GiB (--scratch-disk)",
+                      seen_folder_bytes_ / kGiB, bounds_.folder_bytes / kGiB);
+      break;
+    case Tripped::tasks:
+      std::snprintf(text, sizeof text,
+                    "processes held %lld threads or more, past the bound of %lld (the machine's task table is every "
+                    "worker's)",
+                    static_cast<long long>(seen_tasks_.load()), static_cast<long long>(bounds_.most_tasks));
+      break;
+  }
+  return text;
 }
 
 void ResourceWatch::look_at_folder_now() {

@@ -60,6 +60,10 @@ class ResourceWatch {
   void look_at_folder_now();
 
   Tripped tripped() const { return tripped_; }
+  // What passed which bound, for a message that names whose it was ("the candidate's " + this):
+  // "resident host memory reached 2.01 GiB, past the bound of 2.00 GiB (--host-memory)". Empty
+  // while nothing tripped.
+  std::string what_passed() const;
   int64_t seen_bytes() const { return seen_bytes_; }  // the resident size that tripped it
   double seen_cores() const { return seen_cores_; }   // the average busy cores that tripped it
   // What the folder held when it tripped: bytes, or nothing read past a nesting too deep to count.
@@ -72,6 +76,7 @@ class ResourceWatch {
   void trip_on_folder(const std::optional<DiskUsage>& usage);
 
   pid_t pid_ = -1;
+  ResourceBounds bounds_;
   std::optional<FolderBound> folder_;  // the folder's bound, where there is one; under mutex_
   std::atomic<Tripped> tripped_{Tripped::none};
   std::atomic<int64_t> seen_bytes_{0};

@@ -274,8 +274,7 @@ JobOutcome WorkerProcess::run(const protocol::EvalJob& job, std::chrono::seconds
   }
   protocol::ReadResult reply;
   ResourceWatch::Tripped tripped = ResourceWatch::Tripped::none;
-  int64_t memory_seen = 0;
-  double cores_seen = 0;
+  std::string passed;  // what passed which bound, where one tripped
   {
     ResourceBounds bounds;
     bounds.host_memory_bytes = config_.host_memory_bytes;
@@ -283,25 +282,11 @@ JobOutcome WorkerProcess::run(const protocol::EvalJob& job, std::chrono::seconds
     ResourceWatch watch(pid_, bounds);
     reply = protocol::read_frame(from_worker_, std::chrono::steady_clock::now() + deadline);
     tripped = watch.tripped();
-    memory_seen = watch.seen_bytes();
-    cores_seen = watch.seen_cores();
+    passed = watch.what_passed();
   }
   if (tripped != ResourceWatch::Tripped::none) {
-    char figures[200];
-    if (tripped == ResourceWatch::Tripped::host_memory) {
-      std::snprintf(figures, sizeof figures,
-                    "the worker's resident host memory reached %.2f GiB, past the bound of %.2f GiB (--host-memory); "
-                    "the worker was killed",
-                    memory_seen / double(1 << 30), config_.host_memory_bytes / double(1 << 30));
-      outcome.failure = JobFailure::host_memory;
-    } else {
-      std::snprintf(figures, sizeof figures,
-                    "the worker kept %.1f CPU cores busy over 3 s, more than its share of %.1f (--cpu-share); "
-                    "the worker was killed",
-                    cores_seen, config_.cpu_cores);
-      outcome.failure = JobFailure::cpu_share;
-    }
-    outcome.detail = figures;
+    outcome.failure = tripped == ResourceWatch::Tripped::host_memory ? JobFailure::host_memory : JobFailure::cpu_share;
+    outcome.detail = "the worker's " + passed + "; the worker was killed";
     kill_now();
     return outcome;
   }

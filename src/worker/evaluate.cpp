@@ -21,7 +21,6 @@
 
 #include "metrics/statistics.hpp"
 #include "metrics/timing_clock.hpp"
-#include "pool/disk_usage.hpp"
 #include "pool/resource_watch.hpp"
 #include "pool/task_count.hpp"
 #include "worker/failure.hpp"
@@ -226,34 +225,8 @@ class Evaluation {
 
   // The watch killed the candidate's process (so the evaluation ended as if it crashed): say why.
   void over_bounds() {
-    char figures[240];
-    if (watch_->tripped() == ResourceWatch::Tripped::host_memory)
-      std::snprintf(figures, sizeof figures,
-                    "the candidate's resident host memory reached %.2f GiB, past the bound of %.2f GiB (--host-memory); "
-                    "its process was killed",
-                    watch_->seen_bytes() / double(1 << 30), job_.host_memory_bytes / double(1 << 30));
-    else if (watch_->tripped() == ResourceWatch::Tripped::folder && watch_->seen_folder_too_deep())
-      std::snprintf(figures, sizeof figures,
-                    "the candidate's scratch folder nested folders more than %d deep, too deep to count what it "
-                    "holds against its bound of %.2f GiB (--scratch-disk); its process was killed",
-                    DiskUsage::kDeepestFolder, job_.scratch_bytes / double(1 << 30));
-    else if (watch_->tripped() == ResourceWatch::Tripped::tasks)
-      std::snprintf(figures, sizeof figures,
-                    "the candidate's processes held %lld threads or more, past the bound of %lld (the machine's "
-                    "task table is every worker's); they were killed",
-                    static_cast<long long>(watch_->seen_tasks()), static_cast<long long>(most_candidate_tasks()));
-    else if (watch_->tripped() == ResourceWatch::Tripped::folder)
-      std::snprintf(figures, sizeof figures,
-                    "the candidate's scratch folder held %.2f GiB on disk, past the bound of %.2f GiB "
-                    "(--scratch-disk); its process was killed",
-                    watch_->seen_folder_bytes() / double(1 << 30), job_.scratch_bytes / double(1 << 30));
-    else
-      std::snprintf(figures, sizeof figures,
-                    "the candidate's process kept %.1f CPU cores busy over 3 s, more than its share of %.1f "
-                    "(--cpu-share); it was killed",
-                    watch_->seen_cores(), job_.cpu_cores);
+    res_.message = "the candidate's " + watch_->what_passed() + "; its process group was killed";
     res_.verdict = Verdict::runtime_error;
-    res_.message = figures;
     res_.rule.clear();
   }
 
