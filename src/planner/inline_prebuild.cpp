@@ -7,6 +7,7 @@
 #include "build/build_inline_child.hpp"
 #include "common/files.hpp"
 #include "common/parallel.hpp"
+#include "common/remove_tree.hpp"
 #include "planner/build_order.hpp"
 #include "pool/resource_watch.hpp"
 #include "pool/task_count.hpp"
@@ -24,7 +25,7 @@ namespace {
 // candidate code may not write the build cache (docs/notes/build-cache-trust.md). Before the
 // candidate is imported it says what a candidate's process may read, which its builds' compilers
 // may read too.
-// The largest file an import may write in the prebuild's scratch folder: a candidate's own
+// What an import may write in its scratch folder, and so its largest file: a candidate's own
 // default (--scratch-disk), which the prebuild, run before any job, does not know.
 constexpr int64_t kMostImportFileBytes = int64_t{8} << 30;
 
@@ -113,8 +114,6 @@ std::vector<build::ProcessResult> prebuild_load_inline(const std::vector<std::st
   std::string module_dir = worker_module_dir().string();
   const std::filesystem::path scratch = make_scratch();
   const std::filesystem::path specs_folder = make_owned_folder(scratch.parent_path(), "prebuild-specs");  // not the imports' to write
-  std::vector<std::string> env = sandboxed_environment(scratch);
-  env.push_back("CUDA_VISIBLE_DEVICES=");  // a build needs no GPU
   std::vector<std::string> sources;
   for (const auto& f : files) {
     std::error_code ec;
@@ -126,20 +125,31 @@ std::vector<build::ProcessResult> prebuild_load_inline(const std::vector<std::st
     // The import runs the candidate's module-level code: its files no larger than a candidate's
     // scratch may hold, and its tasks bounded as a candidate process's are (a bomb there filled the
     // machine's task table while the build went on).
+    // Each import a scratch folder of its own (its working directory, TMPDIR and the one place its
+    // sandbox lets it write), so what it holds there is its own to answer for.
+    const std::filesystem::path mine = scratch / ("import-" + std::to_string(i));
+    std::error_code made;
+    std::filesystem::create_directories(mine, made);
+    std::vector<std::string> env = sandboxed_environment(mine);
+    env.push_back("CUDA_VISIBLE_DEVICES=");  // a build needs no GPU
     std::optional<ResourceWatch> watch;
     build::Confinement limits;
     limits.most_file_bytes = kMostImportFileBytes;
-    limits.on_started = [&watch](pid_t pid) {
+    limits.on_started = [&watch, &mine](pid_t pid) {
       ResourceBounds bounds;
       bounds.most_tasks = most_candidate_tasks();
+      bounds.folder = mine.string();
+      bounds.folder_bytes = kMostImportFileBytes;
       watch.emplace(pid, bounds);
     };
     results[i] = build::run_process({python, "-c", kImportScript, files[i], module_dir}, timeout, 1 << 20,
-                                    scratch.string(), {}, &env, limits);
+                                    mine.string(), {}, &env, limits);
+    if (watch) watch->look_at_folder_now();
     if (watch && watch->tripped() != ResourceWatch::Tripped::none)
       results[i].output += "\nkforge: the import's " + watch->what_passed() + "; its process group was killed\n";
     watch.reset();
-    if (!results[i].timed_out) build_recorded(results[i], scratch, specs_folder, env, i, timeout);
+    if (!results[i].timed_out) build_recorded(results[i], mine, specs_folder, env, i, timeout);
+    remove_tree(mine.string());
     if (on_done) on_done(i);
   });
   std::error_code ignored;
