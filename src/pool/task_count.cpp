@@ -1,7 +1,6 @@
 #include "pool/task_count.hpp"
 
 #include <dirent.h>
-#include <fcntl.h>
 #include <unistd.h>
 
 #include <cstdlib>
@@ -11,23 +10,9 @@
 #include <thread>
 #include <vector>
 
+#include "common/proc_text.hpp"
+
 namespace kforge {
-
-namespace {
-
-// The whole of a small /proc file into `buffer`, NUL-terminated. POSIX calls only: this runs in
-// the worker module too, where iostreams were seen to crash.
-bool read_small(const std::string& path, char* buffer, size_t size) {
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return false;
-  size_t used = 0;
-  for (ssize_t n; used + 1 < size && (n = ::read(fd, buffer + used, size - 1 - used)) > 0;) used += static_cast<size_t>(n);
-  ::close(fd);
-  buffer[used] = '\0';
-  return true;
-}
-
-}  // namespace
 
 std::optional<int64_t> tree_task_count(pid_t root, int64_t most) {
   std::vector<pid_t> waiting{root};
@@ -46,12 +31,7 @@ std::optional<int64_t> tree_task_count(pid_t root, int64_t most) {
     while (const dirent* entry = ::readdir(dir)) {
       if (entry->d_name[0] == '.') continue;
       tasks += 1;
-      if (!read_small(folder + "/" + entry->d_name + "/children", list, sizeof list)) continue;
-      for (char *at = list, *end = nullptr;; at = end) {
-        const long child = std::strtol(at, &end, 10);
-        if (end == at) break;
-        if (child > 0) waiting.push_back(static_cast<pid_t>(child));
-      }
+      if (read_proc_text(folder + "/" + entry->d_name + "/children", list, sizeof list)) append_listed_pids(list, waiting);
     }
     ::closedir(dir);
   }
@@ -62,7 +42,7 @@ std::optional<int64_t> tree_task_count(pid_t root, int64_t most) {
 std::optional<int64_t> machine_task_count() {
   // "0.42 2.05 2.51 1/86 19012": runnable/total tasks is the fourth field.
   char text[256];
-  if (!read_small("/proc/loadavg", text, sizeof text)) return std::nullopt;
+  if (!read_proc_text("/proc/loadavg", text, sizeof text)) return std::nullopt;
   const char* slash = std::strchr(text, '/');
   if (!slash) return std::nullopt;
   return std::strtoll(slash + 1, nullptr, 10);

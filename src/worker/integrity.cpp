@@ -1,9 +1,8 @@
 #include "worker/integrity.hpp"
 #include "core/rules.hpp"
-#include "worker/thread_times.hpp"
+#include "common/proc_text.hpp"
 
 #include <dirent.h>
-#include <fcntl.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -65,27 +64,14 @@ PyObject* owned_dict(const py::object& owner) {
   return nullptr;
 }
 
-// A /proc file's text, read with open(2)/read(2). (Not iostreams: on the H200 machine the worker
-// crashed inside std::istream's int parsing, reached only when a child process existed, with the
-// facets of a libstdc++ other than the one the module was built against.)
-std::string proc_file(const std::string& path) {
-  std::string text;
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return text;
-  char buffer[4096];
-  for (ssize_t n; (n = ::read(fd, buffer, sizeof buffer)) > 0;) text.append(buffer, static_cast<size_t>(n));
-  ::close(fd);
-  return text;
-}
-
 // Live (not zombie) children of every thread of this process.
 std::set<int> live_children() {
   std::set<int> out;
   for (int tid : native_threads()) {
     std::vector<pid_t> listed;
-    append_listed_pids(proc_file("/proc/self/task/" + std::to_string(tid) + "/children").c_str(), listed);
+    append_listed_pids(read_proc_file("/proc/self/task/" + std::to_string(tid) + "/children").c_str(), listed);
     for (pid_t pid : listed) {
-      std::string stat = proc_file("/proc/" + std::to_string(pid) + "/stat");
+      std::string stat = read_proc_file("/proc/" + std::to_string(pid) + "/stat");
       size_t paren = stat.rfind(')');
       if (paren != std::string::npos && paren + 2 < stat.size() && stat[paren + 2] == 'Z') continue;
       out.insert(pid);
@@ -95,13 +81,13 @@ std::set<int> live_children() {
 }
 
 std::string thread_name(int tid) {
-  std::string name = proc_file("/proc/self/task/" + std::to_string(tid) + "/comm");
+  std::string name = read_proc_file("/proc/self/task/" + std::to_string(tid) + "/comm");
   while (!name.empty() && name.back() == '\n') name.pop_back();
   return name;
 }
 
 std::string command_of(int pid) {
-  std::string cmd = proc_file("/proc/" + std::to_string(pid) + "/cmdline");
+  std::string cmd = read_proc_file("/proc/" + std::to_string(pid) + "/cmdline");
   for (char& c : cmd)
     if (c == '\0') c = ' ';
   while (!cmd.empty() && cmd.back() == ' ') cmd.pop_back();

@@ -1,7 +1,6 @@
 #include "worker/thread_times.hpp"
 
 #include <dirent.h>
-#include <fcntl.h>
 #include <signal.h>
 #include <unistd.h>
 
@@ -14,6 +13,8 @@
 #include <thread>
 #include <vector>
 
+#include "common/proc_text.hpp"
+
 namespace kforge::worker {
 namespace {
 
@@ -25,16 +26,6 @@ constexpr auto kSettleDeadline = std::chrono::milliseconds(20);
 // resumed in the moment between taking the stop and switching out would run on without one.)
 constexpr uint64_t kMostLateNs = 10'000'000;
 
-bool read_text(const std::string& path, char* buf, size_t size) {
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return false;
-  const ssize_t n = ::read(fd, buf, size - 1);
-  ::close(fd);
-  if (n <= 0) return false;
-  buf[n] = 0;
-  return true;
-}
-
 // One process's threads into `out`; its threads' children onto `children`. False where it is gone.
 // Without `with_times`, stops at its first thread that runs.
 bool read_process(pid_t pid, bool with_times, ThreadTimes& out, std::vector<pid_t>& children) {
@@ -45,13 +36,13 @@ bool read_process(pid_t pid, bool with_times, ThreadTimes& out, std::vector<pid_
     if (entry->d_name[0] == '.') continue;
     const std::string task = dir + "/" + entry->d_name;
     char stat[512], schedstat[128], list[4096];
-    if (!read_text(task + "/stat", stat, sizeof stat)) continue;  // gone meanwhile
+    if (!read_proc_text(task + "/stat", stat, sizeof stat)) continue;  // gone meanwhile
     // "tid (comm) S ...": the state follows the last ')', since comm may hold one.
     const char* close_paren = std::strrchr(stat, ')');
     if (!close_paren || close_paren[1] != ' ') continue;
     const char state = close_paren[2];
     if (state == 'Z' || state == 'X') continue;  // ending: its time is no longer its own to grow
-    if (read_text(task + "/children", list, sizeof list)) append_listed_pids(list, children);
+    if (read_proc_text(task + "/children", list, sizeof list)) append_listed_pids(list, children);
     if (state != 'T' && state != 't') {
       out.any_running = true;
       if (!with_times) break;
@@ -59,7 +50,7 @@ bool read_process(pid_t pid, bool with_times, ThreadTimes& out, std::vector<pid_
     }
     // A stopped thread's time does not move (once it has switched out: settled_thread_times).
     // schedstat: "run time [ns], time waiting on a run queue [ns], slices".
-    if (with_times && read_text(task + "/schedstat", schedstat, sizeof schedstat)) {
+    if (with_times && read_proc_text(task + "/schedstat", schedstat, sizeof schedstat)) {
       char* end = nullptr;
       ThreadRun run;
       run.ns = std::strtoull(schedstat, &end, 10);
@@ -73,14 +64,6 @@ bool read_process(pid_t pid, bool with_times, ThreadTimes& out, std::vector<pid_
 }
 
 }  // namespace
-
-void append_listed_pids(const char* list, std::vector<pid_t>& out) {
-  for (char* end = nullptr;; list = end) {
-    const long pid = std::strtol(list, &end, 10);
-    if (end == list) return;
-    if (pid > 0) out.push_back(static_cast<pid_t>(pid));
-  }
-}
 
 std::optional<ThreadTimes> thread_times(pid_t pid, bool with_times) {
   ThreadTimes out;

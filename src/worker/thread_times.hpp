@@ -44,9 +44,6 @@ struct ThreadTimes {
 // runs. None where `pid` is gone.
 std::optional<ThreadTimes> thread_times(pid_t pid, bool with_times);
 
-// The pids a /proc/<pid>/task/<tid>/children file's text ("pid pid ... ") lists, onto `out`.
-void append_listed_pids(const char* list, std::vector<pid_t>& out);
-
 // Whether every thread of `pid` and of the processes under it is stopped (or ending, or gone).
 bool all_threads_stopped(pid_t pid);
 
