@@ -3,7 +3,6 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
-#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -11,6 +10,7 @@
 #include <cstring>
 
 #include "common/capabilities.hpp"
+#include "common/file_size_limit.hpp"
 #include "common/landlock.hpp"
 #include "common/seccomp_filter.hpp"
 #include "common/parent_death.hpp"
@@ -34,8 +34,6 @@ bool has_exited(pid_t pid) {
 ProcessResult run_process(const std::vector<std::string>& argv, std::chrono::seconds timeout, size_t output_cap,
                           const std::string& cwd, const std::function<void(std::string_view)>& on_output,
                           const std::vector<std::string>* env, const Confinement& confined) {
-  const int ruleset = confined.ruleset;
-  const sock_fprog* filter = confined.filter;
   ProcessResult result;
   auto t0 = std::chrono::steady_clock::now();
   int pipe_fds[2];
@@ -71,15 +69,11 @@ ProcessResult run_process(const std::vector<std::string>& argv, std::chrono::sec
     int devnull = ::open("/dev/null", O_RDONLY);
     ::dup2(devnull, 0);
     if (!cwd.empty() && ::chdir(cwd.c_str()) != 0) ::_exit(126);
+    limit_file_size(confined.most_file_bytes);
     // A filtered run is an untrusted one: no capabilities either (as root, CAP_SYS_PTRACE reads
     // the reference process's memory through /proc, non-dumpable as it is).
-    if (confined.most_file_bytes > 0) {
-      const rlimit most{static_cast<rlim_t>(confined.most_file_bytes), static_cast<rlim_t>(confined.most_file_bytes)};
-      ::setrlimit(RLIMIT_FSIZE, &most);
-      ::signal(SIGXFSZ, SIG_IGN);  // kept across the exec: EFBIG, not a silent death
-    }
-    if ((ruleset >= 0 && !landlock::restrict_self(ruleset)) ||
-        (filter && (!drop_all_capabilities() || !seccomp::install_in_child(*filter)))) {
+    if ((confined.ruleset >= 0 && !landlock::restrict_self(confined.ruleset)) ||
+        (confined.filter && (!drop_all_capabilities() || !seccomp::install_in_child(*confined.filter)))) {
       const char msg[] = "the compiler's sandbox could not be entered\n";
       [[maybe_unused]] auto n = ::write(2, msg, sizeof msg - 1);
       ::_exit(126);

@@ -27,9 +27,8 @@ struct ProcessResult {
 struct Confinement {
   int ruleset = -1;                    // a Landlock ruleset (common/landlock.hpp) it runs under, or -1
   const sock_fprog* filter = nullptr;  // a seccomp filter (common/seccomp_filter.hpp), without any capability
-  // The largest file it may write (RLIMIT_FSIZE; 0: no limit), with SIGXFSZ ignored so a write
-  // past it fails with "File too large" in its own diagnostics: a source of a few lines can make an
-  // object file of gigabytes (a large initialised array), and the cache's disk is everyone's.
+  // The largest file it may write (common/file_size_limit.hpp; 0: no limit): a source of a few
+  // lines can make an object file of gigabytes, and the cache's disk is everyone's.
   int64_t most_file_bytes = 0;
   // Called with the process's pid once it is started, before its output is read: where a caller
   // starts a watch on it (pool/resource_watch.hpp: its tasks, say), which ends with the call.

@@ -1,4 +1,5 @@
 #include "worker/candidate_host.hpp"
+#include "common/file_size_limit.hpp"
 #include "worker/candidate_reads.hpp"
 #include "worker/cpu_pin.hpp"
 #include "core/rules.hpp"
@@ -10,7 +11,6 @@
 #include <torch/csrc/utils/pybind.h>
 #include <fcntl.h>
 #include <sys/stat.h>
-#include <sys/resource.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -393,18 +393,6 @@ class CandidateHost {
     });
   }
 
-  // No file of the candidate's larger than what its whole scratch folder may hold (the reference
-  // process watches the folder's total, pool/disk_usage.hpp): its stdout and stderr go to one file
-  // there, which a print in a loop grew without end. Soft and hard limit alike (raising the hard one
-  // takes a capability it has not got), and SIGXFSZ ignored, so a write past it fails with EFBIG,
-  // "File too large", in the candidate's own traceback, rather than killing it without a word.
-  static void limit_file_size(int64_t bytes) {
-    if (bytes <= 0) return;
-    const rlimit limit{static_cast<rlim_t>(bytes), static_cast<rlim_t>(bytes)};
-    ::setrlimit(RLIMIT_FSIZE, &limit);
-    ::signal(SIGXFSZ, SIG_IGN);
-  }
-
   // The sandbox, entered once the files this candidate needs are known and before any of its
   // code runs: reads confined to the system's folders, the interpreter and its packages, kforge's
   // own folders, the caches, the scratch folder, and this job's problem, candidate and library.
@@ -413,6 +401,8 @@ class CandidateHost {
     for (const char* key : {"problem", "candidate", "library"})
       if (request.contains(key) && request[key].is_string() && !request[key].get<std::string>().empty())
         readable.push_back(request[key].get<std::string>());
+    // No file larger than its whole scratch folder may hold (the reference process watches the
+    // folder's total, pool/disk_usage.hpp).
     limit_file_size(request.value("scratch_bytes", int64_t{0}));
     SandboxStatus sandbox = enter_candidate_sandbox(writable_, readable, protected_pids_, private_apart_from_);
     std::fprintf(stderr, "kforge candidate %d: sandbox: %s\n", static_cast<int>(::getpid()), sandbox.describe.c_str());
