@@ -63,23 +63,27 @@ std::optional<FreeSpace> free_space(const std::string& path) {
 std::optional<DiskUsage> FolderBound::past() {
   std::optional<FreeSpace> space = free_space(folder_);
   if (!space) return std::nullopt;
-  const auto now = std::chrono::steady_clock::now();
   if (walk_below_ && space->bytes >= walk_below_->bytes && space->files >= walk_below_->files &&
-      now - walked_ < kLongestBetweenWalks)
+      std::chrono::steady_clock::now() - walked_ < kLongestBetweenWalks)
     return std::nullopt;
-  return past_now();
+  return walk(*space);
 }
 
 std::optional<DiskUsage> FolderBound::past_now() {
-  walked_ = std::chrono::steady_clock::now();
   std::optional<FreeSpace> space = free_space(folder_);
+  if (!space) return std::nullopt;
+  return walk(*space);
+}
+
+std::optional<DiskUsage> FolderBound::walk(const FreeSpace& space) {
+  walked_ = std::chrono::steady_clock::now();
   std::optional<DiskUsage> usage = folder_disk_usage(folder_);
-  if (!space || !usage) return std::nullopt;
+  if (!usage) return std::nullopt;
   if (usage->too_deep || usage->bytes > bytes_) return usage;
   // Until the filesystem loses the folder's room (in bytes, or in entries at their least weight),
   // the folder cannot have grown past the bound.
   const int64_t room = bytes_ - usage->bytes;
-  walk_below_ = FreeSpace{space->bytes - room, space->files - room / DiskUsage::kBytesPerEntry};
+  walk_below_ = FreeSpace{space.bytes - room, space.files - room / DiskUsage::kBytesPerEntry};
   return std::nullopt;
 }
 

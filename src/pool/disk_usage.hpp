@@ -49,6 +49,9 @@ class FolderBound {
   int64_t bound() const { return bytes_; }
 
  private:
+  // Walks the folder, `space` the filesystem's free space read just before.
+  std::optional<DiskUsage> walk(const FreeSpace& space);
+
   std::string folder_;
   int64_t bytes_;
   std::optional<FreeSpace> walk_below_;  // walk again once free space falls below either figure

@@ -39,70 +39,58 @@ std::optional<double> cpu_seconds(pid_t pid) {
   return static_cast<double>(utime + stime) / static_cast<double>(ticks > 0 ? ticks : 100);
 }
 
-namespace {
-
-void kill_group(pid_t pid) {
-  ::kill(-pid, SIGKILL);  // the group: the worker and whatever it started
-  ::kill(pid, SIGKILL);
-}
-
-}  // namespace
-
 ResourceWatch::ResourceWatch(pid_t pid, const ResourceBounds& bounds) : pid_(pid), bounds_(bounds) {
   if (pid > 0 && bounds.folder_bytes > 0 && !bounds.folder.empty()) folder_.emplace(bounds.folder, bounds.folder_bytes);
   if (pid <= 0 || (bounds.host_memory_bytes <= 0 && bounds.cpu_cores <= 0 && !folder_ && bounds.most_tasks <= 0)) return;
-  thread_ = std::thread([this, pid, bounds] {
+  thread_ = std::thread([this] {
     using Clock = std::chrono::steady_clock;
     std::deque<std::pair<Clock::time_point, double>> cpu;  // (when, CPU seconds used by then)
-    auto kill_group = [pid] { kforge::kill_group(pid); };
     std::optional<TaskBound> tasks;
-    if (bounds.most_tasks > 0) tasks.emplace(pid, bounds.most_tasks);
+    if (bounds_.most_tasks > 0) tasks.emplace(pid_, bounds_.most_tasks);
     std::unique_lock lock(mutex_);
     while (!stop_cv_.wait_for(lock, std::chrono::milliseconds(20), [this] { return stop_; })) {
-      if (bounds.host_memory_bytes > 0)
-        if (auto rss = resident_bytes(pid); rss && *rss > bounds.host_memory_bytes) {
+      if (bounds_.host_memory_bytes > 0)
+        if (auto rss = resident_bytes(pid_); rss && *rss > bounds_.host_memory_bytes) {
           seen_bytes_ = *rss;
-          tripped_ = Tripped::host_memory;
-          kill_group();
-          return;
+          return trip(Tripped::host_memory);
         }
-      if (folder_) {
-        trip_on_folder(folder_->past());
-        if (tripped_ == Tripped::folder) return;
-      }
+      if (folder_)
+        if (std::optional<DiskUsage> usage = folder_->past()) return trip_on_folder(*usage);
       if (tasks)
         if (std::optional<int64_t> count = tasks->past()) {
           seen_tasks_ = *count;
-          tripped_ = Tripped::tasks;
-          kill_group();
-          return;
+          return trip(Tripped::tasks);
         }
-      if (bounds.cpu_cores <= 0) continue;
-      auto used = cpu_seconds(pid);
+      if (bounds_.cpu_cores <= 0) continue;
+      auto used = cpu_seconds(pid_);
       if (!used) continue;
       auto now = Clock::now();
       cpu.emplace_back(now, *used);
       // Judge only a full window: the first samples of a job say little about a rate.
-      while (cpu.size() > 2 && now - cpu[1].first >= bounds.cpu_window) cpu.pop_front();
+      while (cpu.size() > 2 && now - cpu[1].first >= bounds_.cpu_window) cpu.pop_front();
       const double span = std::chrono::duration<double>(now - cpu.front().first).count();
-      if (span + 0.001 < std::chrono::duration<double>(bounds.cpu_window).count()) continue;
+      if (span + 0.001 < std::chrono::duration<double>(bounds_.cpu_window).count()) continue;
       const double cores = (cpu.back().second - cpu.front().second) / span;
-      if (cores > bounds.cpu_cores) {
+      if (cores > bounds_.cpu_cores) {
         seen_cores_ = cores;
-        tripped_ = Tripped::cpu;
-        kill_group();
-        return;
+        return trip(Tripped::cpu);
       }
     }
   });
 }
 
-void ResourceWatch::trip_on_folder(const std::optional<DiskUsage>& usage) {
-  if (!usage || tripped_ != Tripped::none) return;
-  seen_folder_bytes_ = usage->bytes;
-  seen_folder_too_deep_ = usage->too_deep;
-  tripped_ = Tripped::folder;
-  kill_group(pid_);
+void ResourceWatch::trip(Tripped why) {
+  Tripped none = Tripped::none;
+  if (!tripped_.compare_exchange_strong(none, why)) return;  // the first bound passed is the one told
+  ::kill(-pid_, SIGKILL);  // the group: the worker and whatever it started
+  ::kill(pid_, SIGKILL);
+}
+
+void ResourceWatch::trip_on_folder(const DiskUsage& usage) {
+  if (tripped_ != Tripped::none) return;
+  seen_folder_bytes_ = usage.bytes;
+  seen_folder_too_deep_ = usage.too_deep;
+  trip(Tripped::folder);
 }
 
 std::string ResourceWatch::what_passed() const {
@@ -140,7 +128,8 @@ std::string ResourceWatch::what_passed() const {
 
 void ResourceWatch::look_at_folder_now() {
   std::lock_guard lock(mutex_);
-  if (folder_) trip_on_folder(folder_->past_now());
+  if (!folder_) return;
+  if (std::optional<DiskUsage> usage = folder_->past_now()) trip_on_folder(*usage);
 }
 
 ResourceWatch::~ResourceWatch() {

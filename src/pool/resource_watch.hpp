@@ -72,8 +72,10 @@ class ResourceWatch {
   int64_t seen_tasks() const { return seen_tasks_; }  // the tree's task count that tripped it
 
  private:
-  // Whether `usage` trips the folder's bound: records it, kills the group. Under mutex_.
-  void trip_on_folder(const std::optional<DiskUsage>& usage);
+  // Records `why` (unless another bound tripped first) and kills the watched group.
+  void trip(Tripped why);
+  // The folder's bound passed with `usage`: recorded and tripped. Under mutex_.
+  void trip_on_folder(const DiskUsage& usage);
 
   pid_t pid_ = -1;
   ResourceBounds bounds_;
