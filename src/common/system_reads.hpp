@@ -17,8 +17,8 @@ std::vector<std::string> system_read_paths();
 
 // The device nodes such a process may open, for reading and writing: /dev/null, zero, full,
 // random, urandom, and the GPU's (/dev/nvidia*, /dev/nvidia-caps): not /dev/tty (the user's
-// terminal), a disk, or the kernel's log. /dev/shm only `with_shared_memory` (a multi-rank job's
-// candidates, whose NCCL and gloo meet there): a file written there is memory that no process's
+// terminal), a disk, or the kernel's log. /dev/shm only with SharedMemory::allowed (a multi-rank
+// job's candidates, whose NCCL and gloo meet there): a file written there is memory that no process's
 // resident set counts, outlives its writer, kforge and the machine's next jobs, and is readable by
 // the next candidate (`tests/adversarial/leak_shared_memory_file.py`).
 enum class SharedMemory { denied, allowed };

@@ -9,6 +9,7 @@
 #include "common/parallel.hpp"
 #include "common/remove_tree.hpp"
 #include "planner/build_order.hpp"
+#include "planner/plan.hpp"
 #include "pool/resource_watch.hpp"
 #include "pool/task_count.hpp"
 #include "pool/worker_paths.hpp"
@@ -16,6 +17,10 @@
 
 namespace kforge {
 namespace {
+
+// What an import may write in its scratch folder, and so its largest file: a candidate's default
+// (--scratch-disk), since the prebuild runs before any job and its settings.
+constexpr int64_t kMostImportFileBytes = static_cast<int64_t>(kDefaultScratchDiskGib * double(int64_t{1} << 30));
 
 // The import runs the candidate's module-level code: inside the candidate sandbox (reads, writes,
 // signals, network; worker/candidate_reads.hpp), entered once torch and kforge's modules are
@@ -25,10 +30,6 @@ namespace {
 // candidate code may not write the build cache (docs/notes/build-cache-trust.md). Before the
 // candidate is imported it says what a candidate's process may read, which its builds' compilers
 // may read too.
-// What an import may write in its scratch folder, and so its largest file: a candidate's own
-// default (--scratch-disk), which the prebuild, run before any job, does not know.
-constexpr int64_t kMostImportFileBytes = int64_t{8} << 30;
-
 constexpr const char* kImportScript =
     "import importlib.util, json, os, sys\n"
     "sys.path.insert(0, sys.argv[2])\n"
@@ -122,11 +123,10 @@ std::vector<build::ProcessResult> prebuild_load_inline(const std::vector<std::st
   const std::vector<size_t> order = header_makers_first(sources);
   parallel_for(files.size(), jobs, [&](size_t k) {
     const size_t i = order[k];
-    // The import runs the candidate's module-level code: its files no larger than a candidate's
-    // scratch may hold, and its tasks bounded as a candidate process's are (a bomb there filled the
-    // machine's task table while the build went on).
-    // Each import a scratch folder of its own (its working directory, TMPDIR and the one place its
-    // sandbox lets it write), so what it holds there is its own to answer for.
+    // The import runs the candidate's module-level code, bounded as a candidate process is: in a
+    // scratch folder of its own (its working directory, TMPDIR and the one place its sandbox lets
+    // it write), so what it holds there is its own to answer for, and with its tasks counted (a
+    // bomb there filled the machine's task table while the build went on).
     const std::filesystem::path mine = scratch / ("import-" + std::to_string(i));
     std::error_code made;
     std::filesystem::create_directories(mine, made);

@@ -17,6 +17,9 @@ namespace kforge {
 
 // Every knob of an evaluation. All of it except the resource bounds (timeout, host memory) goes
 // into the evaluation key.
+// What a candidate's scratch folder may hold by default (--scratch-disk), and so its largest file.
+inline constexpr double kDefaultScratchDiskGib = 8;
+
 struct EvalSettings {
   std::string device = "auto";  // auto | cpu | cuda | cuda:N
   std::string precision;  // empty: the problem's declared precision, else fp32
@@ -27,7 +30,7 @@ struct EvalSettings {
   int timeout_s = 300;  // per job, wall clock [s]
   double host_memory_gib = 0;  // per worker, resident; 0: three quarters of RAM shared by the workers
   double cpu_cores = 0;        // per worker, busy cores averaged over 3 s; 0: the cores shared by the workers
-  double scratch_disk_gib = 8;  // what a candidate's scratch folder may hold (and its largest file); 0: unbounded
+  double scratch_disk_gib = kDefaultScratchDiskGib;  // what a candidate's scratch folder may hold (and its largest file); 0: unbounded
   std::string arch = "auto";  // cuda builds: sm_XY of the device, or as given
   bool force = false;   // evaluate again even when the store has the result
 };
