@@ -140,6 +140,7 @@ std::vector<build::ProcessResult> prebuild_load_inline(const std::vector<std::st
       bounds.most_tasks = most_candidate_tasks();
       bounds.folder = mine.string();
       bounds.folder_bytes = kMostImportFileBytes;
+      bounds.folder_bound_source = "a candidate import's own, before any job's --scratch-disk";
       watch.emplace(pid, bounds);
     };
     results[i] = build::run_process({python, "-c", kImportScript, files[i], module_dir}, timeout, 1 << 20,

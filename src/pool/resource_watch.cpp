@@ -95,7 +95,7 @@ void ResourceWatch::trip_on_folder(const DiskUsage& usage) {
 
 std::string ResourceWatch::what_passed() const {
   constexpr double kGiB = double(int64_t{1} << 30);
-  char text[240];
+  char text[320];
   switch (tripped_.load()) {
     case Tripped::none: return "";
     case Tripped::host_memory:
@@ -110,11 +110,11 @@ std::string ResourceWatch::what_passed() const {
       if (seen_folder_too_deep_)
         std::snprintf(text, sizeof text,
                       "scratch folder nested folders more than %d deep, too deep to count what it holds against its "
-                      "bound of %.2f GiB (--scratch-disk)",
-                      DiskUsage::kDeepestFolder, bounds_.folder_bytes / kGiB);
+                      "bound of %.2f GiB (%s)",
+                      DiskUsage::kDeepestFolder, bounds_.folder_bytes / kGiB, bounds_.folder_bound_source.c_str());
       else
-        std::snprintf(text, sizeof text, "scratch folder held %.2f GiB on disk, past the bound of %.2f GiB (--scratch-disk)",
-                      seen_folder_bytes_ / kGiB, bounds_.folder_bytes / kGiB);
+        std::snprintf(text, sizeof text, "scratch folder held %.2f GiB on disk, past the bound of %.2f GiB (%s)",
+                      seen_folder_bytes_ / kGiB, bounds_.folder_bytes / kGiB, bounds_.folder_bound_source.c_str());
       break;
     case Tripped::tasks:
       std::snprintf(text, sizeof text,

@@ -41,6 +41,7 @@ struct ResourceBounds {
   std::chrono::milliseconds cpu_window{3000};
   int64_t folder_bytes = 0;  // what `folder` may hold on disk (DiskUsage::bytes); 0: unbounded
   std::string folder;
+  std::string folder_bound_source = "--scratch-disk";  // what set folder_bytes, named where it trips
   int64_t most_tasks = 0;  // threads of every process in the watched tree (pool/task_count.hpp); 0: unbounded
 };
 
