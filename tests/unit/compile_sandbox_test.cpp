@@ -104,8 +104,10 @@ TEST(CompileSandbox, AnObjectPastTheLargestFileFailsItsBuild) {
   EXPECT_FALSE(big.build.ok);
   EXPECT_NE((big.build.diagnostics + big.build.log).find("File too large"), std::string::npos)
       << big.build.diagnostics << big.build.log;
-  for (const auto& entry : std::filesystem::recursive_directory_iterator(s.cache_dir))
-    if (entry.is_regular_file()) EXPECT_LE(entry.file_size(), uintmax_t{1} << 20) << entry.path();
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(s.cache_dir)) {
+    if (!entry.is_regular_file()) continue;
+    EXPECT_LE(entry.file_size(), uintmax_t{1} << 20) << entry.path();
+  }
   InlineOutcome small = build_inline(service, plain_spec("small", "extern \"C\" const char small[64 << 10] = {1};\n"));
   EXPECT_TRUE(small.build.ok) << small.build.diagnostics << small.build.log;
 }

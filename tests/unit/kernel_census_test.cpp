@@ -31,9 +31,9 @@ TEST(KernelCensus, InductorKernelsAreTorchCompilesWork) {
 }
 
 TEST(KernelCensus, ShareIsOwnGpuTime) {
-  std::vector<Launch> launches = {{"own_a", "ext.so", Origin::own, 2.0},
-                                  {"gemm", "libcublasLt.so.13", Origin::library, 6.0},
-                                  {"copy", "libtorch_cuda.so", Origin::library, 2.0}};
+  std::vector<Launch> launches = {{"own_a", "ext.so", Origin::own, 2.0, {}},
+                                  {"gemm", "libcublasLt.so.13", Origin::library, 6.0, {}},
+                                  {"copy", "libtorch_cuda.so", Origin::library, 2.0, {}}};
   Summary s = summarize(launches);
   EXPECT_EQ(s.own, 1);
   EXPECT_EQ(s.library, 2);
@@ -45,8 +45,8 @@ TEST(KernelCensus, ShareIsOwnGpuTime) {
 }
 
 TEST(KernelCensus, StrictRejectsOnlyLibraryKernels) {
-  Summary s = summarize({{"gemm", "libcublasLt.so.13", Origin::library, 1.0},
-                         {"triton_poi_fused_relu_0", "__triton_launcher.so", Origin::compiled, 0.5}});
+  Summary s = summarize({{"gemm", "libcublasLt.so.13", Origin::library, 1.0, {}},
+                         {"triton_poi_fused_relu_0", "__triton_launcher.so", Origin::compiled, 0.5, {}}});
   auto violation = fallback_violation(FallbackPolicy::strict, s);
   ASSERT_TRUE(violation);
   EXPECT_NE(violation->find("no kernel of its own"), std::string::npos) << *violation;
@@ -65,8 +65,8 @@ TEST(KernelCensus, StrictRejectsAForwardWithoutKernels) {
 }
 
 TEST(KernelCensus, ShareFallsBackToLaunchCountsWithoutTimes) {
-  Summary s = summarize({{"a", "ext.so", Origin::own, 0}, {"b", "libtorch_cuda.so", Origin::library, 0},
-                         {"c", "libtorch_cuda.so", Origin::library, 0}, {"d", "ext.so", Origin::own, 0}});
+  Summary s = summarize({{"a", "ext.so", Origin::own, 0, {}}, {"b", "libtorch_cuda.so", Origin::library, 0, {}},
+                         {"c", "libtorch_cuda.so", Origin::library, 0, {}}, {"d", "ext.so", Origin::own, 0, {}}});
   EXPECT_NEAR(*s.own_share(), 0.5, 1e-12);
   EXPECT_NE(describe(s).find("own 50% of launches"), std::string::npos) << describe(s);
 }
