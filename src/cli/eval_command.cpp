@@ -310,7 +310,7 @@ Runner add_eval_command(CLI::App& app, const GlobalOptions& global) {
   cmd->add_option("--min-samples", t.min_samples, "Timed pairs (reference, candidate) at least")->check(CLI::Range(1, 100000));
   cmd->add_option("--max-samples", t.max_samples, "Timed pairs at most")->check(CLI::Range(1, 100000));
   cmd->add_option("--min-time", t.min_time_s, "Seconds of timing at least")->check(CLI::Range(0.0, 3600.0));
-  cmd->add_option("--max-time", t.max_time_s, "Seconds of timing at most (wall cap)")->check(CLI::Range(0.0, 3600.0));
+  cmd->add_option("--max-time", t.max_time_s, "Seconds of timing at most (wall cap; up to three times it while the candidate's reported times are undecided against the reference twin's)")->check(CLI::Range(0.0, 3600.0));
   cmd->add_option("--target-ci", t.target_rel_ci,
                   "Stop once the speedup's 95% bootstrap interval half-width is below this fraction of it (the "
                   "reported interval adds a 0.5% systematic allowance each side)")
