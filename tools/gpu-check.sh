@@ -5,7 +5,7 @@
 # copied to $OUT when it is set (the device tool brings back what fits); a summary table is printed last.
 #   On the device machine: carry .deps/ (tools/fetch-deps.sh; and .prebuilt/ with GPU_CHECK_BUILD=lean,
 #   below) and run tools/gpu-check.sh [tests|bench|all|STEPS]
-#   STEPS is a comma list of: smoke solutions unit gpu cpu demo wall ident ipcspeed plans knobs coreswap timingtrace traceset level6trace modes agent profile ncu buildtimes splitcov boundary realworld drainprobe lint baseline sol remeasure level6 level6lint level6ident level6sol level6trust level6base exact level7
+#   STEPS is a comma list of: smoke solutions unit gpu cpu demo wall ident repeats ipcspeed plans knobs coreswap timingtrace traceset level6trace modes agent profile ncu buildtimes splitcov boundary realworld drainprobe lint baseline sol remeasure level6 level6lint level6ident level6sol level6trust level6base exact level7
 #   (level6: the training level's GPU lint, identity sweep and solutions, or one of them: level6lint,
 #   level6ident, level6sol; level6trust: the trust corpora's training cases; level6trace: timing
 #   traces of a few identities; level6base: its eager and compiled baselines, after the others)
@@ -74,6 +74,7 @@ want cpu && [[ "${GPU_CHECK_CPU:-0}" == 1 ]] && KFORGE_HEAVY_TESTS=1 step test-c
 want demo && step make-demo make demo DEMO_DB="$logs/demo.db"
 want wall && step bench-wall bench/eval_wall_time.sh "$logs"
 want ident && step bench-ident bench/identity.sh "$logs"
+want repeats && step bench-repeats bench/identity_repeats.sh "$logs"  # REPEAT_PROBLEMS, REPEAT_RUNS, REPEAT_ALT_ENV
 want ncu && step bench-ncu bench/ncu_agreement.sh "$logs"
 # BASELINE_DB: a store to go on from (kforge baseline skips what it holds: carry it back from an
 # earlier call's $OUT to spread the suite's compiled baselines over several calls); BASELINE_MODES:
@@ -277,7 +278,7 @@ cat "${XDG_CACHE_HOME:-$HOME/.cache}"/kforge/logs/worker-*.log 2>/dev/null |
   tail -28 "$logs/make-demo.log" 2>/dev/null
   echo "== benchmarks =="
   cat "$logs/bench-wall.txt" "$logs/bench-identity.txt" "$logs/bench-ncu.txt" "$logs/build-times.txt" \
-    "$logs/boundary-cost.txt" "$logs/split-coverage.txt" "$logs/core-swap.txt" "$logs/timing-trace.txt" "$logs/timing-trace-set.txt" "$logs/agent-throughput.txt" \
+    "$logs/identity-repeats.txt" "$logs/boundary-cost.txt" "$logs/split-coverage.txt" "$logs/core-swap.txt" "$logs/timing-trace.txt" "$logs/timing-trace-set.txt" "$logs/agent-throughput.txt" \
     "$logs/lint-remeasure.txt" "$logs/sol-remeasure.txt" "$logs/process-modes.txt" "$logs/ipc-speed.txt" "$logs/plans.txt" "$logs/realworld-table.txt" "$logs/drain-probe.txt" "$logs/profile.txt" \
     "$logs/level6/bench-identity.txt" "$logs/level6-trace.txt" "$logs/level6-sol.txt" "$logs/sol-level6.txt" "$logs/exact-candidates.txt" "$logs/level7-lint.log" 2>/dev/null
   echo "== worker start and census costs (most frequent lines) =="
