@@ -404,12 +404,15 @@ class PairedTiming {
   // extension seldom keeps one long. The ranks' times are the same after slowest_ranks, their
   // clocks are not: rank 0's word.
   bool enough(int pairs_done, double elapsed_s) const {
-    const bool undecided =
-        stats::choose_bound_against_twin(out_.cand_host_ms, out_.cand_delivery_ms, out_.twin_delivery_ms).undecided();
-    bool stop = elapsed_s >= settings_.max_time_s * (undecided ? kUndecidedTimeFactor : 1.0);
+    // Read only where it decides (the rule takes medians over every pair so far).
+    const auto undecided = [this] {
+      return stats::choose_bound_against_twin(out_.cand_host_ms, out_.cand_delivery_ms, out_.twin_delivery_ms).undecided();
+    };
+    bool stop = elapsed_s >= settings_.max_time_s &&
+                (elapsed_s >= kUndecidedTimeFactor * settings_.max_time_s || !undecided());
     if (!stop && pairs_done >= settings_.min_samples && elapsed_s >= settings_.min_time_s) {
       auto est = stats::paired_speedup(out_.ref_ms, out_.cand_ms, 300);
-      stop = est && est->rel_half_width() <= settings_.target_rel_ci && !undecided;
+      stop = est && est->rel_half_width() <= settings_.target_rel_ci && !undecided();
     }
     if (setup_.ranks) stop = setup_.ranks->rank_zero_says(stop);
     return stop;
