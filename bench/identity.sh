@@ -5,7 +5,8 @@
 # Usage: bench/identity.sh [OUT_DIR]   (writes bench-identity.txt and bench-identity.jsonl there)
 # IDENTITY_PROBLEMS: the problems, as globs under problems/ ("all" for the whole suite); by default
 # 30 across every level and family (the whole suite takes minutes of device time).
-# IDENTITY_ARGS: extra `kforge eval` options (e.g. --cuda-graph).
+# IDENTITY_ARGS: extra `kforge eval` options (e.g. --cuda-graph); IDENTITY_DEVICE: cuda (default) or
+# cpu (to try the script on a machine without a GPU).
 # IDENTITY_ALT_ENV: a second sweep of the same problems right after the first, with these
 # variables set (e.g. KFORGE_WORKER_UNTIMED_CALLS=always), into bench-identity-alt.*, and a
 # comparison of the two printed last: the same machine, minutes apart.
@@ -63,8 +64,8 @@ sweep() {
   local name=$1; shift
   rm -f "$db" "$db"-*
   local marks f
-  marks=$(for f in "$worker_logs"/worker-cuda*.log; do [[ -f "$f" ]] && echo "$f $(stat -c %s "$f")"; done)
-  env "$@" "$kforge" --db "$db" eval --device cuda --json ${IDENTITY_ARGS:-} "$dir" >"$out/$name.jsonl"
+  marks=$(for f in "$worker_logs"/worker-cuda*.log; do if [[ -f "$f" ]]; then echo "$f $(stat -c %s "$f")"; fi; done)
+  env "$@" "$kforge" --db "$db" eval --device "${IDENTITY_DEVICE:-cuda}" --json ${IDENTITY_ARGS:-} "$dir" >"$out/$name.jsonl"
   python3 - "$out/$name.jsonl" <<'PY' | tee "$out/$name.txt"
 import json, sys
 rows = [json.loads(l) for l in open(sys.argv[1])]
