@@ -35,8 +35,11 @@ std::string candidate_frame(std::string_view line) {
 }  // namespace
 
 CrashOutput read_crash_output(const std::string& output, size_t max_bytes) {
+  constexpr int kNativeFrames = 6;
   CrashOutput out;
   std::string kept;
+  std::string native_head;
+  int native_lines = -1;  // frames of the native stack read so far, -1 before its header
   bool in_frames = false;
   for (size_t begin = 0; begin < output.size();) {
     size_t end = output.find('\n', begin);
@@ -45,6 +48,15 @@ CrashOutput read_crash_output(const std::string& output, size_t max_bytes) {
     begin = end + 1;
     if (line.starts_with("Extension modules: ")) continue;
     kept.append(line).push_back('\n');
+    if (line == kNativeStackHeader) {
+      native_lines = 0;
+      native_head.clear();
+    } else if (native_lines >= 0 && native_lines < kNativeFrames && line.find("[0x") != std::string_view::npos) {
+      native_head.append(line).push_back('\n');
+      ++native_lines;
+    } else {
+      native_lines = kNativeFrames;  // the stack ended (or enough of it is kept)
+    }
     // The dump lists the crashing thread first ("Current thread ..."; where the crash was in a
     // thread Python did not start, an OpenMP worker's, only the others, as "Thread ..."), each
     // frame innermost first: the first of the candidate's frames in the first block that has one.
@@ -57,6 +69,10 @@ CrashOutput read_crash_output(const std::string& output, size_t max_bytes) {
   }
   while (!kept.empty() && (kept.back() == '\n' || kept.back() == ' ')) kept.pop_back();
   out.tail = kept.size() > max_bytes ? kept.substr(kept.size() - max_bytes) : kept;
+  if (out.tail.find(kNativeStackHeader) == std::string::npos) {
+    while (!native_head.empty() && native_head.back() == '\n') native_head.pop_back();
+    out.native_head = std::move(native_head);
+  }
   return out;
 }
 

@@ -13,7 +13,15 @@ struct CrashOutput {
   // library, an installed package (torch) or kforge's own modules; empty where there is none.
   std::string where;
   std::string tail;  // the last `max_bytes` of the output, the extension-module list left out
+  // The innermost frames of kforge's own native stack (worker/crash_report.cpp), where the tail
+  // lost them: the backtrace runs innermost first and the fault handler's dump follows, so a
+  // short tail keeps the frames of the interpreter's main loop and drops where the fault was
+  // (a crash in the judge's own watch, session 44, showed only those). Empty otherwise.
+  std::string native_head;
 };
+
+// The line kforge's crash handler writes before its backtrace.
+inline constexpr const char* kNativeStackHeader = "kforge worker: fatal signal, native stack (most recent call first):";
 
 CrashOutput read_crash_output(const std::string& output, size_t max_bytes);
 

@@ -1,4 +1,5 @@
 #include "worker/crash_report.hpp"
+#include "worker/crash_output.hpp"
 
 #include <execinfo.h>
 #include <signal.h>
@@ -29,7 +30,8 @@ void report(int sig, siginfo_t* info, void* context) {
   // Another thread is reporting, and the process dies by its signal once it has: wait for that.
   if (reporting.exchange(true))
     for (;;) ::pause();
-  write_text("kforge worker: fatal signal, native stack (most recent call first):\n");
+  write_text(kNativeStackHeader);
+  write_text("\n");
   void* frames[64];
   int n = ::backtrace(frames, 64);
   ::backtrace_symbols_fd(frames, n, STDERR_FILENO);

@@ -100,6 +100,14 @@ std::string command_of(int pid) {
 // and a candidate can replace the function (a Python attribute) to list nothing. Threads without a
 // frame are C threads that merely keep a thread state (autograd's device threads, made at a
 // CUDA backward's first call): the native check's to judge.
+//
+// The states are read through _PyThread_CurrentFrames (what sys._current_frames returns, called
+// in C so no candidate can replace it), which walks them under the runtime's lock. Walking the
+// list with PyInterpreterState_ThreadHead/PyThreadState_Next does not take it, and a C thread
+// that makes a thread state without the GIL (PyGILState_Ensure; torch.distributed's threads in
+// a multi-rank job do, over and over) links it in before setting its frame pointer: read in that
+// moment, the pointer was null and the candidate's process died of SIGSEGV in this function
+// (about one level-7 job in fifty on a loaded 2-core machine, session 44).
 std::vector<std::pair<unsigned long, std::string>> python_threads() {
   std::map<unsigned long, std::string> named;
   try {
@@ -114,12 +122,15 @@ std::vector<std::pair<unsigned long, std::string>> python_threads() {
     // A replaced or broken threading: the names are for messages only.
   }
   std::vector<std::pair<unsigned long, std::string>> out;
-  for (PyThreadState* ts = PyInterpreterState_ThreadHead(PyInterpreterState_Get()); ts; ts = PyThreadState_Next(ts)) {
-    PyFrameObject* frame = PyThreadState_GetFrame(ts);  // a new reference, or null
-    if (!frame) continue;
-    Py_DECREF(frame);
-    auto name = named.find(ts->thread_id);
-    out.emplace_back(ts->thread_id, name != named.end() ? name->second : "a thread threading does not list");
+  auto frames = py::reinterpret_steal<py::object>(_PyThread_CurrentFrames());  // {thread id: its innermost frame}
+  if (!frames) throw py::error_already_set();
+  PyObject* key = nullptr;
+  PyObject* value = nullptr;
+  for (Py_ssize_t pos = 0; PyDict_Next(frames.ptr(), &pos, &key, &value);) {
+    const unsigned long ident = PyLong_AsUnsignedLong(key);
+    if (ident == static_cast<unsigned long>(-1) && PyErr_Occurred()) throw py::error_already_set();
+    auto name = named.find(ident);
+    out.emplace_back(ident, name != named.end() ? name->second : "a thread threading does not list");
   }
   return out;
 }

@@ -326,6 +326,7 @@ nlohmann::json CandidateProcess::request(const nlohmann::json& message, double* 
   throw Failure{Verdict::crashed,
                 "the candidate's process died (" + (how.empty() ? "it closed its channel" : how) + ")" +
                     (said.where.empty() ? "" : "; Python's fault handler places it at " + said.where) +
+                    (said.native_head.empty() ? "" : "; its native stack began: " + said.native_head) +
                     (said.tail.empty() ? "" : "; its output ended with: " + said.tail),
                 ""};
 }

@@ -53,6 +53,27 @@ TEST(CrashOutput, ALaterThreadsFramesAreReadWhereTheFirstHasNone) {
   EXPECT_EQ(read_crash_output(out, 1500).where, "cand.py, line 7, in forward");
 }
 
+// A crash in kforge's own code in the candidate's process (session 44: its integrity watch, on a
+// level-7 rank): the backtrace's innermost frames, which a short tail loses to the interpreter's
+// frames and the dump after them, are kept apart; a tail that still holds them needs no copy.
+TEST(CrashOutput, TheNativeStacksInnermostFramesOutliveAShortTail) {
+  std::string out = "kforge candidate 10839: sandbox: tracing calls denied\n" + std::string(kNativeStackHeader) + "\n";
+  for (int i = 0; i < 12; ++i)
+    out += "/b/python/_kforge_worker.so(+0x" + std::to_string(100 + i) + ")[0x7f42c0ab9" + std::to_string(100 + i) + "]\n";
+  out += "/lib/x86_64-linux-gnu/libc.so.6(__libc_start_main+0x85)[0x7fc67bc45305]\n"
+         "Fatal Python error: Segmentation fault\n\n"
+         "Thread 0x00007f42bf92f6c0 (most recent call first):\n";
+  const CrashOutput cut = read_crash_output(out, 300);
+  EXPECT_EQ(cut.tail.find(kNativeStackHeader), std::string::npos);
+  EXPECT_TRUE(cut.native_head.starts_with("/b/python/_kforge_worker.so(+0x100)[0x7f42c0ab9100]\n")) << cut.native_head;
+  EXPECT_TRUE(cut.native_head.ends_with("(+0x105)[0x7f42c0ab9105]")) << cut.native_head;  // six frames, no more
+  EXPECT_EQ(cut.native_head.find("+0x106"), std::string::npos) << cut.native_head;
+
+  const CrashOutput whole = read_crash_output(out, 4000);
+  EXPECT_NE(whole.tail.find(kNativeStackHeader), std::string::npos);
+  EXPECT_EQ(whole.native_head, "");
+}
+
 // No fault handler dump (os._exit, a kill): no place, the output as it was, its last bytes only.
 TEST(CrashOutput, WithoutADumpTheTailIsTheOutputsEnd) {
   const CrashOutput said = read_crash_output("line one\n  File \"/tmp/c/x.py\", line 3 in f\nabcdefghij\n\n", 5);
