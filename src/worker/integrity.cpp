@@ -107,8 +107,9 @@ std::string command_of(int pid) {
 // that makes a thread state without the GIL (PyGILState_Ensure; torch.distributed's threads in
 // a multi-rank job do, over and over) links it in before setting its frame pointer: read in that
 // moment, the pointer was null and the candidate's process died of SIGSEGV in this function
-// (about one level-7 job in fifty on a loaded 2-core machine, session 44).
-std::vector<std::pair<unsigned long, std::string>> python_threads() {
+// (about one level-7 job in fifty on a loaded 2-core machine, session 44). It raises an audit
+// event a candidate's audit hook can refuse: then nullopt, and the check says so.
+std::optional<std::vector<std::pair<unsigned long, std::string>>> python_threads() {
   std::map<unsigned long, std::string> named;
   try {
     py::module_ threading = py::module_::import("threading");
@@ -123,12 +124,14 @@ std::vector<std::pair<unsigned long, std::string>> python_threads() {
   }
   std::vector<std::pair<unsigned long, std::string>> out;
   auto frames = py::reinterpret_steal<py::object>(_PyThread_CurrentFrames());  // {thread id: its innermost frame}
-  if (!frames) throw py::error_already_set();
+  if (!frames) {
+    PyErr_Clear();
+    return std::nullopt;
+  }
   PyObject* key = nullptr;
   PyObject* value = nullptr;
   for (Py_ssize_t pos = 0; PyDict_Next(frames.ptr(), &pos, &key, &value);) {
     const unsigned long ident = PyLong_AsUnsignedLong(key);
-    if (ident == static_cast<unsigned long>(-1) && PyErr_Occurred()) throw py::error_already_set();
     auto name = named.find(ident);
     out.emplace_back(ident, name != named.end() ? name->second : "a thread threading does not list");
   }
@@ -163,7 +166,8 @@ IntegrityWatch::IntegrityWatch() {
     watched_.push_back(std::move(w));
   }
   flags_ = read_flags();
-  for (const auto& [ident, name] : python_threads()) python_threads_.insert(ident);
+  if (auto threads = python_threads())
+    for (const auto& [ident, name] : *threads) python_threads_.insert(ident);
   children_ = live_children();
 }
 
@@ -208,7 +212,12 @@ std::optional<Violation> IntegrityWatch::check() const {
 }
 
 std::optional<Violation> IntegrityWatch::new_workers() const {
-  for (const auto& [ident, name] : python_threads())
+  const auto threads = python_threads();
+  if (!threads)
+    return Violation{std::string(rules::kThreadInjection),
+                     "the interpreter's list of threads could not be read (an audit hook refused \"sys._current_frames\"): "
+                     "threads the candidate started cannot be told from none"};
+  for (const auto& [ident, name] : *threads)
     if (!python_threads_.count(ident))
       return Violation{std::string(rules::kThreadInjection), "a thread the candidate started (\"" + name +
                                                "\") is still running after forward returned: work outside the timed call"};
