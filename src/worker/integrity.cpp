@@ -102,13 +102,13 @@ std::string command_of(int pid) {
 // CUDA backward's first call): the native check's to judge.
 //
 // The states are read through _PyThread_CurrentFrames (what sys._current_frames returns, called
-// in C so no candidate can replace it), which walks them under the runtime's lock. Walking the
-// list with PyInterpreterState_ThreadHead/PyThreadState_Next does not take it, and a C thread
-// that makes a thread state without the GIL (PyGILState_Ensure; torch.distributed's threads in
-// a multi-rank job do, over and over) links it in before setting its frame pointer: read in that
-// moment, the pointer was null and the candidate's process died of SIGSEGV in this function
-// (about one level-7 job in fifty on a loaded 2-core machine, session 44). It raises an audit
-// event a candidate's audit hook can refuse: then nullopt, and the check says so.
+// in C so no candidate can replace it), which walks them under the runtime's lock, as CPython's
+// own walks do: the C API lets a thread make or delete its state without the GIL
+// (PyGILState_Ensure), and a walk with PyInterpreterState_ThreadHead/PyThreadState_Next takes no
+// lock. Walked that way, the candidate's process died of SIGSEGV here reading a state's frame
+// (and the fault handler's dump, which takes no lock either, died on the same thread's state),
+// about one level-7 job in fifty on a loaded 2-core machine (session 44; none in 260 since). It
+// raises an audit event a candidate's audit hook can refuse: then nullopt, and the check says so.
 std::optional<std::vector<std::pair<unsigned long, std::string>>> python_threads() {
   std::map<unsigned long, std::string> named;
   try {
