@@ -1,4 +1,5 @@
 #include "worker/crash_output.hpp"
+#include "worker/crash_report.hpp"
 
 #include <string_view>
 
@@ -39,7 +40,7 @@ CrashOutput read_crash_output(const std::string& output, size_t max_bytes) {
   CrashOutput out;
   std::string kept;
   std::string native_head;
-  int native_lines = -1;  // frames of the native stack read so far, -1 before its header
+  int native_left = 0;  // frames of the native stack still to keep in native_head
   bool in_frames = false;
   for (size_t begin = 0; begin < output.size();) {
     size_t end = output.find('\n', begin);
@@ -49,13 +50,13 @@ CrashOutput read_crash_output(const std::string& output, size_t max_bytes) {
     if (line.starts_with("Extension modules: ")) continue;
     kept.append(line).push_back('\n');
     if (line == kNativeStackHeader) {
-      native_lines = 0;
+      native_left = kNativeFrames;
       native_head.clear();
-    } else if (native_lines >= 0 && native_lines < kNativeFrames && line.find("[0x") != std::string_view::npos) {
+    } else if (native_left > 0 && line.find("[0x") != std::string_view::npos) {
       native_head.append(line).push_back('\n');
-      ++native_lines;
+      --native_left;
     } else {
-      native_lines = kNativeFrames;  // the stack ended (or enough of it is kept)
+      native_left = 0;  // the stack ended
     }
     // The dump lists the crashing thread first ("Current thread ..."; where the crash was in a
     // thread Python did not start, an OpenMP worker's, only the others, as "Thread ..."), each

@@ -20,9 +20,6 @@ struct CrashOutput {
   std::string native_head;
 };
 
-// The line kforge's crash handler writes before its backtrace.
-inline constexpr const char* kNativeStackHeader = "kforge worker: fatal signal, native stack (most recent call first):";
-
 CrashOutput read_crash_output(const std::string& output, size_t max_bytes);
 
 }  // namespace kforge::worker

@@ -1,5 +1,4 @@
 #include "worker/crash_report.hpp"
-#include "worker/crash_output.hpp"
 
 #include <execinfo.h>
 #include <signal.h>

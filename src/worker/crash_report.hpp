@@ -8,4 +8,7 @@ namespace kforge::worker {
 // (Python's faulthandler, which adds the Python stack and lets the process die by the signal).
 void install_native_crash_report();
 
+// The line the handlers write before the stack (worker/crash_output.cpp finds the stack by it).
+inline constexpr const char* kNativeStackHeader = "kforge worker: fatal signal, native stack (most recent call first):";
+
 }  // namespace kforge::worker

@@ -1,5 +1,6 @@
 // What a dead candidate process's output says about where it died (worker/crash_output.hpp).
 #include "worker/crash_output.hpp"
+#include "worker/crash_report.hpp"
 
 #include <gtest/gtest.h>
 
