@@ -3,6 +3,8 @@
 # gpu tests (the cpu tests too with GPU_CHECK_CPU=1; CI runs them), `make demo`, then the
 # benchmarks of docs/benchmarks.md. Full logs go to build/gpu-check/; the files worth keeping are
 # copied to $OUT when it is set (the device tool brings back what fits); a summary table is printed last.
+#   Under `timeout N` (N under the device call's limit), a run cut short still writes its summary
+#   and $OUT's files, the step in flight named STOPPED (session 45 lost a whole call without it).
 #   On the device machine: carry .deps/ (tools/fetch-deps.sh; and .prebuilt/ with GPU_CHECK_BUILD=lean,
 #   below) and run tools/gpu-check.sh [tests|bench|all|STEPS]
 #   STEPS is a comma list of: smoke solutions unit gpu cpu demo wall ident repeats ipcspeed plans knobs coreswap timingtrace traceset level6trace modes agent profile ncu buildtimes splitcov boundary realworld drainprobe lint baseline sol remeasure level6 level6lint level6ident level6sol level6trust level6base exact level7
@@ -17,18 +19,75 @@ logs=build/gpu-check
 mkdir -p "$logs"
 export CMAKE_BUILD_PARALLEL_LEVEL="${CMAKE_BUILD_PARALLEL_LEVEL:-$(nproc)}"
 summary=()
+running=""  # the step in flight and when it began, for finish() when a signal cuts it short
 step() {  # step NAME COMMAND...: runs, logs to $logs/NAME.log, records pass/fail and seconds
   local name="$1"; shift
   local t0=$SECONDS
+  running="$name $t0"
   if "$@" >"$logs/$name.log" 2>&1; then
     summary+=("$(printf '%-12s %-6s %5ss' "$name" ok $((SECONDS - t0)))")
   else
     summary+=("$(printf '%-12s %-6s %5ss  (see %s.log)' "$name" FAILED $((SECONDS - t0)) "$name")")
   fi
+  running=""
 }
 
 gpu=$(nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>&1 | head -1)
 commit="${KFORGE_COMMIT:-$(git rev-parse --short HEAD 2>/dev/null || echo unknown)}"
+# The logs folder outlives a call on a warm machine (boundary_cost.sh adds to an earlier call's
+# sides): the summary shows only what this run wrote, newer than this mark.
+touch "$logs/.run-start"
+this_run() {  # this_run FILE...: the text of those of the files that this run wrote
+  local f
+  for f in "$@"; do [[ "$f" -nt "$logs/.run-start" ]] && cat "$f"; done
+  return 0
+}
+# The summary and $OUT's copies: at the end, or when a signal ends the run early. An outer
+# `timeout` (under the device call's limit) signals the whole process group, so the step in flight
+# ends too and is named here: a call cut short still brings back what it measured.
+finish() {
+  if [[ -n "$running" ]]; then
+    summary+=("$(printf '%-12s %-6s %5ss  (cut short by a signal; see %s.log)' "${running% *}" STOPPED \
+      $((SECONDS - ${running##* })) "${running% *}")")
+    running=""
+  fi
+  for f in "${XDG_CACHE_HOME:-$HOME/.cache}"/kforge/logs/worker-*.log; do
+    [[ -f "$f" ]] && { echo "== $f (last 60 lines)"; tail -60 "$f"; }
+  done >"$logs/worker-tail.txt" 2>&1
+  # What worker start-up and the kernel census cost (the wall-time benchmark's breakdown).
+  cat "${XDG_CACHE_HOME:-$HOME/.cache}"/kforge/logs/worker-*.log 2>/dev/null |
+    grep -hE "start costs|kernel launches recorded|sandbox:" | sed -E 's/candidate [0-9]+/candidate N/' |
+    sort | uniq -c | sort -rn | head -30 >"$logs/worker-costs.txt"
+
+  {
+    echo "== tests =="
+    this_run "$logs"/test-*.log | grep -E "tests passed|tests failed|\(Failed\)|Not Run|Skipped" | tail -12
+    echo "== kforge build solutions =="
+    this_run "$logs/build-solutions.log" | tail -25
+    echo "== demo =="
+    this_run "$logs/make-demo.log" | tail -28
+    echo "== benchmarks =="
+    this_run "$logs/bench-wall.txt" "$logs/bench-identity.txt" "$logs/bench-ncu.txt" "$logs/build-times.txt" \
+      "$logs/identity-repeats.txt" "$logs/boundary-cost.txt" "$logs/split-coverage.txt" "$logs/core-swap.txt" "$logs/timing-trace.txt" "$logs/timing-trace-set.txt" "$logs/agent-throughput.txt" \
+      "$logs/lint-remeasure.txt" "$logs/sol-remeasure.txt" "$logs/process-modes.txt" "$logs/ipc-speed.txt" "$logs/plans.txt" "$logs/realworld-table.txt" "$logs/drain-probe.txt" "$logs/profile.txt" \
+      "$logs/level6/bench-identity.txt" "$logs/level6-trace.txt" "$logs/level6-sol.txt" "$logs/sol-level6.txt" "$logs/exact-candidates.txt" "$logs/level7-lint.log" 2>/dev/null
+    echo "== worker start and census costs (most frequent lines) =="
+    head -12 "$logs/worker-costs.txt"
+    echo "== steps (commit $commit; $gpu) =="
+    printf '%s\n' "${summary[@]}"
+  } >"$logs/summary.txt"
+  # The device tool brings back few files: the summary, every log in one archive, and the store.
+  if [[ -n "${OUT:-}" ]]; then
+    cp "$logs/summary.txt" "$OUT/"
+    tar czf "$OUT/logs.tar.gz" --exclude='*.db' --exclude='*.db-*' -C "$logs" .
+    [[ -f "${baseline_db:-}" ]] && { want baseline || want sol || want level6base || want remeasure; } && cp "$baseline_db" "$OUT/baseline.db"
+    # The real run's store and page, for docs/reports.md (the archive leaves stores out).
+    want realworld && cp "$logs/realworld-h200.db" "$logs/realworld-h200.html" "$OUT/" 2>/dev/null
+  fi
+  cat "$logs/summary.txt"
+}
+trap 'finish; exit 124' TERM INT
+
 
 what="${1:-all}"  # tests | bench | all | a comma list of steps: a device call is capped at 10 minutes
 case "$what" in
@@ -261,37 +320,4 @@ want profile && { : >"$logs/profile.txt"; step profile bash -c 'profile_once con
 want modes && step bench-modes bash -c "$(tools/find-python.sh) bench/process_modes.py \
   ${MODES_PROBLEMS:-problems/level3/30_LSTM_Stacked_Last_Step.py:BATCH=64,SEQ_LEN=128,HIDDEN_SIZE=768 problems/level3/3[0-5]_*.py problems/level3/44_*.py problems/level3/45_*.py} \
   --processes ${MODES_PROCESSES:-3} ${MODES_ARGS:-} | tee $logs/process-modes.txt"
-for f in "${XDG_CACHE_HOME:-$HOME/.cache}"/kforge/logs/worker-*.log; do
-  [[ -f "$f" ]] && { echo "== $f (last 60 lines)"; tail -60 "$f"; }
-done >"$logs/worker-tail.txt" 2>&1
-# What worker start-up and the kernel census cost (the wall-time benchmark's breakdown).
-cat "${XDG_CACHE_HOME:-$HOME/.cache}"/kforge/logs/worker-*.log 2>/dev/null |
-  grep -hE "start costs|kernel launches recorded|sandbox:" | sed -E 's/candidate [0-9]+/candidate N/' |
-  sort | uniq -c | sort -rn | head -30 >"$logs/worker-costs.txt"
-
-{
-  echo "== tests =="
-  cat "$logs"/test-*.log 2>/dev/null | grep -E "tests passed|tests failed|\(Failed\)|Not Run|Skipped" | tail -12
-  echo "== kforge build solutions =="
-  tail -25 "$logs/build-solutions.log" 2>/dev/null
-  echo "== demo =="
-  tail -28 "$logs/make-demo.log" 2>/dev/null
-  echo "== benchmarks =="
-  cat "$logs/bench-wall.txt" "$logs/bench-identity.txt" "$logs/bench-ncu.txt" "$logs/build-times.txt" \
-    "$logs/identity-repeats.txt" "$logs/boundary-cost.txt" "$logs/split-coverage.txt" "$logs/core-swap.txt" "$logs/timing-trace.txt" "$logs/timing-trace-set.txt" "$logs/agent-throughput.txt" \
-    "$logs/lint-remeasure.txt" "$logs/sol-remeasure.txt" "$logs/process-modes.txt" "$logs/ipc-speed.txt" "$logs/plans.txt" "$logs/realworld-table.txt" "$logs/drain-probe.txt" "$logs/profile.txt" \
-    "$logs/level6/bench-identity.txt" "$logs/level6-trace.txt" "$logs/level6-sol.txt" "$logs/sol-level6.txt" "$logs/exact-candidates.txt" "$logs/level7-lint.log" 2>/dev/null
-  echo "== worker start and census costs (most frequent lines) =="
-  head -12 "$logs/worker-costs.txt"
-  echo "== steps (commit $commit; $gpu) =="
-  printf '%s\n' "${summary[@]}"
-} >"$logs/summary.txt"
-# The device tool brings back few files: the summary, every log in one archive, and the store.
-if [[ -n "${OUT:-}" ]]; then
-  cp "$logs/summary.txt" "$OUT/"
-  tar czf "$OUT/logs.tar.gz" --exclude='*.db' --exclude='*.db-*' -C "$logs" .
-  [[ -f "$baseline_db" ]] && { want baseline || want sol || want level6base || want remeasure; } && cp "$baseline_db" "$OUT/baseline.db"
-  # The real run's store and page, for docs/reports.md (the archive leaves stores out).
-  want realworld && cp "$logs/realworld-h200.db" "$logs/realworld-h200.html" "$OUT/" 2>/dev/null
-fi
-cat "$logs/summary.txt"
+finish
