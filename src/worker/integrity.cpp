@@ -99,7 +99,8 @@ std::string command_of(int pid) {
 // watch once asked threading.enumerate() alone: a thread started with _thread is not in its list,
 // and a candidate can replace the function (a Python attribute) to list nothing. Threads without a
 // frame are C threads that merely keep a thread state (autograd's device threads, made at a
-// CUDA backward's first call): the native check's to judge.
+// CUDA backward's first call), the native check's to judge, or threads _thread started on a C
+// function, which the interpreter's count of started threads shows (new_workers).
 //
 // The states are read through _PyThread_CurrentFrames (what sys._current_frames returns, called
 // in C so no candidate can replace it), which walks them under the runtime's lock, as CPython's
@@ -168,7 +169,23 @@ IntegrityWatch::IntegrityWatch() {
   flags_ = read_flags();
   if (auto threads = python_threads())
     for (const auto& [ident, name] : *threads) python_threads_.insert(ident);
+  count_started_threads_ = py::module_::import("_thread").attr("_count");
+  started_threads_ = started_thread_count().value_or(0);
   children_ = live_children();
+}
+
+// _thread._count(): the interpreter's count of threads started through _thread (threading's too)
+// that are running, kept by the threads themselves as they start and end, so it needs no walk of
+// the thread states. The function is held from the snapshot, so a replaced module attribute does
+// not change what is called.
+std::optional<long> IntegrityWatch::started_thread_count() const {
+  try {
+    return count_started_threads_().cast<long>();
+  } catch (const py::error_already_set&) {
+    return std::nullopt;
+  } catch (const py::cast_error&) {
+    return std::nullopt;
+  }
 }
 
 void IntegrityWatch::settle_native_threads() { native_threads_ = native_threads(); }
@@ -221,6 +238,19 @@ std::optional<Violation> IntegrityWatch::new_workers() const {
     if (!python_threads_.count(ident))
       return Violation{std::string(rules::kThreadInjection), "a thread the candidate started (\"" + name +
                                                "\") is still running after forward returned: work outside the timed call"};
+  // A thread whose target is a C function (collections.deque consuming a map of time.sleep or of
+  // a tensor method) runs without a Python frame, so the list above never shows it; the
+  // interpreter still counts it among the threads _thread started.
+  const std::optional<long> started = started_thread_count();
+  if (!started)
+    return Violation{std::string(rules::kThreadInjection),
+                     "the interpreter's count of running threads could not be read: threads the candidate started "
+                     "cannot be told from none"};
+  if (*started > started_threads_)
+    return Violation{std::string(rules::kThreadInjection),
+                     "a thread the candidate started is still running after forward returned, one that runs no Python "
+                     "code (its target a C function, so no frame of it shows): " +
+                         std::to_string(*started - started_threads_) + " more started thread(s) than at the snapshot"};
   for (int pid : live_children())
     if (!children_.count(pid))
       return Violation{std::string(rules::kProcessInjection), "a process the candidate started (pid " + std::to_string(pid) + ": " +

@@ -38,6 +38,8 @@ class IntegrityWatch {
  private:
   // Threads and child processes that were not there at the snapshot.
   std::optional<Violation> new_workers() const;
+  // The interpreter's count of running threads that _thread started; nothing if it cannot be read.
+  std::optional<long> started_thread_count() const;
 
   // One module or class: its callables as they were, and (classes) the names its __dict__ had.
   // Read after every call, so kept in Python's own terms: each name an interned str (hashed once)
@@ -53,6 +55,10 @@ class IntegrityWatch {
   std::vector<Watched> watched_;
   std::vector<std::string> flags_;
   std::set<unsigned long> python_threads_;
+  // Threads started through _thread (and so threading), counted by the interpreter: the ones
+  // without a Python frame are in no list of frames (integrity.cpp, new_workers).
+  py::object count_started_threads_;
+  long started_threads_ = 0;
   std::set<int> children_;
   std::optional<std::set<int>> native_threads_;
 };
