@@ -95,7 +95,7 @@ std::string command_of(int pid) {
 }
 
 // The interpreter's threads that are running Python code (a frame on their stack), read from its
-// thread states through the C API, with the name threading gives each where it lists one. The
+// thread states through the C API (by their ids; threading_name below names one for a message). The
 // watch once asked threading.enumerate() alone: a thread started with _thread is not in its list,
 // and a candidate can replace the function (a Python attribute) to list nothing. Threads without a
 // frame are C threads that merely keep a thread state (autograd's device threads, made at a
@@ -110,33 +110,33 @@ std::string command_of(int pid) {
 // (and the fault handler's dump, which takes no lock either, died on the same thread's state),
 // about one level-7 job in fifty on a loaded 2-core machine (session 44; none in 260 since). It
 // raises an audit event a candidate's audit hook can refuse: then nullopt, and the check says so.
-std::optional<std::vector<std::pair<unsigned long, std::string>>> python_threads() {
-  std::map<unsigned long, std::string> named;
-  try {
-    py::module_ threading = py::module_::import("threading");
-    py::object dummy = threading.attr("_DummyThread");
-    for (auto t : threading.attr("enumerate")()) {
-      if (py::isinstance(t, dummy)) continue;
-      py::object ident = t.attr("ident");
-      if (!ident.is_none()) named[ident.cast<unsigned long>()] = py::str(t.attr("name")).cast<std::string>();
-    }
-  } catch (py::error_already_set&) {
-    // A replaced or broken threading: the names are for messages only.
-  }
-  std::vector<std::pair<unsigned long, std::string>> out;
+std::optional<std::vector<unsigned long>> python_threads() {
   auto frames = py::reinterpret_steal<py::object>(_PyThread_CurrentFrames());  // {thread id: its innermost frame}
   if (!frames) {
     PyErr_Clear();
     return std::nullopt;
   }
+  std::vector<unsigned long> out;
   PyObject* key = nullptr;
   PyObject* value = nullptr;
-  for (Py_ssize_t pos = 0; PyDict_Next(frames.ptr(), &pos, &key, &value);) {
-    const unsigned long ident = PyLong_AsUnsignedLong(key);
-    auto name = named.find(ident);
-    out.emplace_back(ident, name != named.end() ? name->second : "a thread threading does not list");
-  }
+  for (Py_ssize_t pos = 0; PyDict_Next(frames.ptr(), &pos, &key, &value);) out.push_back(PyLong_AsUnsignedLong(key));
   return out;
+}
+
+// The name threading gives a thread, for a violation's message only: asked once a thread is
+// found, since threading.enumerate is a Python attribute the candidate may have replaced (its
+// code then runs here), and the check runs after every call.
+std::string threading_name(unsigned long ident) {
+  try {
+    py::module_ threading = py::module_::import("threading");
+    for (auto t : threading.attr("enumerate")()) {
+      py::object id = t.attr("ident");
+      if (!id.is_none() && id.cast<unsigned long>() == ident) return py::str(t.attr("name")).cast<std::string>();
+    }
+  } catch (const py::error_already_set&) {
+  } catch (const py::cast_error&) {
+  }
+  return "a thread threading does not list";
 }
 
 }  // namespace
@@ -167,8 +167,7 @@ IntegrityWatch::IntegrityWatch() {
     watched_.push_back(std::move(w));
   }
   flags_ = read_flags();
-  if (auto threads = python_threads())
-    for (const auto& [ident, name] : *threads) python_threads_.insert(ident);
+  if (auto threads = python_threads()) python_threads_.insert(threads->begin(), threads->end());
   count_started_threads_ = py::module_::import("_thread").attr("_count");
   started_threads_ = started_thread_count().value_or(0);
   children_ = live_children();
@@ -234,9 +233,9 @@ std::optional<Violation> IntegrityWatch::new_workers() const {
     return Violation{std::string(rules::kThreadInjection),
                      "the interpreter's list of threads could not be read (an audit hook refused \"sys._current_frames\"): "
                      "threads the candidate started cannot be told from none"};
-  for (const auto& [ident, name] : *threads)
+  for (unsigned long ident : *threads)
     if (!python_threads_.count(ident))
-      return Violation{std::string(rules::kThreadInjection), "a thread the candidate started (\"" + name +
+      return Violation{std::string(rules::kThreadInjection), "a thread the candidate started (\"" + threading_name(ident) +
                                                "\") is still running after forward returned: work outside the timed call"};
   // A thread whose target is a C function (collections.deque consuming a map of time.sleep or of
   // a tensor method) runs without a Python frame, so the list above never shows it; the
