@@ -52,6 +52,31 @@ ReadStatus read_exact(int fd, char* data, size_t size,
   return ReadStatus::ok;
 }
 
+// Whether the JSON text nests arrays and objects deeper than `limit` (brackets inside strings do
+// not count), read in one pass without building anything.
+bool nested_deeper_than(const std::vector<char>& text, int limit) {
+  int depth = 0;
+  bool in_string = false;
+  bool escaped = false;
+  for (char c : text) {
+    if (in_string) {
+      if (escaped)
+        escaped = false;
+      else if (c == '\\')
+        escaped = true;
+      else if (c == '"')
+        in_string = false;
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == '[' || c == '{') {
+      if (++depth > limit) return true;
+    } else if (c == ']' || c == '}') {
+      --depth;
+    }
+  }
+  return false;
+}
+
 }  // namespace
 
 bool write_frame(int fd, const nlohmann::json& message) {
@@ -77,6 +102,11 @@ ReadResult read_frame(int fd, std::optional<std::chrono::steady_clock::time_poin
   std::vector<char> payload(n);
   result.status = read_exact(fd, payload.data(), n, deadline);
   if (result.status != ReadStatus::ok) return result;
+  if (nested_deeper_than(payload, kMaxFrameDepth)) {
+    result.status = ReadStatus::malformed;
+    result.error = "frame nests deeper than " + std::to_string(kMaxFrameDepth) + " levels";
+    return result;
+  }
   try {
     result.message = nlohmann::json::parse(payload.begin(), payload.end());
   } catch (const nlohmann::json::exception& e) {

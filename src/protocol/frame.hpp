@@ -14,6 +14,10 @@ inline constexpr int kVersion = 2;
 // Larger frames are refused: a worker's answer is a few hundred KB at most (raw samples), and a
 // corrupted length must not make the reader allocate gigabytes.
 inline constexpr uint32_t kMaxFrameBytes = 64u << 20;
+// Deeper nesting is refused before it is parsed: kforge's own messages nest a few levels, and the
+// parser builds a value for every level (about 90 bytes each), so a 64 MiB frame of brackets
+// written into its channel by a candidate's process cost the reference process 2.7 GB (session 45).
+inline constexpr int kMaxFrameDepth = 64;
 
 enum class ReadStatus { ok, closed, timed_out, malformed };
 

@@ -119,6 +119,40 @@ TEST(Frame, RejectsInvalidJson) {
   EXPECT_EQ(read_frame(p.read_end).status, ReadStatus::malformed);
 }
 
+// Writes `payload` as one frame and reads it back.
+ReadResult round_trip(const std::string& payload) {
+  Pipe p;
+  const uint32_t n = static_cast<uint32_t>(payload.size());
+  unsigned char header[4] = {static_cast<unsigned char>(n & 0xff), static_cast<unsigned char>((n >> 8) & 0xff),
+                             static_cast<unsigned char>((n >> 16) & 0xff), static_cast<unsigned char>(n >> 24)};
+  std::thread writer([&] {
+    EXPECT_EQ(::write(p.write_end, header, 4), 4);
+    EXPECT_EQ(::write(p.write_end, payload.data(), payload.size()), static_cast<ssize_t>(payload.size()));
+  });
+  ReadResult r = read_frame(p.read_end);
+  writer.join();
+  return r;
+}
+
+TEST(Frame, RefusesNestingDeeperThanTheLimitBeforeParsing) {
+  const std::string deep = std::string(kMaxFrameDepth + 1, '[') + std::string(kMaxFrameDepth + 1, ']');
+  ReadResult r = round_trip(deep);
+  EXPECT_EQ(r.status, ReadStatus::malformed);
+  EXPECT_NE(r.error.find("nests deeper than 64"), std::string::npos) << r.error;
+  // At the limit it parses; objects count as arrays do.
+  const std::string at_limit = std::string(kMaxFrameDepth - 1, '[') + "{}" + std::string(kMaxFrameDepth - 1, ']');
+  EXPECT_EQ(round_trip(at_limit).status, ReadStatus::ok);
+}
+
+TEST(Frame, BracketsInsideStringsDoNotCountAsNesting) {
+  // 200 brackets inside a string, one with escaped quotes and backslashes before it.
+  const std::string text = R"({"message": "a \"quoted\" \\ )" + std::string(200, '[') + R"(", "n": [1, [2]]})";
+  ReadResult r = round_trip(text);
+  ASSERT_EQ(r.status, ReadStatus::ok) << r.error;
+  EXPECT_EQ(r.message["n"][1][0], 2);
+  EXPECT_EQ(r.message["message"].get<std::string>().size(), std::string(R"(a "quoted" \ )").size() + 200);
+}
+
 TEST(Frame, UnknownVerdictIsAnError) {
   nlohmann::json j = {{"verdict", "great"}};
   EXPECT_THROW(j.get<JobResult>(), std::exception);
