@@ -87,14 +87,14 @@ bool write_frame(int fd, const nlohmann::json& message) {
   return write_all(fd, header, 4) && write_all(fd, payload.data(), payload.size());
 }
 
-ReadResult read_frame(int fd, std::optional<std::chrono::steady_clock::time_point> deadline) {
+ReadResult read_frame(int fd, std::optional<std::chrono::steady_clock::time_point> deadline, uint32_t max_bytes) {
   ReadResult result;
   unsigned char header[4];
   result.status = read_exact(fd, reinterpret_cast<char*>(header), 4, deadline);
   if (result.status != ReadStatus::ok) return result;
   uint32_t n = uint32_t(header[0]) | (uint32_t(header[1]) << 8) | (uint32_t(header[2]) << 16) |
                (uint32_t(header[3]) << 24);
-  if (n > kMaxFrameBytes) {
+  if (n > max_bytes) {
     result.status = ReadStatus::malformed;
     result.error = "frame of " + std::to_string(n) + " bytes exceeds the limit";
     return result;

@@ -257,7 +257,7 @@ void CandidateProcess::continue_start() {
 void CandidateProcess::wait_ready(std::chrono::seconds wait) {
   if (ready_) return;
   continue_start();
-  auto frame = protocol::read_frame(socket_, Clock::now() + wait);
+  auto frame = protocol::read_frame(socket_, Clock::now() + wait, protocol::kMaxCandidateFrameBytes);
   if (frame.status == protocol::ReadStatus::ok && frame.message.value("type", "") == "ready") {
     stop();
     if (expected_network_ != 0) {
@@ -285,7 +285,7 @@ nlohmann::json CandidateProcess::request(const nlohmann::json& message, double* 
   resume();
   auto t0 = Clock::now();
   bool sent = protocol::write_frame(socket_, message) && (fd < 0 || send_fd(socket_, fd));
-  auto frame = sent ? protocol::read_frame(socket_) : protocol::ReadResult{};
+  auto frame = sent ? protocol::read_frame(socket_, std::nullopt, protocol::kMaxCandidateFrameBytes) : protocol::ReadResult{};
   // A load_inline build it asks for while it answers (worker/build_broker.hpp): not in a timed
   // call, where the first frame must be the timed one and a build would run inside its clock.
   while (!timed && frame.status == protocol::ReadStatus::ok && frame.message.is_object() &&
@@ -295,7 +295,7 @@ nlohmann::json CandidateProcess::request(const nlohmann::json& message, double* 
       frame = protocol::ReadResult{};
       break;
     }
-    frame = protocol::read_frame(socket_);
+    frame = protocol::read_frame(socket_, std::nullopt, protocol::kMaxCandidateFrameBytes);
   }
   auto t1 = Clock::now();
   if (outer_ms) *outer_ms = std::chrono::duration<double, std::milli>(t1 - t0).count();
@@ -307,7 +307,7 @@ nlohmann::json CandidateProcess::request(const nlohmann::json& message, double* 
       while_stopped(*timed);
       resume();
     }
-    frame = protocol::read_frame(socket_);
+    frame = protocol::read_frame(socket_, std::nullopt, protocol::kMaxCandidateFrameBytes);
   }
   if (frame.status == protocol::ReadStatus::ok && frame.message.is_object()) {
     stop();

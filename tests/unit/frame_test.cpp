@@ -111,6 +111,15 @@ TEST(Frame, RejectsOversizedLength) {
   EXPECT_NE(r.error.find("exceeds"), std::string::npos);
 }
 
+TEST(Frame, AReaderMaySetALowerSizeLimit) {
+  Pipe p;
+  const std::string payload = R"({"type": "done", "pad": ")" + std::string(2000, 'x') + R"("})";
+  ASSERT_TRUE(write_frame(p.write_end, nlohmann::json::parse(payload)));
+  auto r = read_frame(p.read_end, std::nullopt, 1024);
+  EXPECT_EQ(r.status, ReadStatus::malformed);
+  EXPECT_NE(r.error.find("exceeds"), std::string::npos);
+}
+
 TEST(Frame, RejectsInvalidJson) {
   Pipe p;
   unsigned char header[4] = {3, 0, 0, 0};
