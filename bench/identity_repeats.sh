@@ -36,7 +36,7 @@ done
 python3 - "$dir" "$alt_env" <<'PY' | tee "$out/identity-repeats.txt"
 import json, os, re, sys
 folder, alt_env = sys.argv[1], sys.argv[2]
-print("identity repeats: each run a kforge eval of its own (fresh processes); ref ms is the twin's")
+print("identity repeats: each run a kforge eval of its own (fresh processes); ref ms is the twin's, cand ms the candidate process's")
 for side, label in (("default", "default"), ("alt", alt_env)):
     rows = [json.loads(l) for l in open(os.path.join(folder, side + ".jsonl")) if l.strip()]
     if not rows:
@@ -56,6 +56,9 @@ for side, label in (("default", "default"), ("alt", alt_env)):
                 off += 1
                 continue
             off += abs(s - 1) > 0.005
-            print(f"  ref {j['ref_ms']:8.4f} ms  speedup {s:.4f} [{ci[0]:.4f}, {ci[1]:.4f}]  {kernels.group(0) if kernels else ''}")
+            cand = j.get("cand_ms")
+            cand = f"{cand:8.4f}" if isinstance(cand, (int, float)) else "       -"
+            print(f"  ref {j['ref_ms']:8.4f} ms  cand {cand} ms  speedup {s:.4f} [{ci[0]:.4f}, {ci[1]:.4f}]  "
+                  f"{kernels.group(0) if kernels else ''}")
         print(f"  {off} of {len(runs)} runs outside 0.5% of 1.00")
 PY
