@@ -70,7 +70,7 @@ finish() {
     this_run "$logs/bench-wall.txt" "$logs/bench-identity.txt" "$logs/bench-ncu.txt" "$logs/build-times.txt" \
       "$logs/identity-repeats.txt" "$logs/boundary-cost.txt" "$logs/split-coverage.txt" "$logs/core-swap.txt" "$logs/timing-trace.txt" "$logs/timing-trace-set.txt" "$logs/agent-throughput.txt" \
       "$logs/lint-remeasure.txt" "$logs/sol-remeasure.txt" "$logs/process-modes.txt" "$logs/ipc-speed.txt" "$logs/plans.txt" "$logs/realworld-table.txt" "$logs/drain-probe.txt" "$logs/profile.txt" \
-      "$logs/level6/bench-identity.txt" "$logs/level6-trace.txt" "$logs/level6-sol.txt" "$logs/sol-level6.txt" "$logs/exact-candidates.txt" "$logs/level7-lint.log" 2>/dev/null
+      "$logs/level6/bench-identity.txt" "$logs/level6-trace.txt" "$logs/level6-sol.txt" "$logs/sol-level6.txt" "$logs/exact-candidates.txt" "$logs/level7-lint.log"
     echo "== worker start and census costs (most frequent lines) =="
     head -12 "$logs/worker-costs.txt"
     echo "== steps (commit $commit; $gpu) =="
@@ -87,7 +87,6 @@ finish() {
   cat "$logs/summary.txt"
 }
 trap 'finish; exit 124' TERM INT
-
 
 what="${1:-all}"  # tests | bench | all | a comma list of steps: a device call is capped at 10 minutes
 case "$what" in

@@ -7,7 +7,6 @@
 
 #include <chrono>
 #include <functional>
-#include <map>
 #include <thread>
 
 namespace kforge::worker {

@@ -65,10 +65,10 @@ class CudaTimer final : public Timer {
 
   Sample time(const std::function<void()>& call, bool hold) override {
     auto stream = c10::cuda::getCurrentCUDAStream();
+    reset_persisting_l2();
     // A memset, as nvbench flushes, and not flush_.zero_(): dispatched, a zero_ runs whatever the
     // candidate's process put in the dispatcher's way (a TorchDispatchMode, a torch.library kernel),
     // right before the timed call, where it could compute the call's result ahead of its clock.
-    reset_persisting_l2();
     C10_CUDA_CHECK(cudaMemsetAsync(flush_.data_ptr(), 0, flush_.nbytes(), stream.stream()));
     c10::cuda::device_synchronize();  // flush done, device idle: nothing else in the window
     Sample s;

@@ -254,10 +254,14 @@ void CandidateProcess::continue_start() {
   ::kill(-pid_, SIGCONT);
 }
 
+protocol::ReadResult CandidateProcess::read_reply(std::optional<std::chrono::steady_clock::time_point> deadline) {
+  return protocol::read_frame(socket_, deadline, protocol::kMaxCandidateFrameBytes);
+}
+
 void CandidateProcess::wait_ready(std::chrono::seconds wait) {
   if (ready_) return;
   continue_start();
-  auto frame = protocol::read_frame(socket_, Clock::now() + wait, protocol::kMaxCandidateFrameBytes);
+  auto frame = read_reply(Clock::now() + wait);
   if (frame.status == protocol::ReadStatus::ok && frame.message.value("type", "") == "ready") {
     stop();
     if (expected_network_ != 0) {
@@ -285,7 +289,7 @@ nlohmann::json CandidateProcess::request(const nlohmann::json& message, double* 
   resume();
   auto t0 = Clock::now();
   bool sent = protocol::write_frame(socket_, message) && (fd < 0 || send_fd(socket_, fd));
-  auto frame = sent ? protocol::read_frame(socket_, std::nullopt, protocol::kMaxCandidateFrameBytes) : protocol::ReadResult{};
+  auto frame = sent ? read_reply() : protocol::ReadResult{};
   // A load_inline build it asks for while it answers (worker/build_broker.hpp): not in a timed
   // call, where the first frame must be the timed one and a build would run inside its clock.
   while (!timed && frame.status == protocol::ReadStatus::ok && frame.message.is_object() &&
@@ -295,7 +299,7 @@ nlohmann::json CandidateProcess::request(const nlohmann::json& message, double* 
       frame = protocol::ReadResult{};
       break;
     }
-    frame = protocol::read_frame(socket_, std::nullopt, protocol::kMaxCandidateFrameBytes);
+    frame = read_reply();
   }
   auto t1 = Clock::now();
   if (outer_ms) *outer_ms = std::chrono::duration<double, std::milli>(t1 - t0).count();
@@ -307,7 +311,7 @@ nlohmann::json CandidateProcess::request(const nlohmann::json& message, double* 
       while_stopped(*timed);
       resume();
     }
-    frame = protocol::read_frame(socket_, std::nullopt, protocol::kMaxCandidateFrameBytes);
+    frame = read_reply();
   }
   if (frame.status == protocol::ReadStatus::ok && frame.message.is_object()) {
     stop();

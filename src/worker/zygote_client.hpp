@@ -23,6 +23,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "protocol/frame.hpp"
 #include "worker/thread_times.hpp"
 
 namespace kforge::worker {
@@ -118,6 +119,8 @@ class CandidateProcess {
   // last `max_bytes` when `from` is negative.
   std::string output(int64_t from, int64_t max_bytes) const;
   void copy_output_to_log() const;
+  // Its next frame, at most protocol::kMaxCandidateFrameBytes (its code can write into the channel).
+  protocol::ReadResult read_reply(std::optional<std::chrono::steady_clock::time_point> deadline = std::nullopt);
 
   Zygote& zygote_;
   int socket_;
