@@ -57,6 +57,31 @@ std::optional<std::regex> case_filter() {
   return std::regex(text);
 }
 
+namespace {
+
+// A result line's speedup; 0 when it has none (a verdict that was not timed).
+double speedup_of(const nlohmann::json& line) {
+  return line.contains("speedup") && line["speedup"].is_number() ? line["speedup"].get<double>() : 0.0;
+}
+
+// One case evaluated again on its own (--force: the store holds its first result), in a kforge
+// run of its own and so in fresh processes: its result line, none when the run gave none.
+std::optional<nlohmann::json> evaluate_again(const TrustCase& c, const std::string& folder, const std::string& device,
+                                             const std::string& db, const std::string& max_time,
+                                             const std::string& timeout) {
+  std::vector<std::string> args{"--db", db, "eval", "--device", device, "--json", "--force", "--max-time",
+                                max_time, "--timeout", timeout, "--problem", source_path(c.problem)};
+  args.insert(args.end(), c.args.begin(), c.args.end());
+  args.push_back(source_path(folder + "/" + c.file));
+  auto r = run_kforge(args);
+  auto got = r.lines_by_candidate();
+  auto it = got.find(c.file);
+  if (r.exit_code != 0 || it == got.end()) return std::nullopt;
+  return it->second;
+}
+
+}  // namespace
+
 std::vector<std::string> run_trust_corpus(const std::string& folder, const std::string& device, const std::string& db,
                                           size_t& ran, bool honest, bool ci_only, int timeout_s) {
   // One kforge run per problem and set of extra options.
@@ -165,9 +190,25 @@ std::vector<std::string> run_trust_corpus(const std::string& folder, const std::
       // The hacks these bounds catch inflate 18-24x; on the GPU the file's bound holds.
       const std::optional<double> bound =
           c->max_speedup ? std::optional(device == "cpu" ? std::max(*c->max_speedup, 3.0) : *c->max_speedup) : std::nullopt;
-      if (bound && l.contains("speedup") && l["speedup"].is_number() && l["speedup"].get<double>() > *bound)
-        failures.push_back(said + " [speedup " + std::to_string(l["speedup"].get<double>()) + " above " +
-                           std::to_string(*bound) + "]");
+      if (bound && speedup_of(l) > *bound) {
+        // On a GPU a problem's speed can be drawn per process: on the H200 level1/83's forward
+        // runs at 2.74 or 3.26 ms for a process's life, so an honest identity lands at 1.19 in about
+        // 1 run of 8 (docs/benchmarks.md, session 43), and so did this corpus's memory-holding case
+        // once, failing a sound defence. A hack that works inflates every run; a draw seldom twice
+        // in a row: an overshoot is measured again with fresh processes (on the CPU too, where the
+        // bound is far above such noise), and the case fails when the second is over the bound as well.
+        // The second run must also give a verdict the case deserves, and a result at all.
+        const auto again = evaluate_again(*c, folder, device, db, max_time, timeout);
+        const std::string again_verdict = again ? again->value("verdict", std::string("?")) : std::string();
+        const std::string again_said =
+            again ? again_verdict + " at " + std::to_string(speedup_of(*again)) : std::string("no result");
+        std::cout << folder << ": " << c->file << ": speedup " << speedup_of(l) << " above " << *bound
+                  << "; measured again in fresh processes: " << again_said << "\n";
+        if (!again || std::find(deserved.begin(), deserved.end(), again_verdict) == deserved.end() ||
+            speedup_of(*again) > *bound)
+          failures.push_back(said + " [speedup " + std::to_string(speedup_of(l)) + " above " + std::to_string(*bound) +
+                             ", and again: " + again_said + "]");
+      }
       if (c->faster && verdict == "correct" &&
           !(l["speedup_ci"].is_array() && l["speedup_ci"].size() == 2 && l["speedup_ci"][0].get<double>() > 1.0))
         failures.push_back(said + " [expected faster: the speedup interval " + l["speedup_ci"].dump() +

@@ -29,7 +29,8 @@ std::vector<TrustCase> load_trust_corpus(const std::string& folder);
 // Evaluates every case of `folder` that runs on `device` ("cpu" or "cuda:0"), with `db` as the
 // store: the cases on built-in problems without extra options in one kforge call over a folder
 // in the suite's layout, the others one call per problem and set of options. Returns one line per case that got another verdict, rule
-// or speedup than expected, and the number of cases run in `ran`. `honest` (the legit corpus): on
+// or speedup than expected (a speedup over its case's bound counts only when a second, fresh
+// evaluation of that case is over it too), and the number of cases run in `ran`. `honest` (the legit corpus): on
 // a GPU a correct case must also have been timed with the stream held, unless it says otherwise.
 // `ci_only`: only the cases marked `ci`. `timeout_s`: each job's deadline (--timeout; a
 // candidate's load_inline build on the CPU happens inside its job).
