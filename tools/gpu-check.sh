@@ -7,7 +7,7 @@
 #   and $OUT's files, the step in flight named STOPPED (session 45 lost a whole call without it).
 #   On the device machine: carry .deps/ (tools/fetch-deps.sh; and .prebuilt/ with GPU_CHECK_BUILD=lean,
 #   below) and run tools/gpu-check.sh [tests|bench|all|STEPS]
-#   STEPS is a comma list of: smoke solutions unit gpu cpu demo wall ident repeats ipcspeed plans knobs coreswap timingtrace traceset level6trace modes agent profile ncu buildtimes splitcov boundary realworld drainprobe lint baseline sol remeasure level6 level6lint level6ident level6sol level6trust level6base exact level7
+#   STEPS is a comma list of: smoke solutions unit gpu cpu demo wall ident repeats ipcspeed plans knobs scratch coreswap timingtrace traceset level6trace modes agent profile ncu buildtimes splitcov boundary realworld drainprobe lint baseline sol remeasure level6 level6lint level6ident level6sol level6trust level6base exact level7
 #   (level6: the training level's GPU lint, identity sweep and solutions, or one of them: level6lint,
 #   level6ident, level6sol; level6trust: the trust corpora's training cases; level6trace: timing
 #   traces of a few identities; level6base: its eager and compiled baselines, after the others)
@@ -69,7 +69,7 @@ finish() {
     echo "== benchmarks =="
     this_run "$logs/bench-wall.txt" "$logs/bench-identity.txt" "$logs/bench-ncu.txt" "$logs/build-times.txt" \
       "$logs/identity-repeats.txt" "$logs/boundary-cost.txt" "$logs/split-coverage.txt" "$logs/core-swap.txt" "$logs/timing-trace.txt" "$logs/timing-trace-set.txt" "$logs/agent-throughput.txt" \
-      "$logs/lint-remeasure.txt" "$logs/sol-remeasure.txt" "$logs/process-modes.txt" "$logs/ipc-speed.txt" "$logs/plans.txt" "$logs/realworld-table.txt" "$logs/drain-probe.txt" "$logs/profile.txt" \
+      "$logs/lint-remeasure.txt" "$logs/sol-remeasure.txt" "$logs/process-modes.txt" "$logs/ipc-speed.txt" "$logs/plans.txt" "$logs/shared-scratch.txt" "$logs/realworld-table.txt" "$logs/drain-probe.txt" "$logs/profile.txt" \
       "$logs/level6/bench-identity.txt" "$logs/level6-trace.txt" "$logs/level6-sol.txt" "$logs/sol-level6.txt" "$logs/exact-candidates.txt" "$logs/level7-lint.log"
     echo "== worker start and census costs (most frequent lines) =="
     head -12 "$logs/worker-costs.txt"
@@ -275,6 +275,19 @@ want plans && step bench-plans bash -c "$(declare -f plans); plans | tee $logs/p
 # knobs: whether those two speeds are two cuDNN engine configurations under one kernel name
 # (bench/plan_knobs.py: cuDNN's API log per fresh process; extracts in $logs/knobs).
 want knobs && step bench-knobs bash -c "cd bench && $(tools/find-python.sh) -u plan_knobs.py ../problems/${KNOB_PROBLEM:-level1/83}_*.py ${PLAN_PROCESSES:-6} ../$logs/knobs | tee ../$logs/knobs.txt"
+# scratch: whether the per-process draw is the memory's placement: fresh processes time a forward
+# on memory of their own or all on one physical allocation the parent shares (bench/
+# shared_scratch_probe.py; SCRATCH_PROBLEMS as level-1 numbers or levelN/M, default 66 76;
+# SCRATCH_PROCESSES per mode, default 6).
+scratch() {
+  local py p
+  py=$(tools/find-python.sh)
+  for p in ${SCRATCH_PROBLEMS:-66 76}; do
+    [[ "$p" == */* ]] || p="level1/$p"
+    timeout 300 "$py" -u bench/shared_scratch_probe.py problems/"$p"_*.py "${SCRATCH_PROCESSES:-6}" 2>&1 | grep -v "CudaIPCTypes"
+  done
+}
+want scratch && step bench-scratch bash -c "$(declare -f scratch); scratch | tee $logs/shared-scratch.txt"
 want coreswap && step bench-coreswap bench/core_swap.sh "$logs"
 want timingtrace && step bench-timingtrace bench/timing_trace.sh "$logs"
 want traceset && step bench-traceset bench/timing_trace_set.sh "$logs"
