@@ -47,13 +47,22 @@ ResourceWatch::ResourceWatch(pid_t pid, const ResourceBounds& bounds) : pid_(pid
     std::deque<std::pair<Clock::time_point, double>> cpu;  // (when, CPU seconds used by then)
     std::optional<TaskBound> tasks;
     if (bounds_.most_tasks > 0) tasks.emplace(pid_, bounds_.most_tasks);
+    std::optional<MemoryBound> tree_memory;
+    if (bounds_.host_memory_bytes > 0 && bounds_.memory_of_tree) tree_memory.emplace(pid_, bounds_.host_memory_bytes);
     std::unique_lock lock(mutex_);
     while (!stop_cv_.wait_for(lock, std::chrono::milliseconds(20), [this] { return stop_; })) {
-      if (bounds_.host_memory_bytes > 0)
+      if (tree_memory) {
+        if (std::optional<TreeMemory> held = tree_memory->past()) {
+          seen_bytes_ = held->bytes;
+          seen_processes_ = held->processes;
+          return trip(Tripped::host_memory);
+        }
+      } else if (bounds_.host_memory_bytes > 0) {
         if (auto rss = resident_bytes(pid_); rss && *rss > bounds_.host_memory_bytes) {
           seen_bytes_ = *rss;
           return trip(Tripped::host_memory);
         }
+      }
       if (folder_)
         if (std::optional<DiskUsage> usage = folder_->past()) return trip_on_folder(*usage);
       if (tasks)
@@ -99,8 +108,14 @@ std::string ResourceWatch::what_passed() const {
   switch (tripped_.load()) {
     case Tripped::none: return "";
     case Tripped::host_memory:
-      std::snprintf(text, sizeof text, "resident host memory reached %.2f GiB, past the bound of %.2f GiB (--host-memory)",
-                    seen_bytes_ / kGiB, bounds_.host_memory_bytes / kGiB);
+      if (seen_processes_ > 1)
+        std::snprintf(text, sizeof text,
+                      "resident host memory reached %.2f GiB over %lld processes (it and those it started), past the "
+                      "bound of %.2f GiB (--host-memory)",
+                      seen_bytes_ / kGiB, static_cast<long long>(seen_processes_.load()), bounds_.host_memory_bytes / kGiB);
+      else
+        std::snprintf(text, sizeof text, "resident host memory reached %.2f GiB, past the bound of %.2f GiB (--host-memory)",
+                      seen_bytes_ / kGiB, bounds_.host_memory_bytes / kGiB);
       break;
     case Tripped::cpu:
       std::snprintf(text, sizeof text, "process kept %.1f CPU cores busy over %g s, more than its share of %.1f (--cpu-share)",

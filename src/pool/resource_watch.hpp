@@ -4,7 +4,8 @@
 // folder's filesystem) every 20 ms and, past a bound, kills the watched process group.
 //  - Host memory: the CUDA driver reserves terabytes of address space, so an address-space limit
 //    (RLIMIT_AS) cannot tell a memory bomb from a working GPU process; what a bomb grows is
-//    resident memory (VmRSS).
+//    resident memory (VmRSS), and for a candidate that of every process it started as well
+//    (pool/tree_memory.hpp).
 //  - CPU: a job may keep busy at most its share of the machine's cores, averaged over a window.
 //    A CPU-time limit (RLIMIT_CPU) counts the worker's whole life, not one job, and a candidate
 //    that starts threads on every core slows the other workers' timings long before the wall
@@ -26,6 +27,7 @@
 
 #include "pool/disk_usage.hpp"
 #include "pool/task_count.hpp"
+#include "pool/tree_memory.hpp"
 
 namespace kforge {
 
@@ -43,6 +45,10 @@ struct ResourceBounds {
   std::string folder;
   std::string folder_bound_source = "--scratch-disk";  // what set folder_bytes, named where it trips
   int64_t most_tasks = 0;  // threads of every process in the watched tree (pool/task_count.hpp); 0: unbounded
+  // host_memory_bytes bounds the watched process and every process it started (pool/tree_memory.hpp):
+  // a candidate's. A worker's bound is its own process's: its tree holds the candidates' processes,
+  // each watched on its own.
+  bool memory_of_tree = false;
 };
 
 class ResourceWatch {
@@ -83,6 +89,7 @@ class ResourceWatch {
   std::optional<FolderBound> folder_;  // the folder's bound, where there is one; under mutex_
   std::atomic<Tripped> tripped_{Tripped::none};
   std::atomic<int64_t> seen_bytes_{0};
+  std::atomic<int64_t> seen_processes_{1};  // how many processes seen_bytes_ was summed over
   std::atomic<double> seen_cores_{0};
   std::atomic<int64_t> seen_folder_bytes_{0};
   std::atomic<bool> seen_folder_too_deep_{false};

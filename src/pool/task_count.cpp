@@ -1,40 +1,23 @@
 #include "pool/task_count.hpp"
 
-#include <dirent.h>
 #include <unistd.h>
 
 #include <cstdlib>
 #include <cstring>
-#include <set>
 #include <string>
 #include <thread>
-#include <vector>
 
 #include "common/proc_text.hpp"
+#include "pool/process_tree.hpp"
 
 namespace kforge {
 
 std::optional<int64_t> tree_task_count(pid_t root, int64_t most) {
-  std::vector<pid_t> waiting{root};
-  std::set<pid_t> seen;
   int64_t tasks = 0;
-  bool root_read = false;
-  char list[4096];
-  while (!waiting.empty() && tasks <= most) {
-    const pid_t pid = waiting.back();
-    waiting.pop_back();
-    if (!seen.insert(pid).second) continue;
-    const std::string folder = "/proc/" + std::to_string(pid) + "/task";
-    DIR* dir = ::opendir(folder.c_str());
-    if (!dir) continue;  // gone meanwhile
-    root_read = root_read || pid == root;
-    while (const dirent* entry = ::readdir(dir)) {
-      if (entry->d_name[0] == '.') continue;
-      tasks += 1;
-      if (read_proc_text(folder + "/" + entry->d_name + "/children", list, sizeof list)) append_listed_pids(list, waiting);
-    }
-    ::closedir(dir);
-  }
+  const bool root_read = walk_process_tree(root, [&](pid_t, int64_t threads) {
+    tasks += threads;
+    return tasks <= most;
+  });
   if (!root_read) return std::nullopt;
   return tasks;
 }
