@@ -47,8 +47,10 @@ ResourceWatch::ResourceWatch(pid_t pid, const ResourceBounds& bounds) : pid_(pid
     std::deque<std::pair<Clock::time_point, double>> cpu;  // (when, CPU seconds used by then)
     std::optional<TaskBound> tasks;
     if (bounds_.most_tasks > 0) tasks.emplace(pid_, bounds_.most_tasks);
+    std::optional<TreeCpu> tree_cpu;
+    if (bounds_.whole_tree) tree_cpu.emplace(pid_);
     std::optional<MemoryBound> tree_memory;
-    if (bounds_.host_memory_bytes > 0 && bounds_.memory_of_tree) tree_memory.emplace(pid_, bounds_.host_memory_bytes);
+    if (bounds_.host_memory_bytes > 0 && bounds_.whole_tree) tree_memory.emplace(pid_, bounds_.host_memory_bytes);
     std::unique_lock lock(mutex_);
     while (!stop_cv_.wait_for(lock, std::chrono::milliseconds(20), [this] { return stop_; })) {
       if (tree_memory) {
@@ -71,7 +73,7 @@ ResourceWatch::ResourceWatch(pid_t pid, const ResourceBounds& bounds) : pid_(pid
           return trip(Tripped::tasks);
         }
       if (bounds_.cpu_cores <= 0) continue;
-      auto used = cpu_seconds(pid_);
+      auto used = tree_cpu ? tree_cpu->seconds() : cpu_seconds(pid_);
       if (!used) continue;
       auto now = Clock::now();
       cpu.emplace_back(now, *used);
@@ -118,8 +120,9 @@ std::string ResourceWatch::what_passed() const {
                       seen_bytes_ / kGiB, bounds_.host_memory_bytes / kGiB);
       break;
     case Tripped::cpu:
-      std::snprintf(text, sizeof text, "process kept %.1f CPU cores busy over %g s, more than its share of %.1f (--cpu-share)",
-                    seen_cores_.load(), std::chrono::duration<double>(bounds_.cpu_window).count(), bounds_.cpu_cores);
+      std::snprintf(text, sizeof text, "%s kept %.1f CPU cores busy over %g s, more than its share of %.1f (--cpu-share)",
+                    bounds_.whole_tree ? "process and those it started" : "process", seen_cores_.load(),
+                    std::chrono::duration<double>(bounds_.cpu_window).count(), bounds_.cpu_cores);
       break;
     case Tripped::folder:
       if (seen_folder_too_deep_)

@@ -6,7 +6,8 @@
 //    (RLIMIT_AS) cannot tell a memory bomb from a working GPU process; what a bomb grows is
 //    resident memory (VmRSS), and for a candidate that of every process it started as well
 //    (pool/tree_memory.hpp).
-//  - CPU: a job may keep busy at most its share of the machine's cores, averaged over a window.
+//  - CPU: a job may keep busy at most its share of the machine's cores, averaged over a window
+//    (a candidate's process with the processes it started, pool/tree_cpu.hpp).
 //    A CPU-time limit (RLIMIT_CPU) counts the worker's whole life, not one job, and a candidate
 //    that starts threads on every core slows the other workers' timings long before the wall
 //    deadline; what matters is the rate, so that is what is bounded.
@@ -27,6 +28,7 @@
 
 #include "pool/disk_usage.hpp"
 #include "pool/task_count.hpp"
+#include "pool/tree_cpu.hpp"
 #include "pool/tree_memory.hpp"
 
 namespace kforge {
@@ -45,10 +47,10 @@ struct ResourceBounds {
   std::string folder;
   std::string folder_bound_source = "--scratch-disk";  // what set folder_bytes, named where it trips
   int64_t most_tasks = 0;  // threads of every process in the watched tree (pool/task_count.hpp); 0: unbounded
-  // host_memory_bytes bounds the watched process and every process it started (pool/tree_memory.hpp):
-  // a candidate's. A worker's bound is its own process's: its tree holds the candidates' processes,
-  // each watched on its own.
-  bool memory_of_tree = false;
+  // host_memory_bytes and cpu_cores bound the watched process and every process it started
+  // (pool/tree_memory.hpp, pool/tree_cpu.hpp): a candidate's. A worker's bounds are its own
+  // process's: its tree holds the candidates' processes, each watched on its own.
+  bool whole_tree = false;
 };
 
 class ResourceWatch {

@@ -315,7 +315,7 @@ class Evaluation {
     cand_ = std::make_unique<RemoteCandidate>(std::move(process), cuda_, context_.clock.get());
     ResourceBounds bounds;
     bounds.host_memory_bytes = job_.host_memory_bytes;
-    bounds.memory_of_tree = true;  // children's memory is the candidate's too
+    bounds.whole_tree = true;  // the memory and CPU of the processes it starts are the candidate's too
     bounds.cpu_cores = job_.cpu_cores;
     bounds.folder_bytes = job_.scratch_bytes;
     bounds.folder = cand_->scratch();

@@ -82,7 +82,7 @@ TEST(ResourceWatch, MemoryInAChildsChildEndsTheTree) {
   ASSERT_GT(pid, 0);
   ResourceBounds bounds;
   bounds.host_memory_bytes = 128 * kMiB;
-  bounds.memory_of_tree = true;
+  bounds.whole_tree = true;
   ResourceWatch watch(pid, bounds);
   for (int i = 0; i < 200 && watch.tripped() == ResourceWatch::Tripped::none; ++i)
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
@@ -97,7 +97,7 @@ TEST(ResourceWatch, MemoryInAChildsChildEndsTheTree) {
 }
 
 TEST(ResourceWatch, AProcessBoundLeavesItsChildrenUncounted) {
-  // A worker's bound (memory_of_tree off): its own resident set, which is small here.
+  // A worker's bound (whole_tree off): its own resident set, which is small here.
   const pid_t pid = start_tree(160 * kMiB);
   ASSERT_GT(pid, 0);
   ResourceBounds bounds;

@@ -1,0 +1,108 @@
+// The tree's CPU time (pool/tree_cpu.hpp) on real processes: a grandchild spinning counted while
+// it runs, its time counted once after its parent reaped it (not twice in between), and the
+// resource watch ending a tree whose CPU is all in children.
+#include <gtest/gtest.h>
+
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <thread>
+
+#include "pool/resource_watch.hpp"
+#include "pool/tree_cpu.hpp"
+
+namespace kforge {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+void spin_for(std::chrono::milliseconds span) {
+  const auto end = Clock::now() + span;
+  while (Clock::now() < end) {
+  }
+}
+
+// A child in a group of its own, asleep, that forks `grandchildren` children spinning for `spin`
+// (forever when zero) and reaps them as they end.
+pid_t start_tree(int grandchildren, std::chrono::milliseconds spin) {
+  pid_t pid = ::fork();
+  if (pid == 0) {
+    ::setpgid(0, 0);
+    for (int i = 0; i < grandchildren; ++i)
+      if (::fork() == 0) {
+        if (spin.count() == 0)
+          for (;;) spin_for(std::chrono::milliseconds(1000));
+        spin_for(spin);
+        ::_exit(0);
+      }
+    while (::wait(nullptr) > 0) {
+    }
+    for (;;) ::pause();
+  }
+  ::setpgid(pid, pid);
+  return pid;
+}
+
+void end_tree(pid_t pid) {
+  ::kill(-pid, SIGKILL);
+  ::waitpid(pid, nullptr, 0);
+}
+
+TEST(TreeCpu, CountsAGrandchildWhileItSpins) {
+  const pid_t pid = start_tree(1, std::chrono::milliseconds(0));
+  ASSERT_GT(pid, 0);
+  TreeCpu tree(pid);
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  const std::optional<double> before = tree.seconds();
+  std::this_thread::sleep_for(std::chrono::milliseconds(600));
+  const std::optional<double> after = tree.seconds();
+  end_tree(pid);
+  ASSERT_TRUE(before && after);
+  EXPECT_GT(*after - *before, 0.25);  // one core for 0.6 s, on a loaded machine less
+  EXPECT_FALSE(TreeCpu(pid).seconds());  // gone
+}
+
+TEST(TreeCpu, AReapedGrandchildCountsOnce) {
+  const pid_t pid = start_tree(1, std::chrono::milliseconds(300));
+  ASSERT_GT(pid, 0);
+  TreeCpu tree(pid);
+  double most = 0, last = 0;
+  for (int i = 0; i < 50; ++i) {  // a look every 20 ms, as the watch takes them, for 1 s
+    if (std::optional<double> s = tree.seconds()) {
+      last = *s;
+      most = std::max(most, *s);
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  const std::optional<ProcessCpu> child = process_cpu(pid);
+  end_tree(pid);
+  ASSERT_TRUE(child);
+  EXPECT_GT(child->reaped, 0.15);  // the grandchild's 0.3 s, now in the time of its reaper
+  EXPECT_NEAR(last, child->own + child->reaped, 0.02);
+  EXPECT_LE(most, last + 0.02);  // never the grandchild's time twice
+}
+
+TEST(ResourceWatch, CpuInChildrenEndsTheTree) {
+  const pid_t pid = start_tree(2, std::chrono::milliseconds(0));
+  ASSERT_GT(pid, 0);
+  ResourceBounds bounds;
+  bounds.cpu_cores = 0.5;
+  bounds.cpu_window = std::chrono::milliseconds(300);
+  bounds.whole_tree = true;
+  ResourceWatch watch(pid, bounds);
+  for (int i = 0; i < 300 && watch.tripped() == ResourceWatch::Tripped::none; ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  const bool tripped = watch.tripped() == ResourceWatch::Tripped::cpu;
+  int status = 0;
+  const bool ended = tripped && ::waitpid(pid, &status, 0) == pid;
+  if (!ended) end_tree(pid);
+  EXPECT_TRUE(tripped);
+  EXPECT_NE(watch.what_passed().find("process and those it started kept"), std::string::npos) << watch.what_passed();
+  EXPECT_TRUE(ended && WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+}
+
+}  // namespace
+}  // namespace kforge
