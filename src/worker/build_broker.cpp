@@ -1,5 +1,6 @@
 #include "worker/build_broker.hpp"
 
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -63,26 +64,67 @@ bool in_build_cache(const std::string& library) {
   return false;
 }
 
+// `from` copied to a new file `name` in the folder `folder_fd`: created here (O_EXCL), never a
+// file or link that was there. False with errno set where it fails.
+bool copy_into(const std::string& from, int folder_fd, const std::string& name) {
+  const int in = ::open(from.c_str(), O_RDONLY | O_CLOEXEC);
+  if (in < 0) return false;
+  const int out = ::openat(folder_fd, name.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0755);
+  bool ok = out >= 0;
+  char buffer[1 << 16];
+  while (ok) {
+    const ssize_t n = ::read(in, buffer, sizeof buffer);
+    if (n == 0) break;
+    if (n < 0) {
+      ok = errno == EINTR;
+      continue;
+    }
+    for (ssize_t done = 0; ok && done < n;) {
+      const ssize_t w = ::write(out, buffer + done, static_cast<size_t>(n - done));
+      if (w > 0) done += w;
+      else ok = w < 0 && errno == EINTR;
+    }
+  }
+  const int saved = errno;
+  if (out >= 0) ::close(out);
+  ::close(in);
+  errno = saved;
+  return ok;
+}
+
 // The built library copied into the candidate's scratch folder, which `reply` then names: the
 // candidate's process may read that folder and not the cache, where it could load what another
 // candidate built as its own. Each copy has a folder of its own: a candidate may load two
-// extensions of one name.
+// extensions of one name. The scratch folder is the candidate's to fill, and this runs as the
+// worker, which may write where the candidate may not: the folder is made here (a name the
+// candidate took already, with a link to the worker's own folders say, is passed over, never
+// entered), opened without following a link, and the file made new in it
+// (escape_build_copy_through_symlink.py: before session 46 its library was written through
+// extension-0, a link it had made to the worker's scratch folder).
 nlohmann::json with_library_copied(nlohmann::json reply, const std::string& extension_name,
                                    const std::string& candidate_scratch) {
   const std::string library = reply.value("library", std::string());
   if (!reply.value("ok", false) || library.empty() || candidate_scratch.empty()) return reply;
   if (!in_build_cache(library))
     return build::failed_build("kforge's build named a library outside its cache (" + library + "): not given to the candidate");
+  auto refused = [](const std::string& why) {
+    return build::failed_build("kforge built the extension but could not give it to the candidate's process: " + why);
+  };
   static std::atomic<int> copies{0};
-  const std::string folder = candidate_scratch + "/extension-" + std::to_string(copies++);
-  if (::mkdir(folder.c_str(), 0700) != 0 && errno != EEXIST)
-    return build::failed_build("kforge built the extension but could not give it to the candidate's process: " +
-                               std::string(std::strerror(errno)));
-  const std::string copy = folder + "/" + library_file_name(extension_name);
-  std::error_code ec;
-  std::filesystem::copy_file(library, copy, std::filesystem::copy_options::overwrite_existing, ec);
-  if (ec) return build::failed_build("kforge built the extension but could not give it to the candidate's process: " + ec.message());
-  reply["library"] = copy;
+  std::string folder;
+  for (int tries = 0; folder.empty(); ++tries) {
+    const std::string name = candidate_scratch + "/extension-" + std::to_string(copies++);
+    if (::mkdir(name.c_str(), 0700) == 0) folder = name;
+    else if (errno != EEXIST || tries >= 1000) return refused(std::strerror(errno));
+  }
+  const int folder_fd = ::open(folder.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  if (folder_fd < 0) return refused(std::strerror(errno));
+  const std::string file = library_file_name(extension_name);
+  const bool copied = copy_into(library, folder_fd, file);
+  const int saved = errno;
+  ::close(folder_fd);
+  if (!copied) return refused(std::strerror(saved));
+  reply["library"] = folder + "/" + file;
   return reply;
 }
 

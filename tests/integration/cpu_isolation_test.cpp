@@ -265,6 +265,34 @@ raise RuntimeError(f"REACHED objects={objects} header={header} listing={listed} 
   EXPECT_FALSE(std::filesystem::exists(home + "/.nv/ComputeCache/planted"));
 }
 
+// The candidate's scratch folder is its own to fill, and the judge reads and writes there as
+// itself, with more reach than the candidate: it follows no link the candidate left. Its output log
+// replaced by a link to a file of the user's (secrets_output_log_symlink.py) was quoted in the
+// crash's stored message before session 46; links named as the build service's copy folders
+// (escape_build_copy_through_symlink.py) had the worker write the candidate's library into its own
+// scratch folder.
+TEST(CpuIsolation, TheJudgeFollowsNoLinkACandidateLeft) {
+  TempDir dir;
+  const std::string home = dir.file("home");
+  const std::string secret = "sk-kforge-linked-log-secret";
+  dir.write("home/secret.txt", secret + "\n");
+  auto r = run_command({"/usr/bin/env", "HOME=" + home, "XDG_CACHE_HOME=" + dir.file("cache"), KFORGE_BINARY, "--db",
+                        dir.file("k.db"), "eval", "--device", "cpu", "--json", "--max-time", "0.3", "--problem",
+                        source_path(kProblem), source_path("tests/adversarial/secrets_output_log_symlink.py"),
+                        source_path("tests/adversarial/escape_build_copy_through_symlink.py")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto got = r.lines_by_candidate();
+  EXPECT_EQ(got["secrets_output_log_symlink.py"].value("verdict", ""), "crashed") << got["secrets_output_log_symlink.py"].dump();
+  EXPECT_EQ(got["escape_build_copy_through_symlink.py"].value("verdict", ""), "correct")
+      << got["escape_build_copy_through_symlink.py"].dump();
+  EXPECT_EQ(r.out.find(secret), std::string::npos) << r.out;
+  EXPECT_EQ(r.err.find(secret), std::string::npos) << r.err;
+  std::ifstream store(dir.file("k.db"), std::ios::binary);
+  const std::string bytes((std::istreambuf_iterator<char>(store)), std::istreambuf_iterator<char>());
+  EXPECT_FALSE(bytes.empty());
+  EXPECT_EQ(bytes.find(secret), std::string::npos) << "the store holds the secret";
+}
+
 // The load_inline prebuild (`kforge build`, and `kforge eval` on a GPU with more such candidates
 // than workers) imports each candidate, which runs its module-level code: in the candidate
 // sandbox, in an environment without credentials. The import says what it reached by raising.
