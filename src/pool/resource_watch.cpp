@@ -82,7 +82,7 @@ ResourceWatch::ResourceWatch(pid_t pid, const ResourceBounds& bounds) : pid_(pid
       const double span = std::chrono::duration<double>(now - cpu.front().first).count();
       if (span + 0.001 < std::chrono::duration<double>(bounds_.cpu_window).count()) continue;
       const double cores = (cpu.back().second - cpu.front().second) / span;
-      if (cores > bounds_.cpu_cores) {
+      if (cores > bounds_.cpu_cores + (tree_cpu ? kTreeCpuAllowance : 0.0)) {
         seen_cores_ = cores;
         return trip(Tripped::cpu);
       }
@@ -120,9 +120,15 @@ std::string ResourceWatch::what_passed() const {
                       seen_bytes_ / kGiB, bounds_.host_memory_bytes / kGiB);
       break;
     case Tripped::cpu:
-      std::snprintf(text, sizeof text, "%s kept %.1f CPU cores busy over %g s, more than its share of %.1f (--cpu-share)",
-                    bounds_.whole_tree ? "process and those it started" : "process", seen_cores_.load(),
-                    std::chrono::duration<double>(bounds_.cpu_window).count(), bounds_.cpu_cores);
+      if (bounds_.whole_tree)
+        std::snprintf(text, sizeof text,
+                      "process and those it started kept %.1f CPU cores busy over %g s, more than its share of %.1f "
+                      "(--cpu-share) and the %.2f of a core allowed beside it",
+                      seen_cores_.load(), std::chrono::duration<double>(bounds_.cpu_window).count(), bounds_.cpu_cores,
+                      kTreeCpuAllowance);
+      else
+        std::snprintf(text, sizeof text, "process kept %.1f CPU cores busy over %g s, more than its share of %.1f (--cpu-share)",
+                      seen_cores_.load(), std::chrono::duration<double>(bounds_.cpu_window).count(), bounds_.cpu_cores);
       break;
     case Tripped::folder:
       if (seen_folder_too_deep_)

@@ -1,12 +1,13 @@
 # hack: hang / CPU bomb
-# The CPU bomb spread over child processes: each forward forks six children that spin for 1.5 s
+# The CPU bomb spread over child processes: each forward forks eight children that spin for 3 s
 # and waits for them (asleep, using no CPU itself), so every one has ended before forward returns
 # (no child alive after it to be caught as process injection) and the candidate's own process
 # shows almost no CPU time. On a machine whose workers share the cores, the children slow every
 # other worker's timing all the same. Run with --cpu-share 1: kforge counts the CPU time of the
 # candidate's whole process tree (the children while they run, then in the time of the process
-# that reaped them), sees more than one core busy over 3 s and kills it. runtime_error, "CPU cores busy".
-# (Six, not two: on a 2-core machine running other tests beside it, two children got about one
+# that reaped them), sees more than its share and a quarter core busy over 3 s and kills it.
+# runtime_error, "CPU cores busy".
+# (Eight, not two: on a 2-core machine running other tests beside it, two children got about one
 # core between them, no more than the share.)
 import os
 import time
@@ -14,8 +15,8 @@ import time
 import torch
 import torch.nn as nn
 
-CHILDREN = 6
-SPIN = 1.5  # [s] each child's, every forward
+CHILDREN = 8
+SPIN = 3.0  # [s] each child's, every forward
 
 
 class ModelNew(nn.Module):
