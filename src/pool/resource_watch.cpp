@@ -44,7 +44,12 @@ ResourceWatch::ResourceWatch(pid_t pid, const ResourceBounds& bounds) : pid_(pid
   if (pid <= 0 || (bounds.host_memory_bytes <= 0 && bounds.cpu_cores <= 0 && !folder_ && bounds.most_tasks <= 0)) return;
   thread_ = std::thread([this] {
     using Clock = std::chrono::steady_clock;
-    std::deque<std::pair<Clock::time_point, double>> cpu;  // (when, CPU seconds used by then)
+    struct CpuSample {
+      Clock::time_point when;
+      double root = 0;  // [s] used by then: the watched process's own threads
+      double tree = 0;  // [s] and with every process it started (the root's alone where whole_tree is off)
+    };
+    std::deque<CpuSample> cpu;
     std::optional<TaskBound> tasks;
     if (bounds_.most_tasks > 0) tasks.emplace(pid_, bounds_.most_tasks);
     std::optional<TreeCpu> tree_cpu;
@@ -73,17 +78,27 @@ ResourceWatch::ResourceWatch(pid_t pid, const ResourceBounds& bounds) : pid_(pid
           return trip(Tripped::tasks);
         }
       if (bounds_.cpu_cores <= 0) continue;
-      auto used = tree_cpu ? tree_cpu->seconds() : cpu_seconds(pid_);
+      std::optional<TreeCpuTime> used;
+      if (tree_cpu) used = tree_cpu->seconds();
+      else if (std::optional<double> own = cpu_seconds(pid_)) used = TreeCpuTime{*own, *own};
       if (!used) continue;
       auto now = Clock::now();
-      cpu.emplace_back(now, *used);
+      cpu.push_back({now, used->root, used->tree});
       // Judge only a full window: the first samples of a job say little about a rate.
-      while (cpu.size() > 2 && now - cpu[1].first >= bounds_.cpu_window) cpu.pop_front();
-      const double span = std::chrono::duration<double>(now - cpu.front().first).count();
+      while (cpu.size() > 2 && now - cpu[1].when >= bounds_.cpu_window) cpu.pop_front();
+      const double span = std::chrono::duration<double>(now - cpu.front().when).count();
       if (span + 0.001 < std::chrono::duration<double>(bounds_.cpu_window).count()) continue;
-      const double cores = (cpu.back().second - cpu.front().second) / span;
-      if (cores > bounds_.cpu_cores + (tree_cpu ? kTreeCpuAllowance : 0.0)) {
-        seen_cores_ = cores;
+      // The process alone is held to its share; with what it started, to its share and the
+      // allowance for a compiler it waits on (kTreeCpuAllowance).
+      const double own = (cpu.back().root - cpu.front().root) / span;
+      const double all = (cpu.back().tree - cpu.front().tree) / span;
+      if (own > bounds_.cpu_cores) {
+        seen_cores_ = own;
+        return trip(Tripped::cpu);
+      }
+      if (tree_cpu && all > bounds_.cpu_cores + kTreeCpuAllowance) {
+        seen_cores_ = all;
+        cpu_of_tree_ = true;
         return trip(Tripped::cpu);
       }
     }
@@ -120,7 +135,7 @@ std::string ResourceWatch::what_passed() const {
                       seen_bytes_ / kGiB, bounds_.host_memory_bytes / kGiB);
       break;
     case Tripped::cpu:
-      if (bounds_.whole_tree)
+      if (cpu_of_tree_)
         std::snprintf(text, sizeof text,
                       "process and those it started kept %.1f CPU cores busy over %g s, more than its share of %.1f "
                       "(--cpu-share) and the %.2f of a core allowed beside it",

@@ -39,10 +39,11 @@ std::optional<int64_t> resident_bytes(pid_t pid);
 // /proc/PID/stat; nothing if it cannot be read.
 std::optional<double> cpu_seconds(pid_t pid);
 
-// [cores] What a candidate's tree may keep busy beyond its CPU share: a compiler it runs and waits
-// for (torch.compile's g++ on the CPU) takes a whole core while the candidate's own process still
-// ticks, and an honest torch.compile candidate measured 1.0-1.1 cores over 3 s under a share of 1.0
-// (tests/legit/add_relu_torch_compile.py, session 46), where its own process alone was far below.
+// [cores] What a candidate's tree may keep busy beyond its CPU share (its own process is held to
+// the share itself): a compiler it runs and waits for (torch.compile's g++ on the CPU) takes a
+// whole core while the candidate's own process still ticks, and an honest torch.compile candidate
+// measured 1.0-1.1 cores over 3 s under a share of 1.0 (tests/legit/add_relu_torch_compile.py,
+// session 46), where its own process alone was far below.
 inline constexpr double kTreeCpuAllowance = 0.25;
 
 struct ResourceBounds {
@@ -98,6 +99,7 @@ class ResourceWatch {
   std::atomic<Tripped> tripped_{Tripped::none};
   std::atomic<int64_t> seen_bytes_{0};
   std::atomic<int64_t> seen_processes_{1};  // how many processes seen_bytes_ was summed over
+  std::atomic<bool> cpu_of_tree_{false};     // the CPU bound tripped on the whole tree, not the process alone
   std::atomic<double> seen_cores_{0};
   std::atomic<int64_t> seen_folder_bytes_{0};
   std::atomic<bool> seen_folder_too_deep_{false};

@@ -33,7 +33,7 @@ std::optional<ProcessCpu> process_cpu(pid_t pid) {
   return ProcessCpu{static_cast<double>(own) * tick, static_cast<double>(reaped) * tick};
 }
 
-std::optional<double> TreeCpu::seconds() {
+std::optional<TreeCpuTime> TreeCpu::seconds() {
   const std::optional<ProcessCpu> root = process_cpu(root_);
   if (!root) return std::nullopt;
   const auto now = std::chrono::steady_clock::now();
@@ -48,7 +48,7 @@ std::optional<double> TreeCpu::seconds() {
     });
     descendants_ = descendants;
   }
-  return root->own + root->reaped + descendants_;
+  return TreeCpuTime{root->own, root->own + root->reaped + descendants_};
 }
 
 }  // namespace kforge

@@ -24,12 +24,17 @@ std::optional<ProcessCpu> process_cpu(pid_t pid);
 // The tree's CPU time, looked at every 20 ms for little: the root's every look, its descendants'
 // (a walk of the tree) at least every kLongestBetweenWalks and whenever the root has reaped a
 // child since the last walk (whose time then moves into the root's: counted twice until a walk).
+struct TreeCpuTime {
+  double root = 0;  // [s] the root's own threads' (the bound on the root alone, as before the tree)
+  double tree = 0;  // [s] the root's, what it reaped, and every descendant's
+};
+
 class TreeCpu {
  public:
   static constexpr std::chrono::milliseconds kLongestBetweenWalks{200};
   explicit TreeCpu(pid_t root) : root_(root) {}
   // Nothing where the root cannot be read.
-  std::optional<double> seconds();
+  std::optional<TreeCpuTime> seconds();
 
  private:
   pid_t root_;

@@ -13,6 +13,7 @@
 
 #include "pool/resource_watch.hpp"
 #include "pool/task_count.hpp"
+#include "support/process_group.hpp"
 
 namespace kforge {
 namespace {
@@ -46,16 +47,11 @@ pid_t start_tree(int threads) {
   return pid;
 }
 
-void end_tree(pid_t pid) {
-  ::kill(-pid, SIGKILL);
-  ::waitpid(pid, nullptr, 0);
-}
-
 TEST(TaskCount, CountsEveryThreadOfTheTree) {
   const pid_t pid = start_tree(40);
   ASSERT_GT(pid, 0);
   std::optional<int64_t> tasks = tree_task_count(pid, 1000);
-  end_tree(pid);
+  testing::end_process_group(pid);
   ASSERT_TRUE(tasks);
   EXPECT_EQ(*tasks, 40 + 1 + 1);  // the threads, the child's main thread, the grandchild
   ASSERT_TRUE(machine_task_count());
@@ -70,7 +66,7 @@ TEST(TaskCount, ABoundTripsPastItsFigureOnly) {
   TaskBound tight(pid, 30);
   EXPECT_FALSE(roomy.past());
   std::optional<int64_t> past = tight.past();
-  end_tree(pid);
+  testing::end_process_group(pid);
   ASSERT_TRUE(past);
   EXPECT_GT(*past, 30);
 }
@@ -86,7 +82,7 @@ TEST(ResourceWatch, TooManyTasksEndTheTree) {
   const bool tripped = watch.tripped() == ResourceWatch::Tripped::tasks;
   int status = 0;
   const bool ended = tripped && ::waitpid(pid, &status, 0) == pid;
-  if (!ended) end_tree(pid);
+  if (!ended) testing::end_process_group(pid);
   EXPECT_TRUE(tripped);
   EXPECT_GT(watch.seen_tasks(), 30);
   EXPECT_TRUE(ended && WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);

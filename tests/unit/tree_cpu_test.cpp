@@ -13,6 +13,7 @@
 
 #include "pool/resource_watch.hpp"
 #include "pool/tree_cpu.hpp"
+#include "support/process_group.hpp"
 
 namespace kforge {
 namespace {
@@ -46,22 +47,18 @@ pid_t start_tree(int grandchildren, std::chrono::milliseconds spin) {
   return pid;
 }
 
-void end_tree(pid_t pid) {
-  ::kill(-pid, SIGKILL);
-  ::waitpid(pid, nullptr, 0);
-}
-
 TEST(TreeCpu, CountsAGrandchildWhileItSpins) {
   const pid_t pid = start_tree(1, std::chrono::milliseconds(0));
   ASSERT_GT(pid, 0);
   TreeCpu tree(pid);
   std::this_thread::sleep_for(std::chrono::milliseconds(100));
-  const std::optional<double> before = tree.seconds();
+  const std::optional<TreeCpuTime> before = tree.seconds();
   std::this_thread::sleep_for(std::chrono::milliseconds(600));
-  const std::optional<double> after = tree.seconds();
-  end_tree(pid);
+  const std::optional<TreeCpuTime> after = tree.seconds();
+  testing::end_process_group(pid);
   ASSERT_TRUE(before && after);
-  EXPECT_GT(*after - *before, 0.25);  // one core for 0.6 s, on a loaded machine less
+  EXPECT_GT(after->tree - before->tree, 0.25);  // one core for 0.6 s, on a loaded machine less
+  EXPECT_LT(after->root - before->root, 0.05);  // the child only waits
   EXPECT_FALSE(TreeCpu(pid).seconds());  // gone
 }
 
@@ -71,14 +68,14 @@ TEST(TreeCpu, AReapedGrandchildCountsOnce) {
   TreeCpu tree(pid);
   double most = 0, last = 0;
   for (int i = 0; i < 50; ++i) {  // a look every 20 ms, as the watch takes them, for 1 s
-    if (std::optional<double> s = tree.seconds()) {
-      last = *s;
-      most = std::max(most, *s);
+    if (std::optional<TreeCpuTime> s = tree.seconds()) {
+      last = s->tree;
+      most = std::max(most, s->tree);
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }
   const std::optional<ProcessCpu> child = process_cpu(pid);
-  end_tree(pid);
+  testing::end_process_group(pid);
   ASSERT_TRUE(child);
   EXPECT_GT(child->reaped, 0.15);  // the grandchild's 0.3 s, now in the time of its reaper
   EXPECT_NEAR(last, child->own + child->reaped, 0.02);
@@ -98,10 +95,34 @@ TEST(ResourceWatch, CpuInChildrenEndsTheTree) {
   const bool tripped = watch.tripped() == ResourceWatch::Tripped::cpu;
   int status = 0;
   const bool ended = tripped && ::waitpid(pid, &status, 0) == pid;
-  if (!ended) end_tree(pid);
+  if (!ended) testing::end_process_group(pid);
   EXPECT_TRUE(tripped);
   EXPECT_NE(watch.what_passed().find("process and those it started kept"), std::string::npos) << watch.what_passed();
   EXPECT_TRUE(ended && WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+}
+
+TEST(ResourceWatch, AProcessAloneIsHeldToItsShareWithoutTheAllowance) {
+  // A spinning process with no children, over a share of 0.5: the process's own bound trips, and
+  // says so, before the tree's (its share and the allowance). Before the process's own rate was
+  // held apart, a CPU bomb in the candidate's own threads (hang_cpu_threads_all_cores.py) took
+  // 1.0-1.25 cores under load on 2 cores and ran to its timeout inside the allowance.
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    ::setpgid(0, 0);
+    for (;;) spin_for(std::chrono::milliseconds(1000));
+  }
+  ::setpgid(pid, pid);
+  ResourceBounds bounds;
+  bounds.cpu_cores = 0.5;
+  bounds.cpu_window = std::chrono::milliseconds(300);
+  bounds.whole_tree = true;
+  ResourceWatch watch(pid, bounds);
+  for (int i = 0; i < 300 && watch.tripped() == ResourceWatch::Tripped::none; ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  const bool tripped = watch.tripped() == ResourceWatch::Tripped::cpu;
+  testing::end_process_group(pid);
+  EXPECT_TRUE(tripped);
+  EXPECT_NE(watch.what_passed().find("process kept"), std::string::npos) << watch.what_passed();
 }
 
 }  // namespace

@@ -14,6 +14,7 @@
 
 #include "pool/resource_watch.hpp"
 #include "pool/tree_memory.hpp"
+#include "support/process_group.hpp"
 
 namespace kforge {
 namespace {
@@ -45,16 +46,11 @@ pid_t start_tree(int64_t grandchild_bytes) {
   return pid;
 }
 
-void end_tree(pid_t pid) {
-  ::kill(-pid, SIGKILL);
-  ::waitpid(pid, nullptr, 0);
-}
-
 TEST(TreeMemory, CountsWhatADescendantWrote) {
   const pid_t pid = start_tree(96 * kMiB);
   ASSERT_GT(pid, 0);
   std::optional<TreeMemory> held = tree_resident_memory(pid);
-  end_tree(pid);
+  testing::end_process_group(pid);
   ASSERT_TRUE(held);
   EXPECT_EQ(held->processes, 2);
   EXPECT_GE(held->bytes, 96 * kMiB);
@@ -71,7 +67,7 @@ TEST(TreeMemory, ABoundTripsPastItsFigureOnly) {
   MemoryBound tight(pid, 64 * kMiB);
   EXPECT_FALSE(roomy.past());
   std::optional<TreeMemory> past = tight.past();
-  end_tree(pid);
+  testing::end_process_group(pid);
   ASSERT_TRUE(past);
   EXPECT_GT(past->bytes, 64 * kMiB);
   EXPECT_EQ(past->processes, 2);
@@ -89,7 +85,7 @@ TEST(ResourceWatch, MemoryInAChildsChildEndsTheTree) {
   const bool tripped = watch.tripped() == ResourceWatch::Tripped::host_memory;
   int status = 0;
   const bool ended = tripped && ::waitpid(pid, &status, 0) == pid;
-  if (!ended) end_tree(pid);
+  if (!ended) testing::end_process_group(pid);
   EXPECT_TRUE(tripped);
   EXPECT_GT(watch.seen_bytes(), 128 * kMiB);
   EXPECT_NE(watch.what_passed().find("over 2 processes"), std::string::npos) << watch.what_passed();
@@ -105,7 +101,7 @@ TEST(ResourceWatch, AProcessBoundLeavesItsChildrenUncounted) {
   ResourceWatch watch(pid, bounds);
   std::this_thread::sleep_for(std::chrono::milliseconds(300));
   const bool tripped = watch.tripped() != ResourceWatch::Tripped::none;
-  end_tree(pid);
+  testing::end_process_group(pid);
   EXPECT_FALSE(tripped);
 }
 
