@@ -77,9 +77,7 @@ TEST(ResourceWatch, TooManyTasksEndTheTree) {
   ResourceBounds bounds;
   bounds.most_tasks = 30;
   ResourceWatch watch(pid, bounds);
-  for (int i = 0; i < 200 && watch.tripped() == ResourceWatch::Tripped::none; ++i)
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  const bool tripped = watch.tripped() == ResourceWatch::Tripped::tasks;
+  const bool tripped = testing::wait_for_trip(watch, std::chrono::milliseconds(2000)) == ResourceWatch::Tripped::tasks;
   int status = 0;
   const bool ended = tripped && ::waitpid(pid, &status, 0) == pid;
   if (!ended) testing::end_process_group(pid);

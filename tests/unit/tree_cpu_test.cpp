@@ -105,9 +105,7 @@ TEST(ResourceWatch, CpuInChildrenEndsTheTree) {
   bounds.cpu_window = std::chrono::milliseconds(300);
   bounds.whole_tree = true;
   ResourceWatch watch(pid, bounds);
-  for (int i = 0; i < 300 && watch.tripped() == ResourceWatch::Tripped::none; ++i)
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  const bool tripped = watch.tripped() == ResourceWatch::Tripped::cpu;
+  const bool tripped = testing::wait_for_trip(watch, std::chrono::milliseconds(3000)) == ResourceWatch::Tripped::cpu;
   int status = 0;
   const bool ended = tripped && ::waitpid(pid, &status, 0) == pid;
   if (!ended) testing::end_process_group(pid);
@@ -132,9 +130,7 @@ TEST(ResourceWatch, AProcessAloneIsHeldToItsShareWithoutTheAllowance) {
   bounds.cpu_window = std::chrono::milliseconds(300);
   bounds.whole_tree = true;
   ResourceWatch watch(pid, bounds);
-  for (int i = 0; i < 300 && watch.tripped() == ResourceWatch::Tripped::none; ++i)
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  const bool tripped = watch.tripped() == ResourceWatch::Tripped::cpu;
+  const bool tripped = testing::wait_for_trip(watch, std::chrono::milliseconds(3000)) == ResourceWatch::Tripped::cpu;
   testing::end_process_group(pid);
   EXPECT_TRUE(tripped);
   EXPECT_NE(watch.what_passed().find("process kept"), std::string::npos) << watch.what_passed();

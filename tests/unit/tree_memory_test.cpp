@@ -80,9 +80,7 @@ TEST(ResourceWatch, MemoryInAChildsChildEndsTheTree) {
   bounds.host_memory_bytes = 128 * kMiB;
   bounds.whole_tree = true;
   ResourceWatch watch(pid, bounds);
-  for (int i = 0; i < 200 && watch.tripped() == ResourceWatch::Tripped::none; ++i)
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  const bool tripped = watch.tripped() == ResourceWatch::Tripped::host_memory;
+  const bool tripped = testing::wait_for_trip(watch, std::chrono::milliseconds(2000)) == ResourceWatch::Tripped::host_memory;
   int status = 0;
   const bool ended = tripped && ::waitpid(pid, &status, 0) == pid;
   if (!ended) testing::end_process_group(pid);
