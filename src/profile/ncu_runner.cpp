@@ -3,10 +3,10 @@
 #include <unistd.h>
 
 #include <cstdlib>
-#include <fstream>
 #include <sstream>
 
 #include "build/subprocess.hpp"
+#include "common/untrusted_file.hpp"
 #include "pool/worker_paths.hpp"
 #include "pool/worker_process.hpp"
 
@@ -43,6 +43,9 @@ const NcuKernel* slowest_kernel(const std::vector<NcuKernel>& kernels) {
   return best;
 }
 
+// [bytes] A raw page of one forward's kernels is kilobytes; a bound keeps a runaway log from memory.
+constexpr int64_t kMostReportBytes = int64_t{64} << 20;
+
 ProfileResult run_ncu_profile(const std::filesystem::path& ncu, const ProfileRequest& request) {
   ProfileResult result;
   const std::filesystem::path scratch = make_scratch();
@@ -67,8 +70,9 @@ ProfileResult run_ncu_profile(const std::filesystem::path& ncu, const ProfileReq
     argv.push_back(a);
   build::ProcessResult run = build::run_process(argv, request.timeout, 1 << 20, scratch.string(), {}, &env);
   result.seconds = run.seconds;
-  std::ifstream in(report);
-  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  // The profiled candidate runs in this folder and may put a link in the report's place, to a file
+  // it may not read: its tail would reach the error below, and in `kforge agent --profile` the model.
+  std::string text = read_untrusted_file(report.string(), kMostReportBytes);
   result.kernels = parse_ncu_raw_csv(text);
   std::error_code ignored;
   std::filesystem::remove_all(scratch, ignored);

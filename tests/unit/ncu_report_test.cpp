@@ -1,6 +1,7 @@
 // kforge profile's reading of Nsight Compute: the raw CSV page as ncu 2025.3 wrote it on the H200
 // for tests/legit/add_relu_inline_cuda_vec4.py (tests/data/ncu/, recorded at bbc7228), and cases
 // built around it; the command's refusals without ncu.
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -9,6 +10,7 @@
 #include "profile/ncu_report.hpp"
 #include "profile/ncu_runner.hpp"
 #include "support/command.hpp"
+#include "support/temp_dir.hpp"
 
 namespace kforge::profile {
 namespace {
@@ -125,6 +127,32 @@ TEST(ProfileCommand, NativeCandidatesAndMissingFilesAreRefused) {
       {"profile", "--problem", "level1/2", kforge::testing::source_path("tests/adversarial/side_stream_native.cu")});
   EXPECT_EQ(native.exit_code, 2);
   EXPECT_NE(native.err.find("not native ones"), std::string::npos) << native.err;
+}
+
+// The profiled candidate runs in the profile's scratch folder, beside Nsight Compute's report, and
+// may put a link in the report's place to a file it may not read: kforge reads the report as
+// itself, and a report it cannot parse has its tail quoted in the error (in `kforge agent
+// --profile`, the model's next prompt). A stand-in ncu here does what such a candidate would.
+TEST(ProfileRunner, AReportReplacedByALinkIsNotRead) {
+  kforge::testing::TempDir dir;
+  const std::string secret = "sk-kforge-profile-report-secret";
+  const std::string secret_file = dir.write("secret.txt", secret + "\n");
+  const std::string ncu = dir.write("ncu", "#!/usr/bin/env bash\n"
+                                           "while [[ $# -gt 0 ]]; do\n"
+                                           "  if [[ \"$1\" == --log-file ]]; then log=\"$2\"; shift; fi\n"
+                                           "  shift\n"
+                                           "done\n"
+                                           "ln -sf " + secret_file + " \"$log\"\n"
+                                           "echo '{\"ok\": true}'\n");
+  std::filesystem::permissions(ncu, std::filesystem::perms::owner_all);
+  ProfileRequest request;
+  request.problem = kforge::testing::source_path("tests/problems/hack_target/level1/1_Add_ReLU.py");
+  request.candidate = kforge::testing::source_path("tests/legit/add_relu_clamp.py");
+  request.timeout = std::chrono::seconds(60);
+  ProfileResult result = run_ncu_profile(ncu, request);
+  EXPECT_FALSE(result.ok);
+  EXPECT_TRUE(result.kernels.empty());
+  EXPECT_EQ(result.error.find(secret), std::string::npos) << result.error;
 }
 
 // What the profiled program may read inside the candidate sandbox (python/kforge_tool_paths.py):
