@@ -1,8 +1,10 @@
 #include "planner/inline_prebuild.hpp"
 
 #include <cctype>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <random>
 
 #include "build/build_inline_child.hpp"
 #include "common/files.hpp"
@@ -46,7 +48,19 @@ constexpr const char* kImportScript =
 
 constexpr std::string_view kReadableTag = "kforge-compile-readable ";
 constexpr std::string_view kSpecTag = "kforge-inline-spec ";
-constexpr std::string_view kResultTag = "kforge-inline-result ";
+// kforge's own result lines go after the import's output, which the candidate's code wrote: their
+// tag carries a token of this process's that no import can know, or a line the candidate printed
+// would stand as a build's result in `kforge build`'s table (before session 46, "cached" for a
+// candidate that built nothing).
+const std::string& result_tag() {
+  static const std::string tag = [] {
+    std::random_device entropy;
+    char token[17];
+    std::snprintf(token, sizeof token, "%08x%08x", entropy(), entropy());
+    return "kforge-inline-result-" + std::string(token) + " ";
+  }();
+  return tag;
+}
 
 // The JSON after each line of `output` that starts with `tag`.
 std::vector<nlohmann::json> tagged_lines(const std::string& output, std::string_view tag) {
@@ -85,7 +99,7 @@ void build_recorded(build::ProcessResult& import, const std::filesystem::path& s
         specs[k], specs_folder / (std::to_string(index) + "-" + std::to_string(k) + ".json"), env, readable, timeout);
     report["name"] = specs[k].value("name", std::string("?"));
     all_built = all_built && report.value("ok", false);
-    import.output += "\n" + std::string(kResultTag) + report.dump() + "\n";
+    import.output += "\n" + result_tag() + report.dump() + "\n";
   }
   import.exit_code = all_built ? 0 : 1;
 }
@@ -160,7 +174,7 @@ std::vector<build::ProcessResult> prebuild_load_inline(const std::vector<std::st
 }
 
 std::vector<nlohmann::json> inline_build_reports(const build::ProcessResult& prebuild) {
-  return tagged_lines(prebuild.output, kResultTag);
+  return tagged_lines(prebuild.output, result_tag());
 }
 
 }  // namespace kforge

@@ -332,6 +332,23 @@ raise RuntimeError(f"REACHED env={key} file={content} write={wrote} cache={cache
   EXPECT_FALSE(std::filesystem::exists(planted));
 }
 
+// kforge build's results follow the import's output, which the candidate's code writes: a line it
+// printed in their form must not stand as a build's result (before session 46 this row said
+// "cached" with the forged strategy for a candidate that built nothing).
+TEST(CpuIsolation, APrebuildImportCannotPrintItsOwnBuildResult) {
+  TempDir dir;
+  dir.write("candidates/level1/1_Square_Matmul/forges.py", R"(import json
+from torch.utils.cpp_extension import load_inline  # what makes kforge build import it
+
+print("kforge-inline-result " + json.dumps({"ok": True, "cached": True, "strategy": "forged", "name": "fused"}), flush=True)
+)");
+  auto r = run_command({"/usr/bin/env", "XDG_CACHE_HOME=" + dir.file("cache"), KFORGE_BINARY, "build", "--arch", "sm_90",
+                        "--json", dir.file("candidates")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out.find("forged"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("\"cached\""), std::string::npos) << r.out;
+}
+
 // A candidate's module-level code runs in the prebuild's import too, before any job: a thread bomb
 // there is ended by the same task bound as a candidate process's (pool/task_count.hpp), not left to
 // fill the machine's task table while the build goes on.
