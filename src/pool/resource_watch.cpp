@@ -6,7 +6,6 @@
 #include <cstdio>
 #include <deque>
 #include <fstream>
-#include <sstream>
 #include <string>
 #include <utility>
 
@@ -21,22 +20,8 @@ std::optional<int64_t> resident_bytes(pid_t pid) {
 }
 
 std::optional<double> cpu_seconds(pid_t pid) {
-  std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
-  std::string text;
-  if (!std::getline(stat, text)) return std::nullopt;
-  // "pid (comm) state ppid ...": comm may hold spaces and parentheses, so fields are counted
-  // after the last ')'. utime and stime are fields 14 and 15, in clock ticks.
-  auto close = text.rfind(')');
-  if (close == std::string::npos) return std::nullopt;
-  std::istringstream fields(text.substr(close + 1));
-  std::string field;
-  long long utime = 0, stime = 0;
-  for (int i = 3; i <= 15 && fields >> field; ++i) {
-    if (i == 14) utime = std::stoll(field);
-    if (i == 15) stime = std::stoll(field);
-  }
-  static const long ticks = ::sysconf(_SC_CLK_TCK);
-  return static_cast<double>(utime + stime) / static_cast<double>(ticks > 0 ? ticks : 100);
+  if (std::optional<ProcessCpu> cpu = process_cpu(pid)) return cpu->own;
+  return std::nullopt;
 }
 
 ResourceWatch::ResourceWatch(pid_t pid, const ResourceBounds& bounds) : pid_(pid), bounds_(bounds) {

@@ -11,10 +11,10 @@
 namespace kforge {
 namespace {
 
-// The value of a "Name:   123 kB" line of a /proc status or meminfo text, in bytes; 0 where absent.
-int64_t kilobytes_field(const char* text, const char* name) {
+// The value of a "Name:   123 kB" line of a /proc status or meminfo text, in bytes; nothing where absent.
+std::optional<int64_t> kilobytes_field(const char* text, const char* name) {
   const char* at = std::strstr(text, name);
-  if (!at) return 0;
+  if (!at) return std::nullopt;
   return std::strtoll(at + std::strlen(name), nullptr, 10) * 1024;
 }
 
@@ -25,8 +25,9 @@ std::optional<TreeMemory> tree_resident_memory(pid_t root) {
   char status[4096];
   const bool root_read = walk_process_tree(root, [&](pid_t pid, int64_t) {
     if (!read_proc_text("/proc/" + std::to_string(pid) + "/status", status, sizeof status)) return true;  // gone
-    memory.bytes += pid == root ? kilobytes_field(status, "\nVmRSS:")
-                                : kilobytes_field(status, "\nRssAnon:") + kilobytes_field(status, "\nRssShmem:");
+    memory.bytes += pid == root ? kilobytes_field(status, "\nVmRSS:").value_or(0)
+                                : kilobytes_field(status, "\nRssAnon:").value_or(0) +
+                                      kilobytes_field(status, "\nRssShmem:").value_or(0);
     memory.processes += 1;
     return true;
   });
@@ -37,22 +38,20 @@ std::optional<TreeMemory> tree_resident_memory(pid_t root) {
 std::optional<int64_t> machine_available_bytes() {
   char text[4096];
   if (!read_proc_text("/proc/meminfo", text, sizeof text)) return std::nullopt;
-  const char* at = std::strstr(text, "MemAvailable:");
-  if (!at) return std::nullopt;
-  return std::strtoll(at + std::strlen("MemAvailable:"), nullptr, 10) * 1024;
+  return kilobytes_field(text, "MemAvailable:");
 }
 
 std::optional<TreeMemory> MemoryBound::past() {
   char status[4096];
   if (!read_proc_text("/proc/" + std::to_string(root_) + "/status", status, sizeof status)) return std::nullopt;
-  const int64_t own = kilobytes_field(status, "\nVmRSS:");
-  // The root alone, every look: the bound as it was before the tree was counted.
-  if (own + descendants_bytes_ > most_) {
-    if (std::optional<TreeMemory> tree = tree_resident_memory(root_); tree && tree->bytes > most_) return tree;
-  }
+  const int64_t own = kilobytes_field(status, "\nVmRSS:").value_or(0);
   const std::optional<int64_t> available = machine_available_bytes();
   const auto now = std::chrono::steady_clock::now();
-  if (available && count_below_ && *available >= *count_below_ && now - counted_ < kLongestBetweenCounts)
+  // The root's own growth is seen every look (with the descendants as last counted), the bound as
+  // it was before the tree was counted; the tree is counted when that or the machine says it may
+  // have passed.
+  if (own + descendants_bytes_ <= most_ && available && count_below_ && *available >= *count_below_ &&
+      now - counted_ < kLongestBetweenCounts)
     return std::nullopt;
   counted_ = now;
   std::optional<TreeMemory> tree = tree_resident_memory(root_);

@@ -64,13 +64,19 @@ double speedup_of(const nlohmann::json& line) {
   return line.contains("speedup") && line["speedup"].is_number() ? line["speedup"].get<double>() : 0.0;
 }
 
+// The start of every `kforge eval` the corpora run: the store, the device, JSON lines and the bounds.
+std::vector<std::string> eval_command(const std::string& db, const std::string& device, const std::string& max_time,
+                                      const std::string& timeout) {
+  return {"--db", db, "eval", "--device", device, "--json", "--max-time", max_time, "--timeout", timeout};
+}
+
 // One case evaluated again on its own (--force: the store holds its first result), in a kforge
 // run of its own and so in fresh processes: its result line, none when the run gave none.
 std::optional<nlohmann::json> evaluate_again(const TrustCase& c, const std::string& folder, const std::string& device,
                                              const std::string& db, const std::string& max_time,
                                              const std::string& timeout) {
-  std::vector<std::string> args{"--db", db, "eval", "--device", device, "--json", "--force", "--max-time",
-                                max_time, "--timeout", timeout, "--problem", source_path(c.problem)};
+  std::vector<std::string> args = eval_command(db, device, max_time, timeout);
+  args.insert(args.end(), {"--force", "--problem", source_path(c.problem)});
   args.insert(args.end(), c.args.begin(), c.args.end());
   args.push_back(source_path(folder + "/" + c.file));
   auto r = run_kforge(args);
@@ -122,17 +128,16 @@ std::vector<std::string> run_trust_corpus(const std::string& folder, const std::
       std::filesystem::copy_file(source_path(folder + "/" + c->file), into / c->file,
                                  std::filesystem::copy_options::overwrite_existing);
     }
-    calls.push_back({"the folder of " + std::to_string(as_folder.size()) + " case(s)",
-                     {"--db", db, "eval", "--device", device, "--json", "--max-time", max_time, "--timeout", timeout,
-                      root.string()},
-                     as_folder});
+    std::vector<std::string> args = eval_command(db, device, max_time, timeout);
+    args.push_back(root.string());
+    calls.push_back({"the folder of " + std::to_string(as_folder.size()) + " case(s)", args, as_folder});
   }
   for (const auto& [run, group] : by_problem) {
     const auto& [problem, extra] = run;
     // On the GPU the speedups are asserted (faster, max_speedup) and want samples; on the CPU only
     // verdicts are, and the hacks that turn after 12 calls meet their 6th timed pair well within 1 s.
-    std::vector<std::string> args{"--db", db, "eval", "--device", device, "--json", "--max-time",
-                                  max_time, "--timeout", timeout, "--problem", source_path(problem)};
+    std::vector<std::string> args = eval_command(db, device, max_time, timeout);
+    args.insert(args.end(), {"--problem", source_path(problem)});
     args.insert(args.end(), extra.begin(), extra.end());
     for (const auto* c : group) args.push_back(source_path(folder + "/" + c->file));
     calls.push_back({problem, args, group});
