@@ -275,10 +275,10 @@ want plans && step bench-plans bash -c "$(declare -f plans); plans | tee $logs/p
 # knobs: whether those two speeds are two cuDNN engine configurations under one kernel name
 # (bench/plan_knobs.py: cuDNN's API log per fresh process; extracts in $logs/knobs).
 want knobs && step bench-knobs bash -c "cd bench && $(tools/find-python.sh) -u plan_knobs.py ../problems/${KNOB_PROBLEM:-level1/83}_*.py ${PLAN_PROCESSES:-6} ../$logs/knobs | tee ../$logs/knobs.txt"
-# scratch: whether the per-process draw is the memory's placement: fresh processes time a forward
-# on memory of their own or all on one physical allocation the parent shares (bench/
-# shared_scratch_probe.py; SCRATCH_PROBLEMS as level-1 numbers or levelN/M, default 66 76;
-# SCRATCH_PROCESSES per mode, default 6).
+# scratch: where the per-process draw comes from: fresh processes time a forward on memory of their
+# own or all on one physical allocation the parent shares, each exec'd (randomised or under
+# setarch -R) or forked from a zygote, beside the parent's own drift (bench/shared_scratch_probe.py;
+# SCRATCH_PROBLEMS as level-1 numbers or levelN/M, default 66 76; SCRATCH_PROCESSES per mode, default 6).
 scratch() {
   local py p
   py=$(tools/find-python.sh)
