@@ -5,19 +5,10 @@
 
 #include <cstdio>
 #include <deque>
-#include <fstream>
 #include <string>
 #include <utility>
 
 namespace kforge {
-
-std::optional<int64_t> resident_bytes(pid_t pid) {
-  std::ifstream status("/proc/" + std::to_string(pid) + "/status");
-  std::string line;
-  while (std::getline(status, line))
-    if (line.starts_with("VmRSS:")) return std::stoll(line.substr(6)) * 1024;  // "VmRSS:  123456 kB"
-  return std::nullopt;
-}
 
 std::optional<double> cpu_seconds(pid_t pid) {
   if (std::optional<ProcessCpu> cpu = process_cpu(pid)) return cpu->own;

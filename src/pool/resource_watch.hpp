@@ -33,8 +33,6 @@
 
 namespace kforge {
 
-// The process's resident memory in bytes, from /proc/PID/status; nothing if it cannot be read.
-std::optional<int64_t> resident_bytes(pid_t pid);
 // The CPU time (user + system, all its threads) the process has used, in seconds, from
 // /proc/PID/stat; nothing if it cannot be read.
 std::optional<double> cpu_seconds(pid_t pid);

@@ -35,6 +35,12 @@ std::optional<TreeMemory> tree_resident_memory(pid_t root) {
   return memory;
 }
 
+std::optional<int64_t> resident_bytes(pid_t pid) {
+  char status[4096];
+  if (!read_proc_text("/proc/" + std::to_string(pid) + "/status", status, sizeof status)) return std::nullopt;
+  return kilobytes_field(status, "\nVmRSS:");
+}
+
 std::optional<int64_t> machine_available_bytes() {
   char text[4096];
   if (!read_proc_text("/proc/meminfo", text, sizeof text)) return std::nullopt;
@@ -42,9 +48,9 @@ std::optional<int64_t> machine_available_bytes() {
 }
 
 std::optional<TreeMemory> MemoryBound::past() {
-  char status[4096];
-  if (!read_proc_text("/proc/" + std::to_string(root_) + "/status", status, sizeof status)) return std::nullopt;
-  const int64_t own = kilobytes_field(status, "\nVmRSS:").value_or(0);
+  const std::optional<int64_t> root_bytes = resident_bytes(root_);
+  if (!root_bytes) return std::nullopt;
+  const int64_t own = *root_bytes;
   const std::optional<int64_t> available = machine_available_bytes();
   const auto now = std::chrono::steady_clock::now();
   // The root's own growth is seen every look (with the descendants as last counted), the bound as

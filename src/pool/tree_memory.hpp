@@ -25,6 +25,9 @@ struct TreeMemory {
 // What `root`'s tree holds now; nothing where `root` cannot be read.
 std::optional<TreeMemory> tree_resident_memory(pid_t root);
 
+// The process's own resident memory (VmRSS) in bytes; nothing if it cannot be read.
+std::optional<int64_t> resident_bytes(pid_t pid);
+
 // The memory the machine could still give (MemAvailable of /proc/meminfo, one read), in bytes.
 std::optional<int64_t> machine_available_bytes();
 
