@@ -502,6 +502,57 @@ TEST(CpuIsolation, ACrashHarmsOnlyItsCandidate) {
   EXPECT_EQ(got["honest.py"].value("verdict", ""), "correct") << got["honest.py"].dump();
 }
 
+// Whether this process holds capability `bit` (its CapEff in /proc/self/status); kforge inherits it.
+bool holds_capability(int bit) {
+  std::ifstream in("/proc/self/status");
+  std::string line;
+  while (std::getline(in, line))
+    if (line.starts_with("CapEff:")) return (std::stoull(line.substr(7), nullptr, 16) >> bit) & 1;
+  return false;
+}
+
+// The OOM killer's first choice is the candidate's process: a memory bomb that outgrows the
+// machine between two looks of the tree's memory bound (pool/tree_memory.hpp) ends the candidate,
+// not the judge, the largest process before (session 47). The candidate reads its score, tries to
+// lower it, and says what it found in its error. Where kforge holds CAP_SYS_RESOURCE it cannot
+// lower it at all; without, to kforge's own score (0 here) and no further.
+TEST(CpuIsolation, TheOomKillerTakesTheCandidateFirst) {
+  TempDir dir;
+  const std::string probe = identity_of_problem() + R"(
+def _score():
+    with open("/proc/self/oom_score_adj") as f:
+        return int(f.read())
+
+_start, _tries = _score(), []
+for _value in ("-1000", "0"):
+    try:
+        with open("/proc/self/oom_score_adj", "w") as f:
+            f.write(_value)
+        _tries.append(_value + " taken")
+    except OSError:
+        _tries.append(_value + " refused")
+raise RuntimeError(f"oom_score_adj {_start} at start; {', '.join(_tries)}; {_score()} after")
+)";
+  auto r = run_kforge({"--db", dir.file("k.db"), "eval", "--device", "cpu", "--json", "--max-time", "0.5", "--problem",
+                       source_path(kProblem), dir.write("oom_score_probe.py", probe)});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const nlohmann::json got = r.lines_by_candidate()["oom_score_probe.py"];
+  EXPECT_NE(got.value("verdict", ""), "correct") << got.dump();
+  const std::string message = got.value("message", "");
+  EXPECT_NE(message.find("oom_score_adj 1000 at start; -1000 refused, "), std::string::npos) << got.dump();
+  if (holds_capability(24)) {  // CAP_SYS_RESOURCE
+    EXPECT_NE(message.find("0 refused; 1000 after"), std::string::npos) << got.dump();
+  } else {
+    std::ifstream own("/proc/self/oom_score_adj");
+    int kforge_score = 0;
+    own >> kforge_score;
+    const auto after = message.find(" after");
+    ASSERT_NE(after, std::string::npos) << got.dump();
+    const auto from = message.rfind("; ", after);
+    EXPECT_GE(std::stoi(message.substr(from + 2, after - from - 2)), kforge_score) << got.dump();
+  }
+}
+
 // Whether `pid` is still a live process (not gone, not a zombie waiting to be reaped).
 bool alive(int pid) {
   std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
