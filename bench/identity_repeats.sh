@@ -34,7 +34,7 @@ for pattern in ${REPEAT_PROBLEMS:-level1/83_* level1/77_*}; do
   done
 done
 python3 - "$dir" "$alt_env" <<'PY' | tee "$out/identity-repeats.txt"
-import json, os, re, sys
+import json, os, re, statistics, sys
 folder, alt_env = sys.argv[1], sys.argv[2]
 print("identity repeats: each run a kforge eval of its own (fresh processes); ref ms is the twin's, cand ms the candidate process's")
 for side, label in (("default", "default"), ("alt", alt_env)):
@@ -61,4 +61,16 @@ for side, label in (("default", "default"), ("alt", alt_env)):
             print(f"  ref {j['ref_ms']:8.4f} ms  cand {cand} ms  speedup {s:.4f} [{ci[0]:.4f}, {ci[1]:.4f}]  "
                   f"{kernels.group(0) if kernels else ''}")
         print(f"  {off} of {len(runs)} runs outside 0.5% of 1.00")
+    # Where the per-process spread sits: each problem's sd of its runs' speedups (session 46's
+    # level 1 put nearly all of it in a few problems; docs/benchmarks.md, session 47).
+    spreads = sorted(((statistics.stdev(s), problem, s) for problem, runs in by_problem.items()
+                      for s in [[j["speedup"] for j in runs if j.get("speedup") is not None]] if len(s) >= 2),
+                     reverse=True)
+    if spreads:
+        print(f"\nspread of each problem's speedups over its runs ({label}), largest first:")
+        for sd, problem, s in spreads[:10]:
+            print(f"  {problem:<55} sd {100 * sd:.3f}%  runs {' '.join(f'{x:.4f}' for x in s)}")
+        pooled = (sum(sd * sd for sd, _, _ in spreads) / len(spreads)) ** 0.5
+        print(f"  {len(spreads)} problems: median sd {100 * statistics.median(sd for sd, _, _ in spreads):.3f}%,"
+              f" pooled {100 * pooled:.3f}%")
 PY
