@@ -33,7 +33,10 @@ step() {  # step NAME COMMAND...: runs, logs to $logs/NAME.log, records pass/fai
 }
 
 gpu=$(nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>&1 | head -1)
-commit="${KFORGE_COMMIT:-$(git rev-parse --short HEAD 2>/dev/null || echo unknown)}"
+# The device tool copies the working tree, and its copy's git metadata can be older than the files
+# (session 47's summary named f8d4363 for files of 2b5f9b6): "-dirty" says the files are not that
+# commit's; KFORGE_COMMIT=$(git rev-parse --short HEAD), set by the caller, names it exactly.
+commit="${KFORGE_COMMIT:-$(git describe --always --dirty 2>/dev/null || echo unknown)}"
 # The logs folder outlives a call on a warm machine (boundary_cost.sh adds to an earlier call's
 # sides): the summary shows only what this run wrote, newer than this mark.
 touch "$logs/.run-start"
