@@ -7,13 +7,21 @@
 // only a regular file with no other name (a hard link) is read. open(2) and read(2) only: the
 // worker module links this too (common/proc_text.hpp says why).
 #include <cstdint>
+#include <optional>
 #include <string>
+
+#include "common/owned_fd.hpp"
 
 namespace kforge {
 
-// The file opened for reading, or -1 where it is missing, a link, not a regular file, or has more
-// than one name. The caller closes it.
-int open_untrusted_file(const std::string& path);
+struct UntrustedFile {
+  OwnedFd fd;         // open for reading
+  int64_t bytes = 0;  // its size when opened
+};
+
+// The file opened for reading; nothing where it is missing, a link, not a regular file, or has
+// more than one name.
+std::optional<UntrustedFile> open_untrusted_file(const std::string& path);
 
 // Its first `most_bytes` bytes; empty where open_untrusted_file refuses it.
 std::string read_untrusted_file(const std::string& path, int64_t most_bytes);

@@ -15,6 +15,7 @@
 #include <string_view>
 
 #include "build/build_inline_child.hpp"
+#include "common/owned_fd.hpp"
 #include "worker/candidate_reads.hpp"
 #include "worker/sandbox.hpp"
 
@@ -65,31 +66,26 @@ bool in_build_cache(const std::string& library) {
 }
 
 // `from` copied to a new file `name` in the folder `folder_fd`: created here (O_EXCL), never a
-// file or link that was there. False with errno set where it fails.
-bool copy_into(const std::string& from, int folder_fd, const std::string& name) {
-  const int in = ::open(from.c_str(), O_RDONLY | O_CLOEXEC);
-  if (in < 0) return false;
-  const int out = ::openat(folder_fd, name.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0755);
-  bool ok = out >= 0;
+// file or link that was there. Empty, or why it failed.
+std::string copy_into(const std::string& from, int folder_fd, const std::string& name) {
+  const OwnedFd in(::open(from.c_str(), O_RDONLY | O_CLOEXEC));
+  if (!in.valid()) return std::strerror(errno);
+  const OwnedFd out(::openat(folder_fd, name.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0755));
+  if (!out.valid()) return std::strerror(errno);
   char buffer[1 << 16];
-  while (ok) {
-    const ssize_t n = ::read(in, buffer, sizeof buffer);
-    if (n == 0) break;
+  for (;;) {
+    const ssize_t n = ::read(in.get(), buffer, sizeof buffer);
+    if (n == 0) return "";
     if (n < 0) {
-      ok = errno == EINTR;
-      continue;
+      if (errno == EINTR) continue;
+      return std::strerror(errno);
     }
-    for (ssize_t done = 0; ok && done < n;) {
-      const ssize_t w = ::write(out, buffer + done, static_cast<size_t>(n - done));
+    for (ssize_t done = 0; done < n;) {
+      const ssize_t w = ::write(out.get(), buffer + done, static_cast<size_t>(n - done));
       if (w > 0) done += w;
-      else ok = w < 0 && errno == EINTR;
+      else if (w == 0 || errno != EINTR) return std::strerror(w == 0 ? EIO : errno);
     }
   }
-  const int saved = errno;
-  if (out >= 0) ::close(out);
-  ::close(in);
-  errno = saved;
-  return ok;
 }
 
 // The built library copied into the candidate's scratch folder, which `reply` then names: the
@@ -117,13 +113,10 @@ nlohmann::json with_library_copied(nlohmann::json reply, const std::string& exte
     if (::mkdir(name.c_str(), 0700) == 0) folder = name;
     else if (errno != EEXIST || tries >= 1000) return refused(std::strerror(errno));
   }
-  const int folder_fd = ::open(folder.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-  if (folder_fd < 0) return refused(std::strerror(errno));
+  const OwnedFd folder_fd(::open(folder.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+  if (!folder_fd.valid()) return refused(std::strerror(errno));
   const std::string file = library_file_name(extension_name);
-  const bool copied = copy_into(library, folder_fd, file);
-  const int saved = errno;
-  ::close(folder_fd);
-  if (!copied) return refused(std::strerror(saved));
+  if (const std::string why = copy_into(library, folder_fd.get(), file); !why.empty()) return refused(why);
   reply["library"] = folder + "/" + file;
   return reply;
 }

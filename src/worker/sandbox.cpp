@@ -30,6 +30,7 @@
 #include "common/capabilities.hpp"
 #include "common/colon_list.hpp"
 #include "common/landlock.hpp"
+#include "common/owned_fd.hpp"
 #include "common/seccomp_filter.hpp"
 #include "common/system_reads.hpp"
 #include "worker/private_network.hpp"
@@ -77,12 +78,9 @@ std::string deny_candidate_calls(const std::vector<int>& protected_pids, bool si
 // further (CpuIsolation.TheOomKillerTakesTheCandidateFirst). An empty string, or why it could not
 // be raised.
 std::string raise_oom_score() {
-  const int fd = ::open("/proc/self/oom_score_adj", O_WRONLY | O_CLOEXEC);
-  if (fd < 0) return std::strerror(errno);
-  const bool written = ::write(fd, "1000", 4) == 4;
-  const int error = errno;
-  ::close(fd);
-  return written ? "" : std::strerror(error);
+  const OwnedFd fd(::open("/proc/self/oom_score_adj", O_WRONLY | O_CLOEXEC));
+  if (!fd.valid()) return std::strerror(errno);
+  return ::write(fd.get(), "1000", 4) == 4 ? "" : std::strerror(errno);
 }
 
 // No capabilities, now or after an exec (common/capabilities.hpp).

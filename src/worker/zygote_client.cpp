@@ -5,7 +5,6 @@
 #include <poll.h>
 #include <signal.h>
 #include <sys/socket.h>
-#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -149,18 +148,12 @@ CandidateProcess::~CandidateProcess() {
 std::string CandidateProcess::output(int64_t from, int64_t max_bytes) const {
   if (scratch_.empty()) return "";
   // The candidate may put a link in its log's place (secrets_output_log_symlink.py).
-  int fd = open_untrusted_file(scratch_ + "/" + kCandidateLog);
-  if (fd < 0) return "";
-  struct stat st {};
-  std::string text;
-  if (::fstat(fd, &st) == 0) {
-    int64_t size = st.st_size;
-    int64_t start = from >= 0 ? std::min(from, size) : std::max<int64_t>(0, size - max_bytes);
-    text.resize(static_cast<size_t>(std::min(max_bytes, size - start)));
-    ssize_t n = ::pread(fd, text.data(), text.size(), start);
-    text.resize(n > 0 ? static_cast<size_t>(n) : 0);
-  }
-  ::close(fd);
+  const std::optional<UntrustedFile> log = open_untrusted_file(scratch_ + "/" + kCandidateLog);
+  if (!log) return "";
+  const int64_t start = from >= 0 ? std::min(from, log->bytes) : std::max<int64_t>(0, log->bytes - max_bytes);
+  std::string text(static_cast<size_t>(std::min(max_bytes, log->bytes - start)), '\0');
+  const ssize_t n = ::pread(log->fd.get(), text.data(), text.size(), start);
+  text.resize(n > 0 ? static_cast<size_t>(n) : 0);
   return text;
 }
 
