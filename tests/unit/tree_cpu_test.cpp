@@ -97,21 +97,24 @@ TEST(TreeCpu, AReapedGrandchildCountsOnce) {
   EXPECT_LE(most, last + 0.02);  // never the grandchild's time twice
 }
 
-TEST(ResourceWatch, CpuInChildrenEndsTheTree) {
-  const pid_t pid = start_tree(2, std::chrono::milliseconds(0));
-  ASSERT_GT(pid, 0);
+// A candidate's CPU bounds (its process and what it starts), at half a core over 300 ms.
+ResourceBounds half_a_core_for_the_tree() {
   ResourceBounds bounds;
   bounds.cpu_cores = 0.5;
   bounds.cpu_window = std::chrono::milliseconds(300);
   bounds.whole_tree = true;
-  ResourceWatch watch(pid, bounds);
+  return bounds;
+}
+
+TEST(ResourceWatch, CpuInChildrenEndsTheTree) {
+  const pid_t pid = start_tree(2, std::chrono::milliseconds(0));
+  ASSERT_GT(pid, 0);
+  ResourceWatch watch(pid, half_a_core_for_the_tree());
   const bool tripped = testing::wait_for_trip(watch, std::chrono::milliseconds(3000)) == ResourceWatch::Tripped::cpu;
-  int status = 0;
-  const bool ended = tripped && ::waitpid(pid, &status, 0) == pid;
-  if (!ended) testing::end_process_group(pid);
+  const bool ended = testing::ended_by_sigkill(pid, tripped);
   EXPECT_TRUE(tripped);
   EXPECT_NE(watch.what_passed().find("process and those it started kept"), std::string::npos) << watch.what_passed();
-  EXPECT_TRUE(ended && WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+  EXPECT_TRUE(ended);
 }
 
 TEST(ResourceWatch, AProcessAloneIsHeldToItsShareWithoutTheAllowance) {
@@ -125,11 +128,7 @@ TEST(ResourceWatch, AProcessAloneIsHeldToItsShareWithoutTheAllowance) {
     for (;;) spin_for(std::chrono::milliseconds(1000));
   }
   ::setpgid(pid, pid);
-  ResourceBounds bounds;
-  bounds.cpu_cores = 0.5;
-  bounds.cpu_window = std::chrono::milliseconds(300);
-  bounds.whole_tree = true;
-  ResourceWatch watch(pid, bounds);
+  ResourceWatch watch(pid, half_a_core_for_the_tree());
   const bool tripped = testing::wait_for_trip(watch, std::chrono::milliseconds(3000)) == ResourceWatch::Tripped::cpu;
   testing::end_process_group(pid);
   EXPECT_TRUE(tripped);
