@@ -42,7 +42,7 @@ struct Confinement {
   // The device nodes (or folders of them) it may read and write: all of /dev, or for code of a
   // candidate's choosing common/system_reads.hpp's usable_device_paths().
   std::vector<std::string> devices = {"/dev"};
-  // "" for no writes in /proc, "/proc" for all of it, "/proc/<pid>" for one process's own files.
+  // "" for no writes in /proc (a candidate's), "/proc" for all of it, or one folder of it.
   std::string writable_proc;
   // Scope signals and abstract Unix sockets to the restricted process's own Landlock domain, where
   // the kernel has it (ABI 6); older kernels leave that to a seccomp rule.

@@ -74,9 +74,9 @@ std::string deny_candidate_calls(const std::vector<int>& protected_pids, bool si
 // to the top (1000) before the capabilities go, the candidate's processes are taken first, their
 // children too (the score is inherited). Where kforge holds CAP_SYS_RESOURCE the kernel also makes
 // 1000 the least the process may set itself; without it (a container's root, as on the
-// development machine, or a user), a candidate may lower it again to kforge's own score and no
-// further (CpuIsolation.TheOomKillerTakesTheCandidateFirst). An empty string, or why it could not
-// be raised.
+// development machine, or a user), the kernel would let a candidate lower it again to kforge's own
+// score, so its Landlock rule leaves it no /proc file to write (confine_files):
+// CpuIsolation.TheOomKillerTakesTheCandidateFirst. An empty string, or why it could not be raised.
 std::string raise_oom_score() {
   const OwnedFd fd(::open("/proc/self/oom_score_adj", O_WRONLY | O_CLOEXEC));
   if (!fd.valid()) return std::strerror(errno);
@@ -161,7 +161,7 @@ std::string confine_other_threads(int ruleset) {
 }
 
 // Confines writes to `writable` (and /dev, and /proc: all of it for the reference process; for a
-// candidate only its own /proc/<pid> and common/system_reads.hpp's usable devices, /dev/shm among
+// candidate none of /proc, and only common/system_reads.hpp's usable devices, /dev/shm among
 // them for a rank's, `shared_memory`). With
 // `readable` (candidates), reads are confined too, to those paths (folders or single files), the
 // writable ones, the devices, /proc and /sys. For a
@@ -175,9 +175,13 @@ std::string confine_files(const std::vector<std::string>& writable, const std::v
   landlock::Confinement confinement;
   confinement.writable = writable;
   if (readable) confinement.readable = *readable;
-  // Thread names and the process's own settings. Resolved now, so a candidate's rule names its
-  // own /proc/<pid> and not /proc/sys or another process's files.
-  confinement.writable_proc = candidate ? "/proc/" + std::to_string(::getpid()) : "/proc";
+  // Nothing of /proc for a candidate: not /proc/sys, not another process's files, and not its own
+  // settings, oom_score_adj among them, which without CAP_SYS_RESOURCE it could lower back to
+  // kforge's score (raise_oom_score). Each thread's directory holds the process's oom_score_adj
+  // too, so no part of /proc/<pid> is left writable: a thread names itself with a system call
+  // (prctl), and the C library's write of another thread's name (/proc/<pid>/task/<tid>/comm) is
+  // refused, as it always was in the candidate's children, each of another pid.
+  confinement.writable_proc = candidate ? "" : "/proc";
   // A candidate's code gets the devices a kernel needs, not every node root owns (a disk, a tty).
   if (candidate) confinement.devices = usable_device_paths(shared_memory);
   // KFORGE_WORKER_NO_SIGNAL_SCOPE: the tests' way to exercise the seccomp rule older kernels rely on.
