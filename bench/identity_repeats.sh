@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Whether a problem's identity speedup depends on the draw of its two processes: bench/identity.sh's
 # sweep of one problem, run RUNS times in a row (each a `kforge eval` of its own: fresh worker, fresh
-# spares, fresh twin), each run followed by the same sweep with REPEAT_ALT_ENV set.
+# spares, fresh twin), each run followed by the same sweep with REPEAT_ALT_ENV where it is set.
 # On the H200 level1/83's forward runs at 2.74 ms in some processes and 3.26 ms in others, for the
 # process's life (docs/benchmarks.md, session 43): an identity lands at 1.00, 0.84 or 1.19 by which
 # speed each side drew, at a narrow interval. A run's reference time (the twin's) says which speed
@@ -10,16 +10,17 @@
 # Usage: bench/identity_repeats.sh [OUT_DIR]   (writes identity-repeats.txt there, and the sweeps'
 # own tables into identity-repeats-sweeps.log)
 # REPEAT_PROBLEMS: problems as globs under problems/ (default level1/83_* level1/77_*);
-# REPEAT_RUNS: runs per problem (default 8); REPEAT_ALT_ENV: variables for the second sweep of each
-# run (default PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True: every allocation of both
-# processes in VMM mappings, as the exchange arena's inputs are; empty: no second sweep);
+# REPEAT_RUNS: runs per problem (default 8); REPEAT_ALT_ENV: variables for a second sweep after each
+# run (an A/B in one call, e.g. PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True or
+# KFORGE_WORKER_INPUT_LAYOUTS=4; default none: until session 48 it defaulted to expandable segments,
+# and a call that meant one arm paid for two);
 # IDENTITY_DEVICE: as bench/identity.sh takes it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out="${1:-build/bench}"
 mkdir -p "$out"
 runs="${REPEAT_RUNS:-8}"
-alt_env="${REPEAT_ALT_ENV-PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True}"
+alt_env="${REPEAT_ALT_ENV:-}"
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 : >"$dir/default.jsonl"
