@@ -508,7 +508,8 @@ TEST(CpuIsolation, ACrashHarmsOnlyItsCandidate) {
 // to lower it, through its own /proc folder and through a thread's (each thread's folder holds the
 // process's score too), and says what it found in its error. The kernel alone would let it lower
 // the score to kforge's own (0) where kforge lacks CAP_SYS_RESOURCE, as a container's root does;
-// Landlock leaves a candidate no /proc file to write, so every try is refused.
+// Landlock leaves a candidate no /proc file to write, so every try is refused; a thread still names
+// itself (a system call), and naming another thread, a write in /proc, is refused.
 TEST(CpuIsolation, TheOomKillerTakesTheCandidateFirst) {
   TempDir dir;
   const std::string probe = identity_of_problem() + R"PY(
@@ -530,7 +531,21 @@ _start, _tries = _score(), []
 _thread = f"/proc/self/task/{threading.get_native_id()}/oom_score_adj"
 for _value in ("-1000", "0"):
     _tries.append(f"{_value} {_try('/proc/self/oom_score_adj', _value)} (process), {_try(_thread, _value)} (thread)")
-raise RuntimeError(f"oom_score_adj {_start} at start; {'; '.join(_tries)}; {_score()} after")
+
+# Thread names: a thread names itself by prctl; another thread's name is a write in /proc.
+import ctypes
+_libc = ctypes.CDLL(None)
+_libc.pthread_self.restype = ctypes.c_ulong
+_libc.pthread_setname_np.argtypes = [ctypes.c_ulong, ctypes.c_char_p]
+_other_named = []
+_other = threading.Thread(target=lambda: _other_named.append(_libc.pthread_self()) or __import__("time").sleep(0.2))
+_other.start()
+while not _other_named:
+    pass
+_names = (_libc.pthread_setname_np(_libc.pthread_self(), b"kf-self"), _libc.pthread_setname_np(_other_named[0], b"kf-other"))
+_other.join()
+raise RuntimeError(f"oom_score_adj {_start} at start; {'; '.join(_tries)}; {_score()} after; "
+                   f"naming itself {_names[0]}, another thread {_names[1]}")
 )PY";
   auto r = run_kforge({"--db", dir.file("k.db"), "eval", "--device", "cpu", "--json", "--max-time", "0.5", "--problem",
                        source_path(kProblem), dir.write("oom_score_probe.py", probe)});
@@ -541,6 +556,8 @@ raise RuntimeError(f"oom_score_adj {_start} at start; {'; '.join(_tries)}; {_sco
                                           "0 refused (process), refused (thread); 1000 after"),
             std::string::npos)
       << got.dump();
+  // 0 (named), 13 (EACCES): the C library writes another thread's name in /proc.
+  EXPECT_NE(got.value("message", "").find("naming itself 0, another thread 13"), std::string::npos) << got.dump();
 }
 
 // Whether `pid` is still a live process (not gone, not a zombie waiting to be reaped).
