@@ -16,23 +16,21 @@ before its call, the only free block of that size). It then times ROUNDS rounds 
 per set, round-robin, so drift touches every set alike, and reports each set's median.
 Usage: python bench/placement_probe.py PROBLEM.py [PROCESSES [SETS [ROUNDS]]]   (needs a CUDA device)
 """
-import importlib.util
+import os
 import statistics
 import sys
 
 import torch
 import torch.multiprocessing as mp
 
-
-def load_problem(path):
-    spec = importlib.util.spec_from_file_location("problem", path)
-    problem = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(problem)
-    return problem
+# kforge's own problem loader (python/kforge_problem.py); at the top level, so a spawned child,
+# which imports this file again, finds it too.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python"))
+import kforge_problem  # noqa: E402
 
 
 def child(path, sets, rounds, results):
-    problem = load_problem(path)
+    problem = kforge_problem.load(path)
     torch.manual_seed(0)
     model = problem.Model(*problem.get_init_inputs()).cuda()
     input_sets = []
