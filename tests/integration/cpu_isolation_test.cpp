@@ -537,12 +537,18 @@ import ctypes
 _libc = ctypes.CDLL(None)
 _libc.pthread_self.restype = ctypes.c_ulong
 _libc.pthread_setname_np.argtypes = [ctypes.c_ulong, ctypes.c_char_p]
-_other_named = []
-_other = threading.Thread(target=lambda: _other_named.append(_libc.pthread_self()) or __import__("time").sleep(0.2))
+_other_handle, _named = [], threading.Event()
+
+def _other_thread():  # lives until it has been named, so its handle stays valid
+    _other_handle.append(_libc.pthread_self())
+    _named.wait()
+
+_other = threading.Thread(target=_other_thread)
 _other.start()
-while not _other_named:
+while not _other_handle:
     pass
-_names = (_libc.pthread_setname_np(_libc.pthread_self(), b"kf-self"), _libc.pthread_setname_np(_other_named[0], b"kf-other"))
+_names = (_libc.pthread_setname_np(_libc.pthread_self(), b"kf-self"), _libc.pthread_setname_np(_other_handle[0], b"kf-other"))
+_named.set()
 _other.join()
 raise RuntimeError(f"oom_score_adj {_start} at start; {'; '.join(_tries)}; {_score()} after; "
                    f"naming itself {_names[0]}, another thread {_names[1]}")
