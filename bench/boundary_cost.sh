@@ -16,7 +16,8 @@
 #   KFORGE_WORKER_BATCH_MEMORY_SHARE=0.5: batches of half the free memory instead of a quarter) in its
 #   environment and BOUNDARY_ALT_ARGS (e.g. --warmup 1) on its command line: two settings, one run
 #   (session 31: BOUNDARY_ALT_ENV=KFORGE_WORKER_REFERENCE=inline, the reference timed in the
-#   reference process, against the default reference twin; session 36: KFORGE_WORKER_SPARES=settle,
+#   reference process, against the default reference twin; session 49: KFORGE_WORKER_TWINS=1, one
+#   twin against the default two, the table then giving the twins' distances; session 36: KFORGE_WORKER_SPARES=settle,
 #   the spares waited for before the timing instead of stopped where they are); "alt2" likewise
 #   with BOUNDARY_ALT2_ENV (session 37: KFORGE_WORKER_SPARE_COUNT=4 and KFORGE_WORKER_SPARE_WARMUP=1;
 #   session 38: KFORGE_WORKERS_PER_GPU=2, two workers taking turns on the GPU, at e35838f, since
@@ -117,6 +118,8 @@ print(f"benchmark (f): the process boundary's cost, {before} (before) against th
 for name, wall in sorted(walls.items()):
     group = name.split("-")[0]
     ratio = f"   {wall / walls[group + '-before']:.3f}x before" if group + "-before" in walls and not name.endswith("-before") else ""
+    if name.endswith("-after") and group + "-alt" in walls:  # this build's default against its alt setting, one run
+        ratio += f"   {wall / walls[group + '-alt']:.3f}x alt"
     print(f"  {name:<16} whole run {wall:7.1f} s{ratio}")
 for group, count in (("thirty", 30), ("level1", 100)):
     for side in ("after", "ipc", "vmm", "alt", "alt2"):
@@ -127,6 +130,18 @@ for group, count in (("thirty", 30), ("level1", 100)):
             print(f"  {group}-{side}: wall per candidate median {statistics.median(j['wall_s'] for j in r.values()):.2f} s; "
                   f"{len(speedups)} timed, {within} within 0.5% of 1.00, median {statistics.median(speedups) if speedups else float('nan'):.4f}; "
                   f"outside: {[(p, round(j['speedup'], 4)) for p, j in sorted(r.items()) if j['speedup'] is not None and abs(j['speedup'] - 1) > 0.005][:8]}")
+            missing = [p for p, j in sorted(r.items()) if j["speedup"] is not None and not (j["speedup_ci"][0] <= 1 <= j["speedup_ci"][1])]
+            print(f"    intervals without 1.00: {len(missing)} {missing[:6]}")
+            # The reference's two twins (session 49): how far apart each evaluation found them, and
+            # whose interval that widened past the fixed allowance.
+            apart = {p: float(m.group(1)) for p, j in r.items()
+                     if (m := re.search(r"the reference's two timing processes ([\d.]+)% apart", j.get("message") or ""))}
+            if apart:
+                widened = sorted(p for p, j in r.items() if "the interval widened to" in (j.get("message") or ""))
+                far = sorted(apart.items(), key=lambda kv: -kv[1])[:5]
+                print(f"    twins apart (%): median {statistics.median(apart.values()):.2f}, 90th "
+                      f"{statistics.quantiles(apart.values(), n=10)[-1] if len(apart) > 1 else max(apart.values()):.2f}, "
+                      f"largest {far}; intervals widened: {len(widened)} {widened[:6]}")
     if f"{group}-before" not in walls or f"{group}-after" not in walls:
         continue
     b, a = rows(f"{group}-before"), rows(f"{group}-after")

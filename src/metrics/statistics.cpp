@@ -90,4 +90,21 @@ Interval with_systematic_allowance(Interval sampling, double allowance) {
   return {sampling.low * (1.0 - allowance), sampling.high * (1.0 + allowance)};
 }
 
+std::optional<double> reference_processes_apart(std::span<const double> reference_ms, std::span<const double> candidate_ms,
+                                                std::span<const int> process) {
+  if (reference_ms.size() != candidate_ms.size() || reference_ms.size() != process.size()) return std::nullopt;
+  std::vector<double> ratios[2];
+  for (size_t i = 0; i < process.size(); ++i) {
+    if (!(reference_ms[i] > 0) || !(candidate_ms[i] > 0) || process[i] < 0 || process[i] > 1) return std::nullopt;
+    ratios[process[i]].push_back(reference_ms[i] / candidate_ms[i]);
+  }
+  if (ratios[0].size() < kFewestPairsPerProcess || ratios[1].size() < kFewestPairsPerProcess) return std::nullopt;
+  return std::abs(median(ratios[1]) / median(ratios[0]) - 1.0);
+}
+
+double process_allowance(std::optional<double> apart, const SpeedupEstimate& estimate) {
+  if (!apart) return kSystematicAllowance;
+  return std::max(kSystematicAllowance, *apart - estimate.rel_half_width());
+}
+
 }  // namespace kforge::stats

@@ -1,6 +1,7 @@
 #pragma once
 // Sample statistics for timing: medians, and a bootstrap confidence interval on a speedup
 // measured from paired (interleaved) samples. No GPU, no torch: tested as plain unit tests.
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -44,6 +45,25 @@ std::optional<SpeedupEstimate> paired_speedup(std::span<const double> reference_
 // conservative way). The samples and the stopping rule are unaffected.
 inline constexpr double kSystematicAllowance = 0.005;
 Interval with_systematic_allowance(Interval sampling, double allowance = kSystematicAllowance);
+
+// How far apart the reference's two timing processes came (the reference twins,
+// worker/reference_twin.hpp; `process[i]` names pair i's, 0 or 1), as a share: the speedup over
+// each process's pairs alone, the median of their ratios, one against the other, |s1 / s0 - 1|.
+// Both were timed against the same candidate process in the same run, taking turns two pairs at a
+// time, so the candidate's process and the GPU's drift cancel: what is left is how differently two
+// fresh processes run the same code, and the noise of two medians. Empty with fewer than
+// kFewestPairsPerProcess pairs on either side, a sample not positive, or sizes that disagree.
+inline constexpr size_t kFewestPairsPerProcess = 3;
+std::optional<double> reference_processes_apart(std::span<const double> reference_ms, std::span<const double> candidate_ms,
+                                                std::span<const int> process);
+
+// The allowance a speedup's interval gets on each side: kSystematicAllowance, or more where the
+// reference's two processes came further apart (`apart`) than the sampling noise explains. That
+// noise is about the sampling interval's relative half-width (`estimate`): each process's median
+// has half the pairs, so the difference of two has about the whole median's 95% half-width as its
+// standard error. What is left beyond it is a speed drawn per process, which the candidate's one
+// process may have drawn too, and no pair of one run can see.
+double process_allowance(std::optional<double> apart, const SpeedupEstimate& estimate);
 
 // The block length paired_speedup uses for n pairs: round(n^(1/3)), at least 1 (the usual rate
 // for a block bootstrap of a variance-like quantity).

@@ -108,7 +108,16 @@ EvaluationRecord make_record(const PlannedEval& e, const std::string& eval_key, 
   if (r.verdict == Verdict::correct) {
     if (auto est = stats::paired_speedup(ref_samples, cand_samples)) {
       r.speedup = est->speedup;
-      r.speedup_ci = stats::with_systematic_allowance(est->ci95);
+      // The reference timed in two processes (worker/reference_twin.hpp): how far apart they came,
+      // and the interval widened where that is more than the fixed allowance and the noise explain.
+      const auto apart = stats::reference_processes_apart(ref_samples, cand_samples, res.ref_process);
+      const double allowance = stats::process_allowance(apart, *est);
+      r.speedup_ci = stats::with_systematic_allowance(est->ci95, allowance);
+      if (apart) {
+        r.message += fmt::format("; the reference's two timing processes {:.2f}% apart", 100 * *apart);
+        if (allowance > stats::kSystematicAllowance)
+          r.message += fmt::format(" (the interval widened to {:.2f}% a side for it)", 100 * allowance);
+      }
     }
     if (clock.host)
       r.message += fmt::format("; timed by the host clock: {:.3f} ms of each call ran outside the stream the CUDA "

@@ -120,6 +120,7 @@ void to_json(nlohmann::json& j, const JobResult& v) {
        {"min_bytes", v.min_bytes},
        {"flops", v.flops}};
   if (v.another_ranks_failure) j["another_ranks_failure"] = true;
+  if (!v.ref_process.empty()) j["ref_process"] = v.ref_process;
   put_optional(j, "max_abs_error", v.max_abs_error);
   put_optional(j, "max_rel_error", v.max_rel_error);
 }
@@ -137,6 +138,7 @@ void from_json(const nlohmann::json& j, JobResult& v) {
   v.cand_ms = j.value("cand_ms", std::vector<double>{});
   v.ref_host_ms = j.value("ref_host_ms", std::vector<double>{});
   v.cand_host_ms = j.value("cand_host_ms", std::vector<double>{});
+  v.ref_process = j.value("ref_process", std::vector<int>{});
   v.load_s = j.value("load_s", 0.0);
   v.correctness_s = j.value("correctness_s", 0.0);
   v.timing_s = j.value("timing_s", 0.0);

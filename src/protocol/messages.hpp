@@ -100,6 +100,9 @@ struct JobResult {
   std::vector<double> cand_ms;
   std::vector<double> ref_host_ms;  // per timed call, host clock with a device-wide sync [ms]
   std::vector<double> cand_host_ms;
+  // Which of the reference's two timing processes (the reference twins) timed each pair's
+  // reference call, 0 or 1; empty where one process timed them all.
+  std::vector<int> ref_process;
   double load_s = 0, correctness_s = 0, timing_s = 0;  // phase wall times [s]
   int64_t min_bytes = 0;  // one call's inputs plus outputs at the benchmark size: the least any kernel moves
   int64_t flops = 0;      // CUDA only: the reference's FLOPs at the benchmark size (0: not counted)

@@ -164,10 +164,10 @@ class Evaluation {
   void phases() {
     check();
     phase(&res_.load_s, [&] { load(); });
-    // A twin kept for another job's problem holds its memory no longer (start_twin replaces it).
-    if (context_.twin && !twin_) {
+    // Twins kept for another job's problem hold their memory no longer (start_twins replaces them).
+    if (!context_.twins.empty() && twins_.empty()) {
       TracedPart part("kept twin end");
-      context_.twin.reset();
+      context_.twins.clear();
     }
     // The next candidate's process makes its CUDA context and stream hold while this one's
     // correctness trials run, is stopped where it is while anything is timed (SparesPaused), and
@@ -332,7 +332,7 @@ class Evaluation {
     part.reset();
     if (reference_twin_wanted(job_, ranks_ != nullptr)) {
       try {
-        start_twin(std::move(*calibration));
+        start_twins(std::move(*calibration));
       } catch (const Failure& f) {
         // The problem's Model cannot run in a sandboxed process of its own (it reads a file
         // beside it, say): the reference is timed here, as without the twin, and the message says
@@ -616,7 +616,7 @@ class Evaluation {
     std::set<const RemoteCandidate*> settled;
     auto timed_call = [&](RemoteCandidate& process, const TimedCall& call) {
       RemoteCandidate::CallOptions options;
-      if (twin_ && settled.insert(&process).second) options.settle_allocator = plan_bytes_;
+      if (!twins_.empty() && settled.insert(&process).second) options.settle_allocator = plan_bytes_;
       options.checks = call.checks;
       options.forward_seed = call.forward_seed;
       options.what = "a timed call";
@@ -635,17 +635,24 @@ class Evaluation {
     };
     CandidateCall cand = [&](const TimedCall& call) { return timed_call(*cand_, call); };
     PairSetup setup;
-    if (twin_) {
+    if (!twins_.empty()) {
+      // A timed pair's reference call goes to its twin (twin_for_pair); a warm-up's or an untimed
+      // call to each twin in turn, so that each comes to its timed calls as warm as the other.
       setup.reference_process = [&](const TimedCall& call) {
-        twin_clean_ = false;  // until the call answers
-        Sample sample = reference_failure([&] { return timed_call(*twin_, call); });
-        twin_clean_ = true;
+        twins_clean_ = false;  // until the call answers
+        Sample sample;
+        for (size_t i = 0; i < twins_.size(); ++i)
+          if (call.pair < 0 || i == twin_for_pair(call.pair, twins_.size())) {
+            sample = reference_failure([&] { return timed_call(*twins_[i], call); });
+            sample.process = static_cast<int>(i);
+          }
+        twins_clean_ = true;
         return sample;
       };
     }
     // The candidate's process takes its own copy of every argument (worker/candidate_host.cpp),
-    // and so does the twin's: then no call ever runs on the reference process's tensors.
-    setup.share_inputs = twin_ || !reference_changes_inputs_;
+    // and so do the twins: then no call ever runs on the reference process's tensors.
+    setup.share_inputs = !twins_.empty() || !reference_changes_inputs_;
     setup.roles = roles_;
     // What a pair holds while its batch waits: its inputs, once or twice, and the recheck's
     // samples of the outputs; and one output whole at a time, the call's own.
@@ -693,6 +700,7 @@ class Evaluation {
     res_.cand_ms = std::move(timed.cand_ms);
     res_.ref_host_ms = std::move(timed.ref_host_ms);
     res_.cand_host_ms = std::move(timed.cand_host_ms);
+    if (twins_.size() > 1) res_.ref_process = std::move(timed.ref_process);
     if (timed.max_mhz) clock_note_ = "SM clock " + std::to_string(timed.min_mhz) + "-" + std::to_string(timed.max_mhz) + " MHz";
     if (timed.throttled_pairs)
       clock_note_ += (clock_note_.empty() ? "" : ", ") + std::to_string(timed.throttled_pairs) +
@@ -732,38 +740,52 @@ class Evaluation {
     }
   }
 
-  // The reference twin (worker/reference_twin.hpp), or the one kept from the previous job.
-  void start_twin(py::list calibration) {
+  // The reference twins (worker/reference_twin.hpp), or those kept from the previous job. The
+  // first one's failure is the caller's; a second that cannot start (two copies of a large model
+  // beside the candidate's may not fit) leaves the reference timed in one, and the message says so.
+  void start_twins(py::list calibration) {
     const uint64_t seed = job_.trial_seeds.empty() ? 1 : job_.trial_seeds.front();
     const nlohmann::json training = training_ ? training_->request() : nlohmann::json();
     twin_key_ = reference_twin_key(job_, training);
-    TwinStart start{job_,
-                    training,
-                    std::move(calibration),
-                    calibration_output_bytes_,
-                    candidate_cpu(),
-                    [&] { return inputs_at(seed); },
-                    forward_seed_for(seed),
-                    plan_bytes_,
-                    cand_->idle_probe_ms()};
     auto t0 = Clock::now();
-    bool kept = false;
-    twin_ = start_reference_twin(context_, twin_key_, std::move(start), cuda_, &kept);
+    twins_ = kept_reference_twins(context_, twin_key_);
+    const bool kept = !twins_.empty();
+    for (size_t i = twins_.size(); i < reference_twin_count(); ++i) {
+      // Each twin's calibration inputs of its own, let go before its first call as the first's are.
+      TwinStart start{job_,
+                      training,
+                      i == 0 ? std::move(calibration) : calibration_inputs(),
+                      calibration_output_bytes_,
+                      candidate_cpu(),
+                      [&] { return inputs_at(seed); },
+                      forward_seed_for(seed),
+                      plan_bytes_,
+                      cand_->idle_probe_ms()};
+      try {
+        twins_.push_back(start_reference_twin(context_, std::move(start), cuda_));
+      } catch (const Failure& f) {
+        if (twins_.empty() || f.not_the_candidates) throw;
+        one_twin_note_ = "the reference timed in one process (a second did not start: " + f.message + ")";
+        std::fprintf(stderr, "kforge worker: %s\n", one_twin_note_.c_str());
+        break;
+      }
+    }
     PhaseTrace::current().add(kept ? "load twin kept" : "load twin start", seconds_since(t0) * 1e3);
-    twin_clean_ = true;
+    twins_clean_ = true;
   }
 
-  // The twin kept for the next job, unless one of its requests ended other than in an answer.
+  // The twins kept for the next job, unless one of their requests ended other than in an answer.
   void keep_twin() {
-    if (!twin_ || !twin_clean_) return;
+    if (twins_.empty() || !twins_clean_) return;
     context_.twin_key = std::move(twin_key_);
-    context_.twin = std::move(twin_);
+    context_.twins = std::move(twins_);
   }
 
   std::string summary() const {
     std::string text = std::to_string(res_.trials_passed) + "/" + std::to_string(res_.trials_total) + " trials passed; " +
                        std::to_string(res_.cand_ms.size()) + " timed pairs";
-    for (const std::string* note : {&exactness_note_, &fp64_note_, &kernels_note_, &clock_note_, &boundary_note_, &twin_note_})
+    for (const std::string* note :
+         {&exactness_note_, &fp64_note_, &kernels_note_, &clock_note_, &boundary_note_, &twin_note_, &one_twin_note_})
       if (!note->empty()) text += "; " + *note;
     if (job_.timing.cuda_graph) text += "; timed as CUDA graph replays";
     return text;
@@ -810,12 +832,12 @@ class Evaluation {
   std::vector<ComparedTensor> roles_;
   std::string sizes_;                   // the extra size applied now ("" at the benchmark's)
   std::unique_ptr<RemoteCandidate> cand_;
-  // The reference twin (reference_twin_wanted), from the load on; kept for the next job (keep_twin), or
-  // its process ends when the evaluation does (ended right after the timing, its context's
+  // The reference twins (reference_twin_wanted), from the load on; kept for the next job (keep_twin),
+  // or their processes end when the evaluation does (ended right after the timing, their contexts'
   // teardown ran beside the census).
-  std::unique_ptr<RemoteCandidate> twin_;
-  bool twin_clean_ = false;  // every request to twin_ answered (keep_twin)
-  std::string twin_key_;     // what a kept twin_ must match (reference_twin_key), made once per job
+  std::vector<std::unique_ptr<RemoteCandidate>> twins_;
+  bool twins_clean_ = false;  // every request to twins_ answered (keep_twin)
+  std::string twin_key_;      // what kept twins_ must match (reference_twin_key), made once per job
   std::optional<ResourceWatch> watch_;  // the candidate's process: host memory and CPU share
   std::vector<py::dict> extra_sizes_;
   int64_t input_bytes_ = 0;   // one call's inputs (the largest of the trials)
@@ -828,6 +850,7 @@ class Evaluation {
   std::string clock_note_;    // the SM clock range while timing, dropped pairs
   std::string boundary_note_;  // what kforge's own clock changed in the candidate's reported times
   std::string twin_note_;      // why the reference was timed without its twin, where it could not start
+  std::string one_twin_note_;  // why the reference was timed in one twin, where a second could not start
 };
 
 }  // namespace

@@ -258,6 +258,7 @@ class PairedTiming {
     for (auto* v : {&out_.ref_ms, &out_.cand_ms, &out_.ref_host_ms, &out_.cand_host_ms, &out_.cand_bound_ms,
                     &out_.cand_delivery_ms, &out_.twin_delivery_ms})
       v->clear();
+    out_.ref_process.clear();
   }
 
   // The ranks of a multi-rank job start each call together: its collectives meet at once, and no
@@ -384,6 +385,7 @@ class PairedTiming {
       out_.ref_host_ms.push_back(p.ref_sample.host_ms);
       out_.cand_host_ms.push_back(p.cand_sample.host_ms);
       out_.cand_bound_ms.push_back(p.cand_sample.bound_ms);
+      out_.ref_process.push_back(p.ref_sample.process);
       if (p.ref_sample.delivery_ms >= 0 && p.cand_sample.delivery_ms >= 0) {
         out_.cand_delivery_ms.push_back(p.cand_sample.delivery_ms);
         out_.twin_delivery_ms.push_back(p.ref_sample.delivery_ms);

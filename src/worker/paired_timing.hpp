@@ -26,6 +26,8 @@ struct TimingOutcome {
   // Each call's delivery (Sample::delivery_ms), the candidate's and the reference twin's; empty
   // where the reference is timed in the reference process.
   std::vector<double> cand_delivery_ms, twin_delivery_ms;
+  // Which of the reference's timing processes made each kept pair's reference call (Sample::process).
+  std::vector<int> ref_process;
   int throttled_pairs = 0;          // dropped: the GPU throttled during one of the two calls
   int unheld_pairs = 0;             // dropped: timed while the hold was given up (see time_pairs)
   unsigned min_mhz = 0, max_mhz = 0;  // SM clock range over the kept samples (0: not sampled)

@@ -20,14 +20,24 @@ std::string reference_twin_key(const protocol::EvalJob& job, const nlohmann::jso
          '\n' + (training.is_null() ? std::string() : training.dump()) + '\n' + file_text(job.problem_path);
 }
 
-std::unique_ptr<RemoteCandidate> start_reference_twin(WorkerContext& context, const std::string& key, TwinStart&& start,
-                                                      bool cuda, bool* kept) {
-  if (context.twin && context.twin_key == key) {
-    *kept = true;
-    return std::move(context.twin);
-  }
-  *kept = false;
-  context.twin.reset();  // another problem's
+size_t reference_twin_count() {
+  static const size_t count = static_cast<size_t>(environment_integer("KFORGE_WORKER_TWINS", 1, 2).value_or(2));
+  return count;
+}
+
+size_t twin_for_pair(int pair, size_t twins) {
+  if (twins < 2 || pair < 0) return 0;
+  return static_cast<size_t>(pair / 2) % twins;
+}
+
+std::vector<std::unique_ptr<RemoteCandidate>> kept_reference_twins(WorkerContext& context, const std::string& key) {
+  std::vector<std::unique_ptr<RemoteCandidate>> kept;
+  if (context.twin_key == key) kept = std::move(context.twins);
+  context.twins.clear();  // another problem's end here
+  return kept;
+}
+
+std::unique_ptr<RemoteCandidate> start_reference_twin(WorkerContext& context, TwinStart&& start, bool cuda) {
   return reference_failure([&] {
     std::optional<TracedPart> part(std::in_place, "twin take process");
     auto twin = std::make_unique<RemoteCandidate>(take_candidate_process(context), cuda, context.clock.get());

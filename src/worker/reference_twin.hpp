@@ -11,11 +11,19 @@
 // loaded into it: its first call chooses its library plans, and a candidate holding the GPU's
 // memory by then could steer them to smaller workspaces, slower for the whole timing. No candidate
 // code ever runs in it; it is kept, stopped, for the worker's next job of the same problem.
+//
+// Two twins are started, and the timed pairs take them in turn: a process draws a speed of its own
+// for its whole life on some problems (level1/83 on the H200: two speeds 19% apart; level1/66 on
+// an H100 about 4% slower in 2 of 12 fresh processes), and one twin that drew a slow speed would
+// have made every candidate of its problem look that much faster. Two show how far apart their
+// processes came (stats::reference_processes_apart), which widens the speedup's interval where it
+// is more than the fixed allowance, and halve what one twin's draw moves the speedup.
 #include <cstdint>
 #include <functional>
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 #include <pybind11/pybind11.h>
@@ -38,6 +46,15 @@ bool reference_twin_wanted(const protocol::EvalJob& job, bool multi_rank);
 // timing mode, a training step's request (`training`, null for none).
 std::string reference_twin_key(const protocol::EvalJob& job, const nlohmann::json& training);
 
+// How many twins time a job's reference: two, or KFORGE_WORKER_TWINS=1 for one (a benchmark's
+// comparison of the two ways in one run).
+size_t reference_twin_count();
+
+// Which twin times the reference's side of timed pair `pair` (from 0) among `twins`: two pairs in
+// a row each, so each twin is timed first in one pair and second in the other (ABBA), and the
+// GPU's drift over the timing falls on both alike.
+size_t twin_for_pair(int pair, size_t twins);
+
 // What the twin's start repeats of the candidate process's: its calibration's requests and its
 // first trial's call (its inputs made only where a twin is started, not kept).
 struct TwinStart {
@@ -52,11 +69,12 @@ struct TwinStart {
   std::optional<double> idle_probe_ms;  // the candidate process's calibrated idle probe, for its drain checks
 };
 
-// The twin for a job whose key is `key`: the one `context` kept, if it matches (`kept` then
-// true), else a new one from a spare or a fresh process (the kept one ended). Failures are the
-// reference's (reference_failure).
-std::unique_ptr<RemoteCandidate> start_reference_twin(WorkerContext& context, const std::string& key, TwinStart&& start,
-                                                      bool cuda, bool* kept);
+// The twins `context` kept, if they serve a job whose key is `key` (taken from it); none
+// otherwise, and kept ones of another problem ended.
+std::vector<std::unique_ptr<RemoteCandidate>> kept_reference_twins(WorkerContext& context, const std::string& key);
+
+// A new twin from a spare or a fresh process. Failures are the reference's (reference_failure).
+std::unique_ptr<RemoteCandidate> start_reference_twin(WorkerContext& context, TwinStart&& start, bool cuda);
 
 // What the twin failed with, as the reference's failure: a broken problem or a machine in trouble,
 // never the candidate's doing (its own words name the candidate).

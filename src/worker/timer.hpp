@@ -32,6 +32,8 @@ struct Sample {
   // reference process's clock less the host time the process reported (and, held, its queueing):
   // what delivering the request took, by the process's own word [ms]; negative: not measured.
   double delivery_ms = -1;
+  // Which of the reference's timing processes made the call (worker/reference_twin.hpp): 0 or 1.
+  int process = 0;
 };
 
 class Timer {

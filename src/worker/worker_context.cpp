@@ -30,7 +30,7 @@ bool spare_ready(CandidateProcess& spare) {
 }  // namespace
 
 size_t spare_processes(bool cuda) {
-  return static_cast<size_t>(environment_integer("KFORGE_WORKER_SPARE_COUNT", 2, 8).value_or(cuda ? 4 : 2));
+  return static_cast<size_t>(environment_integer("KFORGE_WORKER_SPARE_COUNT", 2, 8).value_or(cuda ? 6 : 3));
 }
 
 void start_spare(WorkerContext& context) {

@@ -23,22 +23,22 @@ struct WorkerContext {
   std::unique_ptr<Zygote> zygote;          // starts candidate processes
   // Processes started ahead, oldest first (spare_processes() of them): once a job's candidate is
   // loaded (or when its result was sent, if it ended before), new ones start, stopped where they
-  // are while anything is timed (SparesPaused). A job takes the two oldest, one for its candidate
-  // and one for its reference's timed calls (the reference twin, worker/reference_twin.hpp). None
-  // has run candidate code.
+  // are while anything is timed (SparesPaused). A job takes the oldest: one for its candidate and
+  // one for each of its reference's timing processes (the reference twins,
+  // worker/reference_twin.hpp), unless they were kept. None has run candidate code.
   std::vector<std::unique_ptr<CandidateProcess>> spares;
-  // The last evaluation's reference twin (worker/reference_twin.hpp), kept for the next job of the
+  // The last evaluation's reference twins (worker/reference_twin.hpp), kept for the next job of the
   // same problem and timing (`twin_key`): candidates of one problem in a row (an agent's attempts,
-  // a folder's samples) skip its start. It has run no candidate code; it is stopped while kept.
-  std::unique_ptr<RemoteCandidate> twin;
+  // a folder's samples) skip their start. They have run no candidate code; they are stopped while kept.
+  std::vector<std::unique_ptr<RemoteCandidate>> twins;
   std::string twin_key;
 };
 
-// How many spares the worker keeps. An evaluation takes two (the candidate's process and the
-// reference twin's); on CUDA it keeps four, so each spare has a whole job longer to make its
-// context and open cuBLAS and cuDNN (candidate_host.cpp, warm_libraries) before a job takes it:
-// two spares had only the correctness trials and the census for it. KFORGE_WORKER_SPARE_COUNT (2
-// to 8) sets it.
+// How many spares the worker keeps. An evaluation of a new problem takes three (the candidate's
+// process and the two reference twins'); on CUDA it keeps six, so each spare has a whole job longer
+// to make its context and open cuBLAS and cuDNN (candidate_host.cpp, warm_libraries) before a job
+// takes it: as many spares as a job takes had only the correctness trials and the census for it.
+// KFORGE_WORKER_SPARE_COUNT (2 to 8) sets it.
 size_t spare_processes(bool cuda);
 
 // Starts spares until there are spare_processes(), while nothing is timed; a failure is only logged

@@ -16,6 +16,7 @@
 #include <thread>
 
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <map>
 #include <string>
@@ -384,6 +385,32 @@ TEST(CpuIsolation, AnIdentityIsTimedAsItsReference) {
   EXPECT_LT(speedup, 1.5) << lines[0].dump();
 }
 
+// The reference's timed pairs take turns between two twins (worker/reference_twin.hpp), and the
+// message says how far apart they came; KFORGE_WORKER_TWINS=1 times it in one, and says nothing.
+TEST(CpuIsolation, TheReferenceIsTimedInTwoProcesses) {
+  for (const char* twins : {"2", "1"}) {
+    TempDir dir;
+    ScopedEnv count("KFORGE_WORKER_TWINS", twins);
+    auto r = run_kforge({"--db", dir.file("k.db"), "eval", "--device", "cpu", "--json", "--max-time", "0.5", "--problem",
+                         source_path(kProblem), dir.write("identity.py", identity_of_problem())});
+    auto lines = r.json_lines();
+    ASSERT_EQ(lines.size(), 1u) << r.out << r.err;
+    ASSERT_EQ(lines[0].value("verdict", ""), "correct") << lines[0].dump();
+    const std::string message = lines[0].value("message", "");
+    const size_t note = message.find("; the reference's two timing processes ");
+    if (std::string(twins) == "2") {
+      ASSERT_NE(note, std::string::npos) << message;
+      // "N.NN% apart": a figure, and a sane one for two processes of the same code.
+      const double apart = std::stod(message.substr(note + std::strlen("; the reference's two timing processes ")));
+      EXPECT_GE(apart, 0.0) << message;
+      EXPECT_LT(apart, 50.0) << message;
+      EXPECT_NE(message.find("% apart", note), std::string::npos) << message;
+    } else {
+      EXPECT_EQ(note, std::string::npos) << message;
+    }
+  }
+}
+
 // Each side's timed pairs read their inputs from one place in its arena by default, and from
 // KFORGE_WORKER_INPUT_LAYOUTS places in turn when it is set (worker/input_layouts.hpp): the
 // timing trace gives each timed call's offset, the twin's and the candidate's alike.
@@ -444,7 +471,11 @@ TEST(CpuIsolation, AReferenceTwinIsKeptForItsProblemOnly) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   auto lines = r.json_lines();
   ASSERT_EQ(lines.size(), 3u) << r.out << r.err;
-  for (const auto& line : lines) EXPECT_EQ(line.value("verdict", ""), "correct") << line.dump();
+  // Both twins are kept: the second Sigmoid job's reference is timed in two processes too.
+  for (const auto& line : lines) {
+    EXPECT_EQ(line.value("verdict", ""), "correct") << line.dump();
+    EXPECT_NE(line.value("message", "").find("the reference's two timing processes"), std::string::npos) << line.dump();
+  }
   std::ifstream log_in(dir.file("cache") + "/kforge/logs/worker-cpu.log");
   std::string log((std::istreambuf_iterator<char>(log_in)), std::istreambuf_iterator<char>());
   std::map<std::string, std::string> trace_of;  // problem file name: its job's phase trace

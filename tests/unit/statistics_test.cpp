@@ -131,5 +131,55 @@ TEST(Statistics, SystematicAllowanceCoversAPlacementOffset) {
   // A genuine 10% speedup stays clearly above 1.
   EXPECT_GT(with_systematic_allowance({1.09, 1.11}).low, 1.08);
 }
+
+// Two reference processes, pairs taking turns two at a time, one of them 4% slower throughout (as
+// level1/66 drew on an H100 in session 48): they are found 4% apart, whatever the candidate's and
+// the GPU's drift, which both processes' pairs share.
+TEST(Statistics, ReferenceProcessesApartIsTheirSpeedupsRatio) {
+  std::vector<double> ref, cand;
+  std::vector<int> process;
+  for (int i = 0; i < 24; ++i) {
+    const double drift = 1.0 + 0.002 * i;          // the GPU slowing over the run, both sides alike
+    const double noise = 1.0 + 0.001 * (i % 3 - 1);  // each pair's own
+    const int p = (i / 2) % 2;
+    process.push_back(p);
+    cand.push_back(2.0 * drift);
+    ref.push_back(2.0 * drift * noise * (p == 1 ? 1.04 : 1.0));
+  }
+  auto apart = reference_processes_apart(ref, cand, process);
+  ASSERT_TRUE(apart);
+  EXPECT_NEAR(*apart, 0.04, 0.0025);
+  // Which process is the slow one does not matter.
+  for (int& p : process) p = 1 - p;
+  ASSERT_TRUE(reference_processes_apart(ref, cand, process));
+  EXPECT_NEAR(*reference_processes_apart(ref, cand, process), 0.04 / 1.04, 0.0025);
+}
+
+// Nothing is said where one process has too few pairs, the sizes disagree, a sample is not
+// positive or a process is named other than 0 or 1.
+TEST(Statistics, ReferenceProcessesApartNeedsBothProcesses) {
+  const std::vector<double> ref{1, 1, 1, 1, 1, 1}, cand{1, 1, 1, 1, 1, 1};
+  EXPECT_FALSE(reference_processes_apart(ref, cand, std::vector<int>{0, 0, 0, 0, 0, 0}));
+  EXPECT_FALSE(reference_processes_apart(ref, cand, std::vector<int>{0, 0, 0, 0, 1, 1}));
+  EXPECT_FALSE(reference_processes_apart(ref, cand, std::vector<int>{}));
+  EXPECT_FALSE(reference_processes_apart(ref, cand, std::vector<int>{0, 0, 0, 1, 1, 2}));
+  EXPECT_FALSE(reference_processes_apart(std::vector<double>{1, 1, 1, 1, 1, 0}, cand, std::vector<int>{0, 0, 0, 1, 1, 1}));
+  auto same = reference_processes_apart(ref, cand, std::vector<int>{0, 0, 0, 1, 1, 1});
+  ASSERT_TRUE(same);
+  EXPECT_DOUBLE_EQ(*same, 0.0);
+}
+
+// The interval's allowance grows only by what of the processes' distance the sampling noise does
+// not explain: never below the fixed allowance, and by the excess over the interval's relative
+// half-width beyond it.
+TEST(Statistics, ProcessAllowanceIsTheDistanceBeyondTheNoise) {
+  SpeedupEstimate tight{1.0, {0.998, 1.002}};  // half-width 0.2%
+  SpeedupEstimate loose{1.0, {0.97, 1.03}};    // 3%
+  EXPECT_DOUBLE_EQ(process_allowance(std::nullopt, tight), kSystematicAllowance);
+  EXPECT_DOUBLE_EQ(process_allowance(0.004, tight), kSystematicAllowance);
+  EXPECT_NEAR(process_allowance(0.04, tight), 0.038, 1e-12);
+  EXPECT_DOUBLE_EQ(process_allowance(0.02, loose), kSystematicAllowance);
+  EXPECT_NEAR(process_allowance(0.04, loose), 0.01, 1e-12);
+}
 }  // namespace
 }  // namespace kforge::stats
