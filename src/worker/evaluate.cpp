@@ -638,14 +638,18 @@ class Evaluation {
     if (!twins_.empty()) {
       // A timed pair's reference call goes to its twin (twin_for_pair); a warm-up's or an untimed
       // call to each twin in turn, so that each comes to its timed calls as warm as the other.
+      // A call to both says the watchdog let either go (the hold is then given up for both models).
       setup.reference_process = [&](const TimedCall& call) {
         twins_clean_ = false;  // until the call answers
         Sample sample;
+        bool watchdog = false;
         for (size_t i = 0; i < twins_.size(); ++i)
           if (call.pair < 0 || i == twin_for_pair(call.pair, twins_.size())) {
             sample = reference_failure([&] { return timed_call(*twins_[i], call); });
             sample.process = static_cast<int>(i);
+            watchdog = watchdog || sample.watchdog;
           }
+        sample.watchdog = watchdog;
         twins_clean_ = true;
         return sample;
       };

@@ -41,6 +41,23 @@ std::string identity_of_problem() {
   return problem + "\n\nModelNew = Model\n";
 }
 
+// One identity candidate of kProblem evaluated on the CPU (in the caller's environment): its JSON
+// line, or null once a failure has said why (not one line, or a verdict other than correct).
+nlohmann::json correct_identity(TempDir& dir, const char* max_time) {
+  auto r = run_kforge({"--db", dir.file("k.db"), "eval", "--device", "cpu", "--json", "--max-time", max_time, "--problem",
+                       source_path(kProblem), dir.write("identity.py", identity_of_problem())});
+  auto lines = r.json_lines();
+  if (lines.size() != 1u) {
+    ADD_FAILURE() << r.out << r.err;
+    return nullptr;
+  }
+  if (lines[0].value("verdict", "") != "correct") {
+    ADD_FAILURE() << lines[0].dump();
+    return nullptr;
+  }
+  return lines[0];
+}
+
 // An environment variable set for one scope (kforge and its workers inherit it).
 class ScopedEnv {
  public:
@@ -375,14 +392,11 @@ raise RuntimeError("every thread started")
 // there); with the twin at 1.01-1.05. The bound is far from both.
 TEST(CpuIsolation, AnIdentityIsTimedAsItsReference) {
   TempDir dir;
-  auto r = run_kforge({"--db", dir.file("k.db"), "eval", "--device", "cpu", "--json", "--max-time", "1", "--problem",
-                       source_path(kProblem), dir.write("identity.py", identity_of_problem())});
-  auto lines = r.json_lines();
-  ASSERT_EQ(lines.size(), 1u) << r.out << r.err;
-  ASSERT_EQ(lines[0].value("verdict", ""), "correct") << lines[0].dump();
-  const double speedup = lines[0].value("speedup", 0.0);
-  EXPECT_GT(speedup, 0.67) << lines[0].dump();
-  EXPECT_LT(speedup, 1.5) << lines[0].dump();
+  const nlohmann::json line = correct_identity(dir, "1");
+  ASSERT_FALSE(line.is_null());
+  const double speedup = line.value("speedup", 0.0);
+  EXPECT_GT(speedup, 0.67) << line.dump();
+  EXPECT_LT(speedup, 1.5) << line.dump();
 }
 
 // The reference's timed pairs take turns between two twins (worker/reference_twin.hpp), and the
@@ -391,12 +405,9 @@ TEST(CpuIsolation, TheReferenceIsTimedInTwoProcesses) {
   for (const char* twins : {"2", "1"}) {
     TempDir dir;
     ScopedEnv count("KFORGE_WORKER_TWINS", twins);
-    auto r = run_kforge({"--db", dir.file("k.db"), "eval", "--device", "cpu", "--json", "--max-time", "0.5", "--problem",
-                         source_path(kProblem), dir.write("identity.py", identity_of_problem())});
-    auto lines = r.json_lines();
-    ASSERT_EQ(lines.size(), 1u) << r.out << r.err;
-    ASSERT_EQ(lines[0].value("verdict", ""), "correct") << lines[0].dump();
-    const std::string message = lines[0].value("message", "");
+    const nlohmann::json line = correct_identity(dir, "0.5");
+    ASSERT_FALSE(line.is_null());
+    const std::string message = line.value("message", "");
     const size_t note = message.find("; the reference's two timing processes ");
     if (std::string(twins) == "2") {
       ASSERT_NE(note, std::string::npos) << message;
@@ -420,18 +431,15 @@ TEST(CpuIsolation, InputLayoutsSpreadTheTimedPairsOverTheArena) {
     ScopedEnv cache("XDG_CACHE_HOME", dir.file("cache"));
     ScopedEnv trace("KFORGE_WORKER_TIMING_TRACE", "1");
     ScopedEnv count("KFORGE_WORKER_INPUT_LAYOUTS", layouts);
-    auto r = run_kforge({"--db", dir.file("k.db"), "eval", "--device", "cpu", "--json", "--max-time", "0.3", "--problem",
-                         source_path(kProblem), dir.write("identity.py", identity_of_problem())});
-    auto lines = r.json_lines();
-    ASSERT_EQ(lines.size(), 1u) << r.out << r.err;
-    ASSERT_EQ(lines[0].value("verdict", ""), "correct") << lines[0].dump();
+    const nlohmann::json line = correct_identity(dir, "0.3");
+    ASSERT_FALSE(line.is_null());
     std::ifstream log_in(dir.file("cache") + "/kforge/logs/worker-cpu.log");
     std::string log((std::istreambuf_iterator<char>(log_in)), std::istreambuf_iterator<char>());
     const std::string marker = ": inputs at arena offset ";
     std::map<long long, int> calls_at;  // offset: timed calls (both sides) whose inputs started there
     for (size_t at = log.find(marker); at != std::string::npos; at = log.find(marker, at + 1))
       ++calls_at[std::stoll(log.substr(at + marker.size()))];
-    const int samples = lines[0].value("samples", 0);
+    const int samples = line.value("samples", 0);
     int calls = 0;
     for (const auto& [offset, n] : calls_at) calls += n;
     EXPECT_GE(calls, 2 * samples) << log;  // every timed pair's two calls, dropped pairs too
