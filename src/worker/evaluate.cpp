@@ -146,7 +146,7 @@ class Evaluation {
       TracedPart part("candidate end");
       cand_.reset();  // the candidate's process group is killed here, whatever the verdict
     }
-    keep_twin();
+    twins_.keep(context_);
     ranks_.reset();
     if (PhaseTrace::wanted())
       std::fprintf(stderr, "kforge worker: phase trace: %s: %s: load %.3f s, correctness %.3f s, timing %.3f s: %s\n",
@@ -164,7 +164,7 @@ class Evaluation {
   void phases() {
     check();
     phase(&res_.load_s, [&] { load(); });
-    // Twins kept for another job's problem hold their memory no longer (start_twins replaces them).
+    // Twins kept for another job's problem hold their memory no longer (ReferenceTwins::start replaces them).
     if (!context_.twins.empty() && twins_.empty()) {
       TracedPart part("kept twin end");
       context_.twins.clear();
@@ -635,25 +635,7 @@ class Evaluation {
     };
     CandidateCall cand = [&](const TimedCall& call) { return timed_call(*cand_, call); };
     PairSetup setup;
-    if (!twins_.empty()) {
-      // A timed pair's reference call goes to its twin (twin_for_pair); a warm-up's or an untimed
-      // call to each twin in turn, so that each comes to its timed calls as warm as the other.
-      // A call to both says the watchdog let either go (the hold is then given up for both models).
-      setup.reference_process = [&](const TimedCall& call) {
-        twins_clean_ = false;  // until the call answers
-        Sample sample;
-        bool watchdog = false;
-        for (size_t i = 0; i < twins_.size(); ++i)
-          if (call.pair < 0 || i == twin_for_pair(call.pair, twins_.size())) {
-            sample = reference_failure([&] { return timed_call(*twins_[i], call); });
-            sample.process = static_cast<int>(i);
-            watchdog = watchdog || sample.watchdog;
-          }
-        sample.watchdog = watchdog;
-        twins_clean_ = true;
-        return sample;
-      };
-    }
+    if (!twins_.empty()) setup.reference_process = [&](const TimedCall& call) { return twins_.call(call, timed_call); };
     // The candidate's process takes its own copy of every argument (worker/candidate_host.cpp),
     // and so do the twins: then no call ever runs on the reference process's tensors.
     setup.share_inputs = !twins_.empty() || !reference_changes_inputs_;
@@ -744,52 +726,29 @@ class Evaluation {
     }
   }
 
-  // The reference twins (worker/reference_twin.hpp), or those kept from the previous job. The
-  // first one's failure is the caller's; a second that cannot start (two copies of a large model
-  // beside the candidate's may not fit) leaves the reference timed in one, and the message says so.
+  // The reference twins (worker/reference_twin.hpp), or those kept from the previous job.
   void start_twins(py::list calibration) {
     const uint64_t seed = job_.trial_seeds.empty() ? 1 : job_.trial_seeds.front();
     const nlohmann::json training = training_ ? training_->request() : nlohmann::json();
-    twin_key_ = reference_twin_key(job_, training);
-    auto t0 = Clock::now();
-    twins_ = kept_reference_twins(context_, twin_key_);
-    const bool kept = !twins_.empty();
-    for (size_t i = twins_.size(); i < reference_twin_count(); ++i) {
-      // Each twin's calibration inputs of its own, let go before its first call as the first's are.
-      TwinStart start{job_,
-                      training,
-                      i == 0 ? std::move(calibration) : calibration_inputs(),
-                      calibration_output_bytes_,
-                      candidate_cpu(),
-                      [&] { return inputs_at(seed); },
-                      forward_seed_for(seed),
-                      plan_bytes_,
-                      cand_->idle_probe_ms()};
-      try {
-        twins_.push_back(start_reference_twin(context_, std::move(start), cuda_));
-      } catch (const Failure& f) {
-        if (twins_.empty() || f.not_the_candidates) throw;
-        one_twin_note_ = "the reference timed in one process (a second did not start: " + f.message + ")";
-        std::fprintf(stderr, "kforge worker: %s\n", one_twin_note_.c_str());
-        break;
-      }
-    }
-    PhaseTrace::current().add(kept ? "load twin kept" : "load twin start", seconds_since(t0) * 1e3);
-    twins_clean_ = true;
-  }
-
-  // The twins kept for the next job, unless one of their requests ended other than in an answer.
-  void keep_twin() {
-    if (twins_.empty() || !twins_clean_) return;
-    context_.twin_key = std::move(twin_key_);
-    context_.twins = std::move(twins_);
+    // Each twin's calibration inputs of its own, let go before its first call as the first's are.
+    twins_.start(context_, reference_twin_key(job_, training), [&](size_t i) {
+      return TwinStart{job_,
+                       training,
+                       i == 0 ? std::move(calibration) : calibration_inputs(),
+                       calibration_output_bytes_,
+                       candidate_cpu(),
+                       [this, seed] { return inputs_at(seed); },
+                       forward_seed_for(seed),
+                       plan_bytes_,
+                       cand_->idle_probe_ms()};
+    }, cuda_);
   }
 
   std::string summary() const {
     std::string text = std::to_string(res_.trials_passed) + "/" + std::to_string(res_.trials_total) + " trials passed; " +
                        std::to_string(res_.cand_ms.size()) + " timed pairs";
     for (const std::string* note :
-         {&exactness_note_, &fp64_note_, &kernels_note_, &clock_note_, &boundary_note_, &twin_note_, &one_twin_note_})
+         {&exactness_note_, &fp64_note_, &kernels_note_, &clock_note_, &boundary_note_, &twin_note_, &twins_.note()})
       if (!note->empty()) text += "; " + *note;
     if (job_.timing.cuda_graph) text += "; timed as CUDA graph replays";
     return text;
@@ -836,12 +795,10 @@ class Evaluation {
   std::vector<ComparedTensor> roles_;
   std::string sizes_;                   // the extra size applied now ("" at the benchmark's)
   std::unique_ptr<RemoteCandidate> cand_;
-  // The reference twins (reference_twin_wanted), from the load on; kept for the next job (keep_twin),
-  // or their processes end when the evaluation does (ended right after the timing, their contexts'
-  // teardown ran beside the census).
-  std::vector<std::unique_ptr<RemoteCandidate>> twins_;
-  bool twins_clean_ = false;  // every request to twins_ answered (keep_twin)
-  std::string twin_key_;      // what kept twins_ must match (reference_twin_key), made once per job
+  // The reference twins (reference_twin_wanted), from the load on; kept for the next job, or their
+  // processes end when the evaluation does (ended right after the timing, their contexts' teardown
+  // ran beside the census).
+  ReferenceTwins twins_;
   std::optional<ResourceWatch> watch_;  // the candidate's process: host memory and CPU share
   std::vector<py::dict> extra_sizes_;
   int64_t input_bytes_ = 0;   // one call's inputs (the largest of the trials)
@@ -854,7 +811,6 @@ class Evaluation {
   std::string clock_note_;    // the SM clock range while timing, dropped pairs
   std::string boundary_note_;  // what kforge's own clock changed in the candidate's reported times
   std::string twin_note_;      // why the reference was timed without its twin, where it could not start
-  std::string one_twin_note_;  // why the reference was timed in one twin, where a second could not start
 };
 
 }  // namespace

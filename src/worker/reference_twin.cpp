@@ -1,5 +1,7 @@
 #include "worker/reference_twin.hpp"
 
+#include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <optional>
 
@@ -30,13 +32,9 @@ size_t twin_for_pair(int pair, size_t twins) {
   return static_cast<size_t>(pair / 2) % twins;
 }
 
-std::vector<std::unique_ptr<RemoteCandidate>> kept_reference_twins(WorkerContext& context, const std::string& key) {
-  std::vector<std::unique_ptr<RemoteCandidate>> kept;
-  if (context.twin_key == key) kept = std::move(context.twins);
-  context.twins.clear();  // another problem's end here
-  return kept;
-}
+namespace {
 
+// A new twin from a spare or a fresh process. Failures are the reference's (reference_failure).
 std::unique_ptr<RemoteCandidate> start_reference_twin(WorkerContext& context, TwinStart&& start, bool cuda) {
   return reference_failure([&] {
     std::optional<TracedPart> part(std::in_place, "twin take process");
@@ -71,6 +69,51 @@ std::unique_ptr<RemoteCandidate> start_reference_twin(WorkerContext& context, Tw
     twin->call(inputs, options);
     return twin;
   });
+}
+
+}  // namespace
+
+void ReferenceTwins::start(WorkerContext& context, std::string key, const std::function<TwinStart(size_t)>& start_for,
+                           bool cuda) {
+  key_ = std::move(key);
+  const auto t0 = std::chrono::steady_clock::now();
+  if (context.twin_key == key_) twins_ = std::move(context.twins);
+  context.twins.clear();  // another problem's end here
+  const bool kept = !twins_.empty();
+  for (size_t i = twins_.size(); i < reference_twin_count(); ++i) {
+    try {
+      twins_.push_back(start_reference_twin(context, start_for(i), cuda));
+    } catch (const Failure& f) {
+      if (twins_.empty() || f.not_the_candidates) throw;
+      note_ = "the reference timed in one process (a second did not start: " + f.message + ")";
+      std::fprintf(stderr, "kforge worker: %s\n", note_.c_str());
+      break;
+    }
+  }
+  PhaseTrace::current().add(kept ? "load twin kept" : "load twin start",
+                            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+  clean_ = true;
+}
+
+Sample ReferenceTwins::call(const TimedCall& call, const std::function<Sample(RemoteCandidate&, const TimedCall&)>& timed_call) {
+  clean_ = false;  // until the call answers
+  Sample sample;
+  bool watchdog = false;
+  for (size_t i = 0; i < twins_.size(); ++i)
+    if (call.pair < 0 || i == twin_for_pair(call.pair, twins_.size())) {
+      sample = reference_failure([&] { return timed_call(*twins_[i], call); });
+      sample.process = static_cast<int>(i);
+      watchdog = watchdog || sample.watchdog;
+    }
+  sample.watchdog = watchdog;
+  clean_ = true;
+  return sample;
+}
+
+void ReferenceTwins::keep(WorkerContext& context) {
+  if (twins_.empty() || !clean_) return;
+  context.twin_key = std::move(key_);
+  context.twins = std::move(twins_);
 }
 
 }  // namespace kforge::worker

@@ -31,6 +31,7 @@
 #include "protocol/messages.hpp"
 #include "worker/evaluate.hpp"
 #include "worker/failure.hpp"
+#include "worker/paired_timing.hpp"
 #include "worker/remote_candidate.hpp"
 
 namespace kforge::worker {
@@ -69,12 +70,39 @@ struct TwinStart {
   std::optional<double> idle_probe_ms;  // the candidate process's calibrated idle probe, for its drain checks
 };
 
-// The twins `context` kept, if they serve a job whose key is `key` (taken from it); none
-// otherwise, and kept ones of another problem ended.
-std::vector<std::unique_ptr<RemoteCandidate>> kept_reference_twins(WorkerContext& context, const std::string& key);
+// One evaluation's reference twins, from the load on: started, or taken from those the worker
+// kept for the same problem; the reference's side of each timed call; kept for the next job.
+class ReferenceTwins {
+ public:
+  // Those `context` kept for `key` (a job's reference_twin_key), else reference_twin_count() new
+  // ones, each from start_for(i) (its calibration inputs its own). The first one's failure is
+  // thrown, as the reference's (reference_failure): the caller then times the reference in the
+  // reference process. A later one's leaves fewer (two copies of a large model beside the
+  // candidate's may not fit), and note() says so.
+  void start(WorkerContext& context, std::string key, const std::function<TwinStart(size_t)>& start_for, bool cuda);
 
-// A new twin from a spare or a fresh process. Failures are the reference's (reference_failure).
-std::unique_ptr<RemoteCandidate> start_reference_twin(WorkerContext& context, TwinStart&& start, bool cuda);
+  bool empty() const { return twins_.empty(); }
+  size_t size() const { return twins_.size(); }
+
+  // The reference's side of `call` through `timed_call`: a timed pair's twin (twin_for_pair), or
+  // every twin in turn for a warm-up or untimed call, so that each comes to its timed calls as warm
+  // as the other; the sample names the twin (Sample::process) and says the watchdog let a call go
+  // where it let any go (the hold is then given up for both models). Failures are the reference's.
+  Sample call(const TimedCall& call, const std::function<Sample(RemoteCandidate&, const TimedCall&)>& timed_call);
+
+  // The twins kept in `context` for its next job, unless a request to one ended other than in an
+  // answer (then they end here).
+  void keep(WorkerContext& context);
+
+  // Why the reference was timed in fewer twins than asked for; empty otherwise.
+  const std::string& note() const { return note_; }
+
+ private:
+  std::vector<std::unique_ptr<RemoteCandidate>> twins_;
+  bool clean_ = false;  // every request answered
+  std::string key_;     // what kept twins must match
+  std::string note_;
+};
 
 // What the twin failed with, as the reference's failure: a broken problem or a machine in trouble,
 // never the candidate's doing (its own words name the candidate).
