@@ -107,4 +107,8 @@ double process_allowance(std::optional<double> apart, const SpeedupEstimate& est
   return std::max(kSystematicAllowance, *apart - estimate.rel_half_width());
 }
 
+bool processes_drew_apart(std::optional<double> apart, const SpeedupEstimate& estimate) {
+  return process_allowance(apart, estimate) > kSystematicAllowance;
+}
+
 }  // namespace kforge::stats

@@ -65,6 +65,9 @@ std::optional<double> reference_processes_apart(std::span<const double> referenc
 // process may have drawn too, and no pair of one run can see.
 double process_allowance(std::optional<double> apart, const SpeedupEstimate& estimate);
 
+// Whether the two processes drew speeds of their own: their distance widened the allowance.
+bool processes_drew_apart(std::optional<double> apart, const SpeedupEstimate& estimate);
+
 // The block length paired_speedup uses for n pairs: round(n^(1/3)), at least 1 (the usual rate
 // for a block bootstrap of a variance-like quantity).
 size_t bootstrap_block_length(size_t n);

@@ -111,7 +111,7 @@ Sample ReferenceTwins::call(const TimedCall& call, const std::function<Sample(Re
 }
 
 void ReferenceTwins::keep(WorkerContext& context) {
-  if (twins_.empty() || !clean_) return;
+  if (twins_.empty() || !clean_ || !kept_after_) return;
   context.twin_key = std::move(key_);
   context.twins = std::move(twins_);
 }

@@ -91,8 +91,13 @@ class ReferenceTwins {
   Sample call(const TimedCall& call, const std::function<Sample(RemoteCandidate&, const TimedCall&)>& timed_call);
 
   // The twins kept in `context` for its next job, unless a request to one ended other than in an
-  // answer (then they end here).
+  // answer, or they came apart (not_kept): then they end here.
   void keep(WorkerContext& context);
+
+  // Not kept for the next job: the timing found them apart (stats::processes_drew_apart), so one of
+  // them drew a speed of its own, and a problem's next candidates get a new pair rather than the
+  // same lean for every attempt of an agent's search.
+  void not_kept() { kept_after_ = false; }
 
   // Why the reference was timed in fewer twins than asked for; empty otherwise.
   const std::string& note() const { return note_; }
@@ -100,6 +105,7 @@ class ReferenceTwins {
  private:
   std::vector<std::unique_ptr<RemoteCandidate>> twins_;
   bool clean_ = false;  // every request answered
+  bool kept_after_ = true;  // not_kept() not called
   std::string key_;     // what kept twins must match
   std::string note_;
 };

@@ -181,5 +181,14 @@ TEST(Statistics, ProcessAllowanceIsTheDistanceBeyondTheNoise) {
   EXPECT_DOUBLE_EQ(process_allowance(0.02, loose), kSystematicAllowance);
   EXPECT_NEAR(process_allowance(0.04, loose), 0.01, 1e-12);
 }
+
+// Two processes drew apart exactly where their distance widened the allowance.
+TEST(Statistics, ProcessesDrewApartWhereTheAllowanceWidened) {
+  SpeedupEstimate tight{1.0, {0.998, 1.002}};
+  EXPECT_FALSE(processes_drew_apart(std::nullopt, tight));
+  EXPECT_FALSE(processes_drew_apart(0.006, tight));  // 0.6% less the 0.2% of noise: within 0.5%
+  EXPECT_TRUE(processes_drew_apart(0.04, tight));
+  EXPECT_FALSE(processes_drew_apart(0.04, SpeedupEstimate{1.0, {0.96, 1.04}}));
+}
 }  // namespace
 }  // namespace kforge::stats
