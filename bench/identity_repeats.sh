@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # Whether a problem's identity speedup depends on the draw of its two processes: bench/identity.sh's
 # sweep of one problem, run RUNS times in a row (each a `kforge eval` of its own: fresh worker, fresh
-# spares, fresh twin), each run followed by the same sweep with REPEAT_ALT_ENV where it is set.
+# spares, fresh twins), each run followed by the same sweep with REPEAT_ALT_ENV where it is set.
 # On the H200 level1/83's forward runs at 2.74 ms in some processes and 3.26 ms in others, for the
 # process's life (docs/benchmarks.md, session 43): an identity lands at 1.00, 0.84 or 1.19 by which
-# speed each side drew, at a narrow interval. A run's reference time (the twin's) says which speed
-# the twin drew; its speedup, what the candidate's drew. The census part of each message says which
-# library's kernels the candidate's process ran.
+# speed each side drew, at a narrow interval. A run's reference time (the twins', two since session
+# 49, their distance beside it) says which speed the twins drew; its speedup, what the candidate's
+# drew. The census part of each message says which library's kernels the candidate's process ran.
 # Usage: bench/identity_repeats.sh [OUT_DIR]   (writes identity-repeats.txt there, and the sweeps'
 # own tables into identity-repeats-sweeps.log)
 # REPEAT_PROBLEMS: problems as globs under problems/ (default level1/83_* level1/77_*);
@@ -37,7 +37,8 @@ done
 python3 - "$dir" "$alt_env" <<'PY' | tee "$out/identity-repeats.txt"
 import json, os, re, statistics, sys
 folder, alt_env = sys.argv[1], sys.argv[2]
-print("identity repeats: each run a kforge eval of its own (fresh processes); ref ms is the twin's, cand ms the candidate process's")
+print("identity repeats: each run a kforge eval of its own (fresh processes); ref ms is the twins', cand ms the candidate process's;"
+      " 'twins' how far apart the reference's two timing processes came (session 49)")
 for side, label in (("default", "default"), ("alt", alt_env)):
     rows = [json.loads(l) for l in open(os.path.join(folder, side + ".jsonl")) if l.strip()]
     if not rows:
@@ -52,6 +53,7 @@ for side, label in (("default", "default"), ("alt", alt_env)):
         for j in runs:
             s, ci = j.get("speedup"), j.get("speedup_ci")
             kernels = re.search(r"kernels: [^;]*", j.get("message") or "")
+            twins = re.search(r"two timing processes ([\d.]+)% apart", j.get("message") or "")
             if s is None:
                 print(f"  {j['verdict']}: {(j.get('message') or '')[:80]}")
                 off += 1
@@ -60,7 +62,7 @@ for side, label in (("default", "default"), ("alt", alt_env)):
             cand = j.get("cand_ms")
             cand = f"{cand:8.4f}" if isinstance(cand, (int, float)) else "       -"
             print(f"  ref {j['ref_ms']:8.4f} ms  cand {cand} ms  speedup {s:.4f} [{ci[0]:.4f}, {ci[1]:.4f}]  "
-                  f"{kernels.group(0) if kernels else ''}")
+                  f"{'twins ' + twins.group(1) + '%  ' if twins else ''}{kernels.group(0) if kernels else ''}")
         print(f"  {off} of {len(runs)} runs outside 0.5% of 1.00")
     # Where the per-process spread sits: each problem's sd of its runs' speedups (session 46's
     # level 1 put nearly all of it in a few problems; docs/benchmarks.md, session 47).
