@@ -422,6 +422,55 @@ TEST(CpuIsolation, TheReferenceIsTimedInTwoProcesses) {
   }
 }
 
+// A reference whose speed each process draws (here a sleep of 1-11 ms a call, 1.5 times longer for
+// each step of its process id modulo 7, so two processes draw at least 50% apart unless their ids
+// agree modulo 7, a seventh of the time): the twins' distance, far past the noise, widens the
+// interval, the worker does not keep them, and the problem's next candidate gets a new pair. A
+// fresh worker draws again where one attempt's twins happened to agree (four attempts: all
+// agreeing about once in 2,400 runs).
+TEST(CpuIsolation, TwinsThatDrawApartWidenTheIntervalAndAreNotKept) {
+  std::ifstream in(source_path(kProblem));
+  std::string problem((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const size_t forward = problem.find("    def forward(");
+  ASSERT_NE(forward, std::string::npos) << "the problem has no forward where this test expects one";
+  problem.insert(problem.find('\n', forward) + 1,
+                 "        import os, time\n        time.sleep(0.001 * 1.5 ** (os.getpid() % 7))\n");
+  bool drew_apart = false;
+  for (int attempt = 0; attempt < 4 && !drew_apart; ++attempt) {
+    TempDir dir;
+    ScopedEnv cache("XDG_CACHE_HOME", dir.file("cache"));
+    ScopedEnv trace("KFORGE_WORKER_PHASE_TRACE", "1");
+    const std::string path = dir.write("level1/1_Add_ReLU.py", problem);
+    auto r = run_kforge({"--db", dir.file("k.db"), "eval", "--device", "cpu", "--json", "--max-time", "0.5", "--problem",
+                         path, dir.write("a.py", problem + "\nModelNew = Model\n# a\n"),
+                         dir.write("b.py", problem + "\nModelNew = Model\n# b\n")});
+    auto got = r.lines_by_candidate();
+    ASSERT_EQ(got.size(), 2u) << r.out << r.err;
+    const nlohmann::json& first = got["a.py"];
+    ASSERT_EQ(first.value("verdict", ""), "correct") << first.dump();
+    const std::string message = first.value("message", "");
+    if (message.find("the interval widened to") == std::string::npos) continue;  // this pair agreed
+    drew_apart = true;
+    const size_t note = message.find("; the reference's two timing processes ");
+    ASSERT_NE(note, std::string::npos) << message;
+    EXPECT_GT(std::stod(message.substr(note + std::strlen("; the reference's two timing processes "))), 5.0) << message;
+    // The interval holds the allowance it says on each side of the sampling interval: wider than
+    // the fixed 0.5% by far.
+    const auto ci = first.at("speedup_ci");
+    EXPECT_GT((ci[1].get<double>() - ci[0].get<double>()) / first.value("speedup", 1.0), 0.05) << first.dump();
+    std::ifstream log_in(dir.file("cache") + "/kforge/logs/worker-cpu.log");
+    std::string log((std::istreambuf_iterator<char>(log_in)), std::istreambuf_iterator<char>());
+    EXPECT_NE(log.find("twins came"), std::string::npos) << log;
+    EXPECT_NE(log.find(": not kept"), std::string::npos) << log;
+    // Both jobs started their twins: none was kept from the first.
+    size_t starts = 0;
+    for (size_t at = log.find("load_twin_start="); at != std::string::npos; at = log.find("load_twin_start=", at + 1)) ++starts;
+    EXPECT_EQ(starts, 2u) << log;
+    EXPECT_EQ(log.find("load_twin_kept="), std::string::npos) << log;
+  }
+  EXPECT_TRUE(drew_apart) << "four workers' twins all agreed modulo 7";
+}
+
 // Each side's timed pairs read their inputs from one place in its arena by default, and from
 // KFORGE_WORKER_INPUT_LAYOUTS places in turn when it is set (worker/input_layouts.hpp): the
 // timing trace gives each timed call's offset, the twin's and the candidate's alike.
