@@ -17,7 +17,8 @@
 // an H100 about 4% slower in 2 of 12 fresh processes), and one twin that drew a slow speed would
 // have made every candidate of its problem look that much faster. Two show how far apart their
 // processes came (stats::reference_processes_apart), which widens the speedup's interval where it
-// is more than the fixed allowance, and halve what one twin's draw moves the speedup.
+// is more than the fixed allowance, and halve what one twin's draw moves the speedup; a pair found
+// apart is not kept for the problem's next job (ReferenceTwins::not_kept).
 #include <cstdint>
 #include <functional>
 #include <memory>
