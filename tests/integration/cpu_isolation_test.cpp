@@ -35,11 +35,22 @@ namespace {
 const char* kProblem = "tests/problems/hack_target/level1/1_Add_ReLU.py";
 
 // kProblem's identity candidate: the problem's text with ModelNew = Model.
-std::string identity_of_problem() {
-  std::ifstream in(source_path(kProblem));
-  std::string problem((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  return problem + "\n\nModelNew = Model\n";
+std::string identity_of_problem() { return read_whole_file(source_path(kProblem)) + "\n\nModelNew = Model\n"; }
+
+// kProblem's text with `lines` (indented for the method's body) run first in its forward; empty,
+// after a failure saying why, where the problem has no forward where the tests expect one.
+std::string problem_with_forward_prelude(const std::string& lines) {
+  std::string problem = read_whole_file(source_path(kProblem));
+  const size_t forward = problem.find("    def forward(");
+  if (forward == std::string::npos) {
+    ADD_FAILURE() << "the problem has no forward where this test expects one";
+    return "";
+  }
+  return problem.insert(problem.find('\n', forward) + 1, lines);
 }
+
+// The CPU worker's log where a test's XDG_CACHE_HOME is `dir`/cache.
+std::string cpu_worker_log(const TempDir& dir) { return read_whole_file(dir.file("cache") + "/kforge/logs/worker-cpu.log"); }
 
 // One identity candidate of kProblem evaluated on the CPU (in the caller's environment): its JSON
 // line, or null once a failure has said why (not one line, or a verdict other than correct).
@@ -74,8 +85,7 @@ class ScopedEnv {
 // kforge does not reuse one verdict), in one kforge run; returns the JSON line of each file by name.
 std::map<std::string, nlohmann::json> run_interleaved(const TempDir& dir, const std::vector<std::string>& hostile,
                                                       CommandResult* result = nullptr) {
-  std::ifstream honest_in(source_path("tests/legit/add_relu_clamp.py"));
-  std::string honest((std::istreambuf_iterator<char>(honest_in)), std::istreambuf_iterator<char>());
+  std::string honest = read_whole_file(source_path("tests/legit/add_relu_clamp.py"));
   std::vector<std::string> args{"--db", dir.file("k.db"), "eval", "--device", "cpu", "--json", "--max-time", "0.5",
                                 "--timeout", "90", "--problem", source_path(kProblem)};
   for (const auto& file : hostile) {
@@ -105,8 +115,7 @@ std::vector<int> processes_with(const std::string& needle) {
   while (dirent* e = ::readdir(proc)) {
     int pid = std::atoi(e->d_name);
     if (pid <= 0) continue;
-    std::ifstream in(std::string("/proc/") + e->d_name + "/cmdline", std::ios::binary);
-    std::string cmdline((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    std::string cmdline = read_whole_file(std::string("/proc/") + e->d_name + "/cmdline");
     for (char& c : cmdline)
       if (c == '\0') c = ' ';
     if (cmdline.find(needle) != std::string::npos) out.push_back(pid);
@@ -305,8 +314,7 @@ TEST(CpuIsolation, TheJudgeFollowsNoLinkACandidateLeft) {
       << got["escape_build_copy_through_symlink.py"].dump();
   EXPECT_EQ(r.out.find(secret), std::string::npos) << r.out;
   EXPECT_EQ(r.err.find(secret), std::string::npos) << r.err;
-  std::ifstream store(dir.file("k.db"), std::ios::binary);
-  const std::string bytes((std::istreambuf_iterator<char>(store)), std::istreambuf_iterator<char>());
+  const std::string bytes = read_whole_file(dir.file("k.db"));
   EXPECT_FALSE(bytes.empty());
   EXPECT_EQ(bytes.find(secret), std::string::npos) << "the store holds the secret";
 }
@@ -429,12 +437,9 @@ TEST(CpuIsolation, TheReferenceIsTimedInTwoProcesses) {
 // fresh worker draws again where one attempt's twins happened to agree (four attempts: all
 // agreeing about once in 2,400 runs).
 TEST(CpuIsolation, TwinsThatDrawApartWidenTheIntervalAndAreNotKept) {
-  std::ifstream in(source_path(kProblem));
-  std::string problem((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  const size_t forward = problem.find("    def forward(");
-  ASSERT_NE(forward, std::string::npos) << "the problem has no forward where this test expects one";
-  problem.insert(problem.find('\n', forward) + 1,
-                 "        import os, time\n        time.sleep(0.001 * 1.5 ** (os.getpid() % 7))\n");
+  const std::string problem =
+      problem_with_forward_prelude("        import os, time\n        time.sleep(0.001 * 1.5 ** (os.getpid() % 7))\n");
+  ASSERT_FALSE(problem.empty());
   bool drew_apart = false;
   for (int attempt = 0; attempt < 4 && !drew_apart; ++attempt) {
     TempDir dir;
@@ -458,8 +463,7 @@ TEST(CpuIsolation, TwinsThatDrawApartWidenTheIntervalAndAreNotKept) {
     // the fixed 0.5% by far.
     const auto ci = first.at("speedup_ci");
     EXPECT_GT((ci[1].get<double>() - ci[0].get<double>()) / first.value("speedup", 1.0), 0.05) << first.dump();
-    std::ifstream log_in(dir.file("cache") + "/kforge/logs/worker-cpu.log");
-    std::string log((std::istreambuf_iterator<char>(log_in)), std::istreambuf_iterator<char>());
+    std::string log = cpu_worker_log(dir);
     EXPECT_NE(log.find("twins came"), std::string::npos) << log;
     EXPECT_NE(log.find(": not kept"), std::string::npos) << log;
     // Both jobs started their twins: none was kept from the first.
@@ -482,8 +486,7 @@ TEST(CpuIsolation, InputLayoutsSpreadTheTimedPairsOverTheArena) {
     ScopedEnv count("KFORGE_WORKER_INPUT_LAYOUTS", layouts);
     const nlohmann::json line = correct_identity(dir, "0.3");
     ASSERT_FALSE(line.is_null());
-    std::ifstream log_in(dir.file("cache") + "/kforge/logs/worker-cpu.log");
-    std::string log((std::istreambuf_iterator<char>(log_in)), std::istreambuf_iterator<char>());
+    std::string log = cpu_worker_log(dir);
     const std::string marker = ": inputs at arena offset ";
     std::map<long long, int> calls_at;  // offset: timed calls (both sides) whose inputs started there
     for (size_t at = log.find(marker); at != std::string::npos; at = log.find(marker, at + 1))
@@ -517,8 +520,7 @@ TEST(CpuIsolation, AReferenceTwinIsKeptForItsProblemOnly) {
   // A run folder in the suite's layout (kforge eval finds each candidate's problem by its
   // folder): two identities of level1/28, then one of level1/29, in that order on one worker.
   auto identity_of = [&](const std::string& problem, const std::string& name) {
-    std::ifstream in(source_path("problems/level1/" + problem + ".py"));
-    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    std::string text = read_whole_file(source_path("problems/level1/" + problem + ".py"));
     dir.write("run/level1/" + problem + "/" + name, text + "\n\nModelNew = Model\n# " + name + "\n");
   };
   identity_of("28_Sigmoid", "a.py");
@@ -533,8 +535,7 @@ TEST(CpuIsolation, AReferenceTwinIsKeptForItsProblemOnly) {
     EXPECT_EQ(line.value("verdict", ""), "correct") << line.dump();
     EXPECT_NE(line.value("message", "").find("the reference's two timing processes"), std::string::npos) << line.dump();
   }
-  std::ifstream log_in(dir.file("cache") + "/kforge/logs/worker-cpu.log");
-  std::string log((std::istreambuf_iterator<char>(log_in)), std::istreambuf_iterator<char>());
+  std::string log = cpu_worker_log(dir);
   std::map<std::string, std::string> trace_of;  // problem file name: its job's phase trace
   for (size_t at = log.find("phase trace: "); at != std::string::npos; at = log.find("phase trace: ", at + 1)) {
     const std::string line = log.substr(at, log.find('\n', at) - at);
@@ -561,13 +562,9 @@ TEST(CpuIsolation, AReferenceTwinIsKeptForItsProblemOnly) {
 // candidate is judged as ever, never blamed for the reference's trouble.
 TEST(CpuIsolation, AReferenceThatCannotRunInItsTwinIsTimedInItsOwnProcess) {
   TempDir dir;
-  std::ifstream in(source_path(kProblem));
-  std::string problem((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  const size_t forward = problem.find("    def forward(");
-  ASSERT_NE(forward, std::string::npos) << "the problem has no forward where this test expects one";
-  problem.insert(problem.find('\n', forward) + 1, "        import os\n        os.kill(os.getppid(), 0)\n");
-  std::ifstream honest_in(source_path("tests/legit/add_relu_clamp.py"));
-  std::string honest((std::istreambuf_iterator<char>(honest_in)), std::istreambuf_iterator<char>());
+  const std::string problem = problem_with_forward_prelude("        import os\n        os.kill(os.getppid(), 0)\n");
+  ASSERT_FALSE(problem.empty());
+  std::string honest = read_whole_file(source_path("tests/legit/add_relu_clamp.py"));
   auto r = run_kforge({"--db", dir.file("k.db"), "eval", "--device", "cpu", "--json", "--max-time", "0.5", "--problem",
                        dir.write("level1/1_Add_ReLU.py", problem), dir.write("honest.py", honest)});
   auto lines = r.json_lines();
@@ -582,11 +579,9 @@ TEST(CpuIsolation, AReferenceThatCannotRunInItsTwinIsTimedInItsOwnProcess) {
 // reference process is not harmed.
 TEST(CpuIsolation, ACrashHarmsOnlyItsCandidate) {
   TempDir dir;
-  std::ifstream in(source_path("tests/candidates/segfault.py"));
-  std::string segfault((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::string segfault = read_whole_file(source_path("tests/candidates/segfault.py"));
   dir.write("segfault_copy.py", segfault);
-  std::ifstream honest_in(source_path("tests/legit/add_relu_clamp.py"));
-  std::string honest((std::istreambuf_iterator<char>(honest_in)), std::istreambuf_iterator<char>());
+  std::string honest = read_whole_file(source_path("tests/legit/add_relu_clamp.py"));
   auto r = run_kforge({"--db", dir.file("k.db"), "eval", "--device", "cpu", "--json", "--max-time", "0.5", "--problem",
                        source_path(kProblem), dir.file("segfault_copy.py"), dir.write("honest.py", honest)});
   ASSERT_EQ(r.exit_code, 0) << r.err;
@@ -662,8 +657,7 @@ raise RuntimeError(f"oom_score_adj {_start} at start; {'; '.join(_tries)}; {_sco
 
 // Whether `pid` is still a live process (not gone, not a zombie waiting to be reaped).
 bool alive(int pid) {
-  std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
-  std::string stat((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::string stat = read_whole_file("/proc/" + std::to_string(pid) + "/stat");
   auto paren = stat.rfind(')');
   return paren != std::string::npos && paren + 2 < stat.size() && stat[paren + 2] != 'Z' && stat[paren + 2] != 'X';
 }
@@ -721,8 +715,7 @@ class ModelNew(nn.Module):
   EXPECT_FALSE(alive(pids[1])) << "the zygote outlived kforge";
 
   // The next kforge sweeps the dead one's scratch folder when it starts its worker.
-  std::ifstream honest_in(source_path("tests/legit/add_relu_clamp.py"));
-  std::string honest((std::istreambuf_iterator<char>(honest_in)), std::istreambuf_iterator<char>());
+  std::string honest = read_whole_file(source_path("tests/legit/add_relu_clamp.py"));
   auto r = run_kforge({"--db", dir.file("k2.db"), "eval", "--device", "cpu", "--max-time", "0.3", "--problem",
                        source_path(kProblem), dir.write("honest.py", honest)});
   EXPECT_EQ(r.exit_code, 0) << r.err;

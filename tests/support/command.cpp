@@ -13,16 +13,13 @@
 extern char** environ;
 
 namespace kforge::testing {
-namespace {
 
-std::string slurp(const std::string& path) {
-  std::ifstream in(path);
+std::string read_whole_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
   std::ostringstream s;
   s << in.rdbuf();
   return s.str();
 }
-
-}  // namespace
 
 std::vector<nlohmann::json> CommandResult::json_lines() const {
   std::vector<nlohmann::json> lines;
@@ -65,8 +62,8 @@ CommandResult run_command(const std::vector<std::string>& argv, const std::strin
   int status = 0;
   waitpid(pid, &status, 0);
   result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-  result.out = slurp(out_path);
-  result.err = slurp(err_path);
+  result.out = read_whole_file(out_path);
+  result.err = read_whole_file(err_path);
   return result;
 }
 

@@ -23,4 +23,8 @@ CommandResult run_kforge(const std::vector<std::string>& args, const std::string
 
 std::string source_path(const std::string& relative);  // a file of the source tree
 
+// A file's whole content, bytes as they are (empty where it cannot be read): a problem's text, a
+// worker's log, a store's bytes.
+std::string read_whole_file(const std::string& path);
+
 }  // namespace kforge::testing
