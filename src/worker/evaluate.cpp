@@ -688,13 +688,17 @@ class Evaluation {
     res_.cand_host_ms = std::move(timed.cand_host_ms);
     if (twins_.size() > 1) {
       res_.ref_process = std::move(timed.ref_process);
+      // The bootstrap (as the result's interval makes it) only where the distance could be past the
+      // fixed allowance at all: nearly every evaluation's twins are closer, whatever the noise.
       const auto apart = stats::reference_processes_apart(res_.ref_ms, res_.cand_ms, res_.ref_process);
-      const auto estimate = stats::paired_speedup(res_.ref_ms, res_.cand_ms);  // as the result's interval is
-      if (apart && estimate && stats::processes_drew_apart(apart, *estimate)) {
-        twins_.not_kept();
-        std::fprintf(stderr, "kforge worker: the reference's twins came %.2f%% apart (interval half-width %.2f%%): not kept\n",
-                     100 * *apart, 100 * estimate->rel_half_width());
-      }
+      if (apart && *apart > stats::kSystematicAllowance)
+        if (const auto estimate = stats::paired_speedup(res_.ref_ms, res_.cand_ms);
+            estimate && stats::processes_drew_apart(apart, *estimate)) {
+          twins_.not_kept();
+          std::fprintf(stderr,
+                       "kforge worker: the reference's twins came %.2f%% apart (interval half-width %.2f%%): not kept\n",
+                       100 * *apart, 100 * estimate->rel_half_width());
+        }
     }
     if (timed.max_mhz) clock_note_ = "SM clock " + std::to_string(timed.min_mhz) + "-" + std::to_string(timed.max_mhz) + " MHz";
     if (timed.throttled_pairs)
