@@ -19,6 +19,7 @@
 
 #include <sys/stat.h>
 
+#include "common/environment_says.hpp"
 #include "metrics/statistics.hpp"
 #include "metrics/timing_clock.hpp"
 #include "pool/resource_watch.hpp"
@@ -321,6 +322,15 @@ class Evaluation {
     bounds.folder = cand_->scratch();
     bounds.most_tasks = most_candidate_tasks();
     watch_.emplace(cand_->pid(), bounds);
+    // The spares still starting (the last job's) are stopped where they are from here until the
+    // candidate loads: the calibration measures what a request and an idle GPU cost, and the
+    // twins' first calls choose their plans, neither beside other processes making CUDA contexts
+    // and opening libraries (session 49's H100: the candidate's calibration 103 ms a job beside
+    // three starting spares, 70 ms beside two). KFORGE_WORKER_SPARES_AT_LOAD=run lets them run
+    // on, for a benchmark's comparison.
+    std::optional<SparesPaused> spares_paused;
+    if (!job_.rank && !environment_says("KFORGE_WORKER_SPARES_AT_LOAD", "run"))
+      spares_paused.emplace(context_, /*settle_if_asked=*/false);
     part.emplace("load calibrate");
     // The same inputs for the candidate's calibration and the twin's: made once, and let go before
     // the twin's first call, which chooses its plans from the free memory it sees.
@@ -343,6 +353,7 @@ class Evaluation {
       }
     }
     calibration.reset();
+    spares_paused.reset();
     part.emplace("load candidate");
     cand_->load(job_, reference_outputs, training_ ? training_->request() : nlohmann::json(), rank_request());
   }

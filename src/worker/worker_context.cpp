@@ -54,8 +54,8 @@ CandidateProcess* oldest_ready_spare(WorkerContext& context) {
   return nullptr;
 }
 
-SparesPaused::SparesPaused(WorkerContext& context) : context_(context) {
-  if (environment_says("KFORGE_WORKER_SPARES", "settle")) settle_spare(context);
+SparesPaused::SparesPaused(WorkerContext& context, bool settle_if_asked) : context_(context) {
+  if (settle_if_asked && environment_says("KFORGE_WORKER_SPARES", "settle")) settle_spare(context);
   else
     for (auto& spare : context.spares) spare->pause_start();
 }

@@ -61,12 +61,13 @@ CandidateProcess* oldest_ready_spare(WorkerContext& context);
 
 // For the life of the object, nothing of the spares' start runs: each one still starting is
 // stopped where it is (CandidateProcess::pause_start) and goes on when the object ends, its CUDA
-// context made during the census and the next job's load instead of being waited for before the
-// timing (116 ms an evaluation, the median over level 1 on the H200, session 36). With
-// KFORGE_WORKER_SPARES=settle it waits for them (settle_spare), as before.
+// context made during the census and the correctness trials instead of being waited for before
+// the timing (116 ms an evaluation, the median over level 1 on the H200, session 36). With
+// KFORGE_WORKER_SPARES=settle the timing's (`settle_if_asked`) waits for them (settle_spare), as
+// before. A spare taken meanwhile (take_candidate_process) goes on alone until it is ready.
 class SparesPaused {
  public:
-  explicit SparesPaused(WorkerContext& context);
+  explicit SparesPaused(WorkerContext& context, bool settle_if_asked = true);
   ~SparesPaused();
   SparesPaused(const SparesPaused&) = delete;
   SparesPaused& operator=(const SparesPaused&) = delete;
