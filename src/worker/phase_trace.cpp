@@ -16,9 +16,13 @@ PhaseTrace& PhaseTrace::current() {
   return trace;
 }
 
-void PhaseTrace::reset() { parts_.clear(); }
+void PhaseTrace::reset() {
+  std::lock_guard lock(mutex_);
+  parts_.clear();
+}
 
 void PhaseTrace::add(std::string_view part, double ms) {
+  std::lock_guard lock(mutex_);
   for (Part& p : parts_)
     if (p.name == part) {
       p.ms += ms;
@@ -29,6 +33,7 @@ void PhaseTrace::add(std::string_view part, double ms) {
 }
 
 std::string PhaseTrace::describe() const {
+  std::lock_guard lock(mutex_);
   std::string out;
   char buf[96];
   for (const Part& p : parts_) {

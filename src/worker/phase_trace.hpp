@@ -8,6 +8,7 @@
 //   part's name written as _; bench/boundary_cost.sh reads them).
 // Always on (a clock read per part, a few hundred per evaluation); printed only when asked.
 #include <chrono>
+#include <mutex>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -31,6 +32,9 @@ class PhaseTrace {
     double ms = 0;
     int count = 0;
   };
+  // The reference twins' threads (worker/reference_twin.cpp) add their parts beside the main one's:
+  // a part's sum then counts the time of every thread that ran it.
+  mutable std::mutex mutex_;
   std::vector<Part> parts_;
 };
 

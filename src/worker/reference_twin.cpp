@@ -1,13 +1,21 @@
 #include "worker/reference_twin.hpp"
 
+#include <ATen/ThreadLocalState.h>
+
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <optional>
+#include <thread>
 
 #include "common/environment_says.hpp"
 #include "worker/file_text.hpp"
 #include "worker/phase_trace.hpp"
+
+#if KFORGE_WITH_CUDA
+#include <c10/cuda/CUDAFunctions.h>
+#include <c10/cuda/CUDAGuard.h>
+#endif
 
 namespace kforge::worker {
 
@@ -34,11 +42,20 @@ size_t twin_for_pair(int pair, size_t twins) {
 
 namespace {
 
-// A new twin from a spare or a fresh process. Failures are the reference's (reference_failure).
-std::unique_ptr<RemoteCandidate> start_reference_twin(WorkerContext& context, TwinStart&& start, bool cuda) {
+// Whether the twins a job starts start side by side, each on a thread of its own (the default),
+// or one after the other (KFORGE_WORKER_TWIN_START=one-by-one: a benchmark's comparison).
+bool twins_start_side_by_side() {
+  static const bool one_by_one = environment_says("KFORGE_WORKER_TWIN_START", "one-by-one");
+  return !one_by_one;
+}
+
+// A new twin in `process` (a spare, ready). Failures are the reference's (reference_failure).
+// `beside_another`: another twin starts on another thread meanwhile (start_side_by_side).
+std::unique_ptr<RemoteCandidate> start_reference_twin(std::unique_ptr<CandidateProcess> process, TwinStart&& start, bool cuda,
+                                                      const GpuClockMonitor* clock, bool beside_another) {
   return reference_failure([&] {
-    std::optional<TracedPart> part(std::in_place, "twin take process");
-    auto twin = std::make_unique<RemoteCandidate>(take_candidate_process(context), cuda, context.clock.get());
+    auto twin = std::make_unique<RemoteCandidate>(std::move(process), cuda, clock);
+    twin->release_gil_while_waiting(beside_another);
     // The request the candidate's process got before its load (the arena, the outputs' copy: the
     // same state), without reference calls around it: the twin's request cost bounds nothing, and
     // the idle probe its drain checks need is the candidate's, measured just before from a process
@@ -49,7 +66,7 @@ std::unique_ptr<RemoteCandidate> start_reference_twin(WorkerContext& context, Tw
     calibration.fewest_pairs = true;
     static const bool own_probe = environment_says("KFORGE_WORKER_TWIN_CALIBRATION", "own");
     if (!own_probe) calibration.adopted_idle_probe_ms = start.idle_probe_ms;
-    part.emplace("twin calibrate");
+    std::optional<TracedPart> part(std::in_place, "twin calibrate");
     // Its inputs are let go once it is done: the first call below chooses plans from the free
     // memory it sees.
     twin->calibrate(py::list(std::move(start.calibration_inputs)), [&] { return start.output_bytes; }, calibration);
@@ -63,15 +80,104 @@ std::unique_ptr<RemoteCandidate> start_reference_twin(WorkerContext& context, Tw
     options.poison = true;
     options.forward_seed = start.first_forward_seed;
     options.settle_allocator = start.settle_bytes;
+    options.drain = !beside_another;
     part.emplace("twin first inputs");
     py::list inputs = start.first_inputs();
     part.emplace("twin first call");
     twin->call(inputs, options);
+    twin->release_gil_while_waiting(false);  // its later requests are the timing's, on one thread
     return twin;
   });
 }
 
+// The first twin's failure is thrown; a later one's leaves those before it, and `note` says why.
+// False once one failed.
+bool keep_or_throw(const Failure& f, bool first, std::string& note) {
+  if (first || f.not_the_candidates) throw f;
+  note = "the reference timed in one process (a second did not start: " + f.message + ")";
+  std::fprintf(stderr, "kforge worker: %s\n", note.c_str());
+  return false;
+}
+
 }  // namespace
+
+void ReferenceTwins::start_one_by_one(WorkerContext& context, const std::function<TwinStart(size_t)>& start_for, bool cuda) {
+  for (size_t i = twins_.size(); i < reference_twin_count(); ++i) {
+    try {
+      auto process = reference_failure([&] {
+        TracedPart part("twin take process");
+        return take_candidate_process(context);
+      });
+      twins_.push_back(start_reference_twin(std::move(process), start_for(i), cuda, context.clock.get(), false));
+    } catch (const Failure& f) {
+      if (!keep_or_throw(f, twins_.empty(), note_)) break;
+    }
+  }
+}
+
+void ReferenceTwins::start_side_by_side(WorkerContext& context, const std::function<TwinStart(size_t)>& start_for, bool cuda) {
+  // What needs this thread first: each twin's inputs, its first call's too (torch's generators
+  // are the process's: one thread's seeding would be another's draw), and its process (the spares
+  // are this thread's). Each first call's inputs are then held from here, not made just before it.
+  std::vector<TwinStart> starts;
+  std::vector<std::unique_ptr<CandidateProcess>> processes;
+  for (size_t i = twins_.size(); i < reference_twin_count(); ++i) {
+    try {
+      processes.push_back(reference_failure([&] {
+        TracedPart part("twin take process");
+        return take_candidate_process(context);
+      }));
+    } catch (const Failure& f) {
+      if (!keep_or_throw(f, processes.empty() && twins_.empty(), note_)) break;
+    }
+    starts.push_back(start_for(i));
+    TracedPart part("twin inputs ahead");
+    py::list first = starts.back().first_inputs();
+    starts.back().first_inputs = [first] { return first; };
+  }
+  const size_t n = processes.size();
+  std::vector<std::unique_ptr<RemoteCandidate>> started(n);
+  std::vector<std::optional<Failure>> failed(n);
+  const auto start_twin = [&](size_t k) {
+    try {
+      started[k] = start_reference_twin(std::move(processes[k]), std::move(starts[k]), cuda, context.clock.get(), n > 1);
+    } catch (const Failure& f) {
+      failed[k] = f;
+    } catch (const std::exception& e) {
+      failed[k] = Failure{Verdict::runtime_error, std::string("the reference's timing process: ") + e.what(), ""};
+    }
+  };
+  // Every twin but the first on a thread of its own, with this thread's ATen state (grad mode and
+  // the like) and device; the interpreter's lock taken in turns (each request lets it go while it
+  // waits), so the processes' own work, their model's build and first forward, overlaps.
+  const at::ThreadLocalState state;
+#if KFORGE_WITH_CUDA
+  const c10::DeviceIndex device = cuda ? c10::cuda::current_device() : 0;
+#endif
+  std::vector<std::thread> threads;
+  for (size_t k = 1; k < n; ++k)
+    threads.emplace_back([&, k] {
+      at::ThreadLocalStateGuard same_state(state);
+#if KFORGE_WITH_CUDA
+      std::optional<c10::cuda::CUDAGuard> same_device;
+      if (cuda) same_device.emplace(device);
+#endif
+      py::gil_scoped_acquire gil;
+      start_twin(k);
+    });
+  start_twin(0);
+  {
+    py::gil_scoped_release unlocked;
+    for (std::thread& t : threads) t.join();
+  }
+  for (size_t k = 0; k < n; ++k) {
+    if (failed[k]) {
+      if (!keep_or_throw(*failed[k], k == 0 && twins_.empty(), note_)) break;
+      continue;
+    }
+    twins_.push_back(std::move(started[k]));
+  }
+}
 
 void ReferenceTwins::start(WorkerContext& context, std::string key, const std::function<TwinStart(size_t)>& start_for,
                            bool cuda) {
@@ -80,16 +186,8 @@ void ReferenceTwins::start(WorkerContext& context, std::string key, const std::f
   if (context.twin_key == key_) twins_ = std::move(context.twins);
   context.twins.clear();  // another problem's end here
   const bool kept = !twins_.empty();
-  for (size_t i = twins_.size(); i < reference_twin_count(); ++i) {
-    try {
-      twins_.push_back(start_reference_twin(context, start_for(i), cuda));
-    } catch (const Failure& f) {
-      if (twins_.empty() || f.not_the_candidates) throw;
-      note_ = "the reference timed in one process (a second did not start: " + f.message + ")";
-      std::fprintf(stderr, "kforge worker: %s\n", note_.c_str());
-      break;
-    }
-  }
+  if (twins_.size() + 1 < reference_twin_count() && twins_start_side_by_side()) start_side_by_side(context, start_for, cuda);
+  else start_one_by_one(context, start_for, cuda);
   PhaseTrace::current().add(kept ? "load twin kept" : "load twin start",
                             std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
   clean_ = true;

@@ -73,6 +73,12 @@ struct TwinStart {
 
 // One evaluation's reference twins, from the load on: started, or taken from those the worker
 // kept for the same problem; the reference's side of each timed call; kept for the next job.
+//
+// New twins start side by side, the second on a thread of its own: their processes build the
+// model and make their first forwards at once (each twin's start is a few requests, 0.13-0.16 s
+// on an H100, paid twice one after the other: session 49). The worker's side of each request
+// takes the interpreter's lock in turns; the inputs are all made first, on the calling thread.
+// KFORGE_WORKER_TWIN_START=one-by-one starts them one after the other, for a benchmark's comparison.
 class ReferenceTwins {
  public:
   // Those `context` kept for `key` (a job's reference_twin_key), else reference_twin_count() new
@@ -104,6 +110,9 @@ class ReferenceTwins {
   const std::string& note() const { return note_; }
 
  private:
+  void start_one_by_one(WorkerContext& context, const std::function<TwinStart(size_t)>& start_for, bool cuda);
+  void start_side_by_side(WorkerContext& context, const std::function<TwinStart(size_t)>& start_for, bool cuda);
+
   std::vector<std::unique_ptr<RemoteCandidate>> twins_;
   bool clean_ = false;  // every request answered
   bool kept_after_ = true;  // not_kept() not called

@@ -148,7 +148,7 @@ void RemoteCandidate::calibrate(const py::list& inputs, const std::function<int6
                     {"output_bytes", output_bytes},
                     {"out", {{"offset", end}, {"capacity", aligned(output_bytes)}}}};
     if (options.cpu) message["cpu"] = *options.cpu;
-    process_->request(message, &outer, -1, &timed);
+    request(message, &outer, -1, &timed);
     const json sample = timed.value("sample", json());
     overhead.push_back(outer - finite_or(sample, "host_ms", 0));
     if (trace_timing())
@@ -267,11 +267,11 @@ void RemoteCandidate::load(const protocol::EvalJob& job, const std::vector<at::T
                            const json& training, const json& rank) {
   json outputs = json::array();
   for (const auto& t : reference_outputs) outputs.push_back(TensorSlot{0, t.scalar_type(), t.sizes().vec()}.to_json());
-  json request = load_request(job, job.candidate_format, training, rank);
-  request["candidate"] = job.candidate_path;
-  request["library"] = job.candidate_library;
-  request["outputs"] = outputs;
-  json reply = process_->request(request);
+  json message = load_request(job, job.candidate_format, training, rank);
+  message["candidate"] = job.candidate_path;
+  message["library"] = job.candidate_library;
+  message["outputs"] = outputs;
+  json reply = request(message);
   if (reply.value("type", "") == "loaded") return;
   auto verdict = verdict_from_string(reply.value("verdict", std::string()));
   // Only what a load can fail with; anything else the process says is taken as a load error.
@@ -280,19 +280,25 @@ void RemoteCandidate::load(const protocol::EvalJob& job, const std::vector<at::T
 }
 
 void RemoteCandidate::load_reference(const protocol::EvalJob& job, const json& training) {
-  json request = load_request(job, CandidateFormat::kernelbench, training, nullptr);
-  request["reference"] = true;
-  json reply = process_->request(request);
+  json message = load_request(job, CandidateFormat::kernelbench, training, nullptr);
+  message["reference"] = true;
+  json reply = request(message);
   if (reply.value("type", "") == "loaded") return;
   throw Failure{Verdict::runtime_error,
                 "the reference's timing process could not build the problem's Model: " + bounded_text(reply, "message"), ""};
+}
+
+json RemoteCandidate::request(const json& message, double* outer_ms, int fd, json* timed) {
+  if (!release_gil_ || !PyGILState_Check()) return process_->request(message, outer_ms, fd, timed);
+  py::gil_scoped_release unlocked;
+  return process_->request(message, outer_ms, fd, timed);
 }
 
 void RemoteCandidate::ensure_arena(int64_t bytes) {
   if (arena_ && arena_->bytes() >= bytes) return;
   // A quarter more than asked: the extra-size trials and the timing batches grow it little by little.
   auto arena = ExchangeArena::create(bytes + bytes / 4, cuda_);
-  json reply = process_->request({{"type", "arena"}, {"arena", arena->description()}}, nullptr, arena->fd());
+  json reply = request({{"type", "arena"}, {"arena", arena->description()}}, nullptr, arena->fd());
   if (reply.value("type", "") != "ok")
     throw Failure{Verdict::runtime_error, "the candidate's process could not map the exchange arena: " + bounded_text(reply, "message"), ""};
   arena_ = std::move(arena);
@@ -427,10 +433,10 @@ RemoteCall RemoteCandidate::call(const py::list& inputs, const CallOptions& opti
   };
   part.emplace("call request");
   json reply = options.timed_hold ? process_->request(message, &outer_ms, -1, &timed, read_timed_outputs)
-                                  : process_->request(message, &outer_ms);
+                                  : request(message, &outer_ms);
   // Stopped now. Whatever the candidate left on the GPU runs before anything else is timed.
   part.emplace("call drain");
-  drained += drain_gpu(options.what);
+  if (options.drain || options.timed_hold) drained += drain_gpu(options.what);
   part.emplace("call outputs");
   trace_inside(reply);
 

@@ -88,11 +88,20 @@ class RemoteCandidate {
     // `input_layouts`, the arena sized for all of them; a negative pair takes the first.
     int input_layouts = 1;
     int pair = -1;
+    // An untimed call's drain check after it (drain_gpu). Off only for a reference twin's first
+    // call made beside another twin's start (worker/reference_twin.cpp): it runs no candidate
+    // code, and the GPU work the probe would wait behind is the other twin's.
+    bool drain = true;
   };
   RemoteCall call(const py::list& inputs, const CallOptions& options);
   // With the candidate stopped and drained (after the timing): a GPU still slow to answer a probe
   // is another process's, and the job ends as calibrate()'s check ends it. `when` is for the message.
   void check_gpu_alone(const std::string& when);
+
+  // While a request waits for the process's answer, the interpreter's lock is let go, so that
+  // another thread's reference twin (worker/reference_twin.cpp, started side by side) prepares its
+  // next request meanwhile. Not for a timed call, whose outputs are read inside its request.
+  void release_gil_while_waiting(bool release) { release_gil_ = release; }
 
   pid_t pid() const { return process_->pid(); }
   const std::string& scratch() const { return process_->scratch(); }
@@ -124,10 +133,14 @@ class RemoteCandidate {
   [[noreturn]] void throw_shared_gpu(const std::string& when, double probe_ms);
   double probe_ms();
   void trace_inside(const nlohmann::json& reply);
+  // process_->request, the interpreter's lock let go meanwhile where release_gil_while_waiting asked.
+  nlohmann::json request(const nlohmann::json& message, double* outer_ms = nullptr, int fd = -1,
+                         nlohmann::json* timed = nullptr);
 
   std::unique_ptr<CandidateProcess> process_;
   std::unique_ptr<ExchangeArena> arena_;
   bool cuda_;
+  bool release_gil_ = false;
   const GpuClockMonitor* clock_;
   int calls_ = 0;  // calls made to this process (trace_inside sets its first apart)
   double request_overhead_ms_ = 0;  // kforge's clock minus the reported host time, empty timed call

@@ -83,6 +83,7 @@ std::optional<std::string> Zygote::read_line(Clock::time_point deadline, bool un
 
 Zygote::Spawned Zygote::spawn(const RankNetwork* rank) {
   if (rank && rank->network_namespace_fd < 0) throw std::runtime_error("a rank's spawn needs its network namespace");
+  std::lock_guard lock(mutex_);
   int pair[2];
   if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, pair) != 0)
     throw std::runtime_error(std::string("socketpair: ") + std::strerror(errno));
@@ -109,6 +110,7 @@ Zygote::Spawned Zygote::spawn(const RankNetwork* rank) {
 }
 
 std::string Zygote::exit_of(pid_t pid, std::chrono::milliseconds wait) {
+  std::lock_guard lock(mutex_);
   auto deadline = Clock::now() + wait;
   while (!exits_.count(pid)) {
     auto line = read_line(deadline, true);

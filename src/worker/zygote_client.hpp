@@ -18,6 +18,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 
@@ -56,6 +57,9 @@ class Zygote {
   // `until_exit`, an empty line as soon as an exit report was recorded; nothing at the deadline.
   std::optional<std::string> read_line(std::chrono::steady_clock::time_point deadline, bool until_exit = false);
   int fd_;
+  // The control socket's reading state, shared by the threads that start reference twins side by
+  // side (worker/reference_twin.cpp): a twin that fails asks exit_of from its own thread.
+  std::mutex mutex_;
   std::string buffer_;
   std::map<pid_t, int> exits_;  // pid -> wait status
 };
