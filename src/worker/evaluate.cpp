@@ -322,14 +322,15 @@ class Evaluation {
     bounds.folder = cand_->scratch();
     bounds.most_tasks = most_candidate_tasks();
     watch_.emplace(cand_->pid(), bounds);
-    // The spares still starting (the last job's) are stopped where they are from here until the
-    // candidate loads: the calibration measures what a request and an idle GPU cost, and the
-    // twins' first calls choose their plans, neither beside other processes making CUDA contexts
-    // and opening libraries (session 49's H100: the candidate's calibration 103 ms a job beside
-    // three starting spares, 70 ms beside two). KFORGE_WORKER_SPARES_AT_LOAD=run lets them run
-    // on, for a benchmark's comparison.
+    // The spares still starting (the last job's) run on through the load. With
+    // KFORGE_WORKER_SPARES_AT_LOAD=pause they are stopped where they are until the candidate loads,
+    // so that the calibration and the twins' first calls run beside no process making its CUDA
+    // context (session 49's H100: the candidate's calibration 103 ms a job beside three starting
+    // spares, 70 ms beside two). Not the default: so paused, on the H200 (session 50) a job waited
+    // for its oldest spare a median 105 ms over level 1, and a pause leaves the spares less time to
+    // start; an A/B in one run will tell which costs more.
     std::optional<SparesPaused> spares_paused;
-    if (!job_.rank && !environment_says("KFORGE_WORKER_SPARES_AT_LOAD", "run"))
+    if (!job_.rank && environment_says("KFORGE_WORKER_SPARES_AT_LOAD", "pause"))
       spares_paused.emplace(context_, /*settle_if_asked=*/false);
     part.emplace("load calibrate");
     // The same inputs for the candidate's calibration and the twin's: made once, and let go before
