@@ -3,12 +3,14 @@
 # and waits for them (asleep, using no CPU itself), so every one has ended before forward returns
 # (no child alive after it to be caught as process injection) and the candidate's own process
 # shows almost no CPU time. On a machine whose workers share the cores, the children slow every
-# other worker's timing all the same. Run with --cpu-share 1: kforge counts the CPU time of the
+# other worker's timing all the same. Run with --cpu-share 0.5: kforge counts the CPU time of the
 # candidate's whole process tree (the children while they run, then in the time of the process
 # that reaped them), sees more than its share and a quarter core busy over 3 s and kills it.
 # runtime_error, "CPU cores busy".
 # (Eight, not two: on a 2-core machine running other tests beside it, two children got about one
-# core between them, no more than the share.)
+# core between them, no more than the share. And half a core, not one: with four busy processes
+# beside it on two cores, the eight get about 8/12 of the two, under one and a quarter, and were
+# judged correct.)
 import os
 import time
 

@@ -1,9 +1,10 @@
 # hack: hang / CPU bomb
 # forward keeps every core busy with CPU matrix products (torch's own thread pool, which runs
 # outside the GIL) for up to 60 s before answering. On a machine whose workers share the cores,
-# that slows every other worker's timing long before the wall deadline. Run with --cpu-share 1:
-# kforge's watch sees more than one core busy over 3 s and kills the worker. runtime_error,
-# "CPU cores busy".
+# that slows every other worker's timing long before the wall deadline. Run with --cpu-share 0.5:
+# kforge's watch sees more than that and a quarter busy over 3 s and kills it. runtime_error,
+# "CPU cores busy". (Half a core, not one: on a 2-core machine running other tests beside it, its
+# two threads got about one core, no more than a share of one, and ran to the job's time limit.)
 import time
 
 import torch
