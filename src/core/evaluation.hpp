@@ -47,6 +47,10 @@ struct EvaluationRecord {
 
   std::vector<double> ref_samples_ms, cand_samples_ms;  // CUDA events (host clock on CPU)
   std::vector<double> ref_host_ms, cand_host_ms;        // host clock, device synchronised
+  // Which of the reference's two timing processes (the twins, worker/reference_twin.hpp) timed
+  // each pair's reference sample, 0 or 1; empty where one process timed them all. The interval's
+  // widening (stats::process_allowance) is computed from it, so a stored result can be checked.
+  std::vector<int> ref_process;
 
   bool reused = false;  // this run took it from the store instead of evaluating again
 };

@@ -100,6 +100,7 @@ EvaluationRecord make_record(const PlannedEval& e, const std::string& eval_key, 
   r.cand_samples_ms = res.cand_ms;
   r.ref_host_ms = res.ref_host_ms;
   r.cand_host_ms = res.cand_host_ms;
+  r.ref_process = res.ref_process;
   auto clock = stats::choose_clock(res.ref_ms, res.cand_ms, res.ref_host_ms, res.cand_host_ms);
   const auto& ref_samples = clock.host ? res.ref_host_ms : res.ref_ms;
   const auto& cand_samples = clock.host ? res.cand_host_ms : res.cand_ms;

@@ -346,7 +346,16 @@ DELETE FROM problem_metadata WHERE problem_hash IN (SELECT hash FROM problems WH
 UPDATE meta SET value = '16' WHERE key = 'schema_version';
 )sql");
   }
-  // Later migrations go here: `if (version < 17) { ...; UPDATE meta ... }`.
+  if (version < 17) {
+    // The reference timed in two processes taking turns (session 49): which one timed each
+    // reference sample, so the interval's widening by their distance can be computed again from
+    // what is stored (NULL: one process, or a result stored before).
+    db.exec(R"sql(
+ALTER TABLE samples ADD COLUMN process INTEGER;
+UPDATE meta SET value = '17' WHERE key = 'schema_version';
+)sql");
+  }
+  // Later migrations go here: `if (version < 18) { ...; UPDATE meta ... }`.
   tx.commit();
 }
 

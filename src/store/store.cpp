@@ -423,12 +423,14 @@ EvaluationRecord Store::read_record(sqlite::Statement& s) {
 }
 
 void Store::load_samples(EvaluationRecord& r) {
-  auto s = db_.prepare("SELECT side, event_ms, host_ms FROM samples WHERE evaluation_id = ?1 ORDER BY side, idx");
+  auto s = db_.prepare(
+      "SELECT side, event_ms, host_ms, process FROM samples WHERE evaluation_id = ?1 ORDER BY side, idx");
   s.bind(1, r.id);
   while (s.step()) {
     bool ref = s.text_at(0) == "ref";
     (ref ? r.ref_samples_ms : r.cand_samples_ms).push_back(s.real_at(1));
     if (!s.is_null(2)) (ref ? r.ref_host_ms : r.cand_host_ms).push_back(s.real_at(2));
+    if (ref && !s.is_null(3)) r.ref_process.push_back(static_cast<int>(s.int_at(3)));
   }
 }
 
@@ -464,18 +466,24 @@ int64_t Store::insert_evaluation(const EvaluationRecord& r) {
   s.run();
   int64_t id = db_.last_insert_rowid();
 
-  auto sample = db_.prepare("INSERT INTO samples(evaluation_id, side, idx, event_ms, host_ms) VALUES (?1, ?2, ?3, ?4, ?5)");
-  auto put_side = [&](const char* side, const std::vector<double>& event, const std::vector<double>& host) {
+  auto sample = db_.prepare(
+      "INSERT INTO samples(evaluation_id, side, idx, event_ms, host_ms, process) VALUES (?1, ?2, ?3, ?4, ?5, ?6)");
+  auto put_side = [&](const char* side, const std::vector<double>& event, const std::vector<double>& host,
+                      const std::vector<int>& process) {
+    // A process for every sample or none (a list of another length is not the samples').
+    const bool processes = process.size() == event.size();
     for (size_t i = 0; i < event.size(); ++i) {
       sample.reset();
       sample.bind(1, id).bind(2, side).bind(3, static_cast<int64_t>(i)).bind(4, event[i]);
       if (i < host.size()) sample.bind(5, host[i]);
       else sample.bind(5, std::nullopt);
+      if (processes) sample.bind(6, static_cast<int64_t>(process[i]));
+      else sample.bind(6, std::nullopt);
       sample.run();
     }
   };
-  put_side("ref", r.ref_samples_ms, r.ref_host_ms);
-  put_side("cand", r.cand_samples_ms, r.cand_host_ms);
+  put_side("ref", r.ref_samples_ms, r.ref_host_ms, r.ref_process);
+  put_side("cand", r.cand_samples_ms, r.cand_host_ms, {});
   tx.commit();
   return id;
 }

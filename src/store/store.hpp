@@ -224,7 +224,7 @@ class Store {
 };
 
 // The schema this build writes, and the migrations that bring an older file to it.
-inline constexpr int kSchemaVersion = 16;
+inline constexpr int kSchemaVersion = 17;
 void migrate(sqlite::Database& db);
 
 }  // namespace kforge

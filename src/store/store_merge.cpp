@@ -48,7 +48,7 @@ CREATE TEMP TABLE evaluation_map AS
   SELECT s.id AS src, (SELECT t.id FROM main.evaluations t WHERE t.eval_key = s.eval_key AND
     t.created_at = s.created_at AND t.wall_s = s.wall_s ORDER BY t.id LIMIT 1) AS dst FROM src.evaluations s;
 CREATE INDEX temp.evaluation_map_src ON evaluation_map(src);
-INSERT OR IGNORE INTO main.samples SELECT m.dst, s.side, s.idx, s.event_ms, s.host_ms
+INSERT OR IGNORE INTO main.samples SELECT m.dst, s.side, s.idx, s.event_ms, s.host_ms, s.process
   FROM src.samples s JOIN evaluation_map m ON m.src = s.evaluation_id;
 
 -- Runs: a named one joins this store's run of that name; an unnamed one is matched by its start,

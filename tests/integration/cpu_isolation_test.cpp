@@ -10,6 +10,7 @@
 #include <sys/shm.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <optional>
@@ -24,6 +25,9 @@
 
 #include <gtest/gtest.h>
 
+#include "metrics/statistics.hpp"
+#include "metrics/timing_clock.hpp"
+#include "store/store.hpp"
 #include "support/command.hpp"
 #include "support/temp_dir.hpp"
 
@@ -417,6 +421,13 @@ TEST(CpuIsolation, TheReferenceIsTimedInTwoProcesses) {
     ASSERT_FALSE(line.is_null());
     const std::string message = line.value("message", "");
     const size_t note = message.find("; the reference's two timing processes ");
+    // The stored record: which process timed each reference sample (none with one process).
+    Store store(dir.file("k.db"));
+    const auto run = store.latest_run();
+    ASSERT_TRUE(run);
+    const auto records = store.run_evaluations(*run);
+    ASSERT_EQ(records.size(), 1u);
+    const EvaluationRecord& stored = records.front();
     if (std::string(twins) == "2") {
       ASSERT_NE(note, std::string::npos) << message;
       // "N.NN% apart": a figure, and a sane one for two processes of the same code.
@@ -424,8 +435,21 @@ TEST(CpuIsolation, TheReferenceIsTimedInTwoProcesses) {
       EXPECT_GE(apart, 0.0) << message;
       EXPECT_LT(apart, 50.0) << message;
       EXPECT_NE(message.find("% apart", note), std::string::npos) << message;
+      // Both processes in the store, one for each sample, and the message's figure computed
+      // again from what is stored, as the executor computed it.
+      ASSERT_EQ(stored.ref_process.size(), stored.ref_samples_ms.size());
+      EXPECT_NE(std::count(stored.ref_process.begin(), stored.ref_process.end(), 0), 0);
+      EXPECT_NE(std::count(stored.ref_process.begin(), stored.ref_process.end(), 1), 0);
+      const auto clock =
+          stats::choose_clock(stored.ref_samples_ms, stored.cand_samples_ms, stored.ref_host_ms, stored.cand_host_ms);
+      const auto again = stats::reference_processes_apart(clock.host ? stored.ref_host_ms : stored.ref_samples_ms,
+                                                          clock.host ? stored.cand_host_ms : stored.cand_samples_ms,
+                                                          stored.ref_process);
+      ASSERT_TRUE(again);
+      EXPECT_NEAR(100 * *again, apart, 0.0051) << message;
     } else {
       EXPECT_EQ(note, std::string::npos) << message;
+      EXPECT_TRUE(stored.ref_process.empty());
     }
   }
 }

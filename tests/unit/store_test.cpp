@@ -58,6 +58,7 @@ EvaluationRecord sample_record(const std::string& key) {
   r.cand_samples_ms = {1.0, 1.1};
   r.ref_host_ms = {2.2, 2.3};
   r.cand_host_ms = {1.2, 1.3};
+  r.ref_process = {0, 1};
   r.load_s = 0.5;
   r.correctness_s = 0.25;
   r.timing_s = 1.5;
@@ -99,6 +100,7 @@ TEST(Store, StoresAndFindsEvaluationsWithSamples) {
   EXPECT_EQ(found->speedup_ci->low, 1.9);
   EXPECT_EQ(found->ref_samples_ms, record.ref_samples_ms);
   EXPECT_EQ(found->cand_host_ms, record.cand_host_ms);
+  EXPECT_EQ(found->ref_process, record.ref_process);
   EXPECT_EQ(found->level, 1);
   EXPECT_EQ(found->settings["precision"], "fp32");
   EXPECT_EQ(found->load_s, 0.5);
@@ -367,9 +369,10 @@ TEST(Store, ASchema14ConvolutionShareIsDerivedAgain) {
     m.tf32_flops = 400;
     store.put_problem_metadata(m);
   }
-  {  // back to schema 14 as it stood: the column's old name, the old version
+  {  // back to schema 14 as it stood: the column's old name, no sample processes, the old version
     sqlite::Database db(dir.file("k.db"));
     db.exec("ALTER TABLE problem_metadata RENAME COLUMN tf32_flops TO conv_flops");
+    db.exec("ALTER TABLE samples DROP COLUMN process");
     db.exec("UPDATE meta SET value = '14' WHERE key = 'schema_version'");
   }
   Store store(dir.file("k.db"));
@@ -395,14 +398,63 @@ TEST(Store, ASchema15GroupedGemmRowIsDerivedAgain) {
       store.put_problem_metadata(m);
     }
   }
-  {
+  {  // back to schema 15 as it stood: no sample processes, the old version
     sqlite::Database db(dir.file("k.db"));
+    db.exec("ALTER TABLE samples DROP COLUMN process");
     db.exec("UPDATE meta SET value = '15' WHERE key = 'schema_version'");
   }
   Store store(dir.file("k.db"));
   EXPECT_EQ(store.schema_version(), kSchemaVersion);
   EXPECT_FALSE(store.find_problem_metadata("grouped-hash", "2.11.0", "fp32"));
   EXPECT_TRUE(store.find_problem_metadata(sample_problem().hash, "2.11.0", "fp32"));
+}
+
+// The reference's timing process of each sample: stored where every sample has one, none
+// otherwise (one process, or a list that is not the samples').
+TEST(Store, TheReferenceProcessOfEachSampleIsStoredWhereEverySampleHasOne) {
+  TempDir dir;
+  Store store(dir.file("k.db"));
+  store.put_problem(sample_problem());
+  store.put_candidate(sample_candidate());
+  auto one = sample_record("one-process");
+  one.ref_process.clear();
+  store.insert_evaluation(one);
+  auto short_list = sample_record("short-list");
+  short_list.ref_process = {1};
+  store.insert_evaluation(short_list);
+  auto two = sample_record("two-processes");
+  two.ref_process = {1, 0};
+  store.insert_evaluation(two);
+  EXPECT_TRUE(store.find_evaluation("one-process")->ref_process.empty());
+  EXPECT_TRUE(store.find_evaluation("short-list")->ref_process.empty());
+  EXPECT_EQ(store.find_evaluation("two-processes")->ref_process, (std::vector<int>{1, 0}));
+}
+
+// Schema 17: a schema-16 store's samples stay, with no reference process (one timed them).
+TEST(Store, ASchema16StoreKeepsItsSamplesWithoutProcesses) {
+  TempDir dir;
+  {
+    Store store(dir.file("k.db"));
+    store.put_problem(sample_problem());
+    store.put_candidate(sample_candidate());
+    auto record = sample_record("key-1");
+    record.ref_process.clear();
+    store.insert_evaluation(record);
+  }
+  {  // back to schema 16 as it stood: no process column
+    sqlite::Database db(dir.file("k.db"));
+    db.exec("ALTER TABLE samples DROP COLUMN process");
+    db.exec("UPDATE meta SET value = '16' WHERE key = 'schema_version'");
+  }
+  Store store(dir.file("k.db"));
+  EXPECT_EQ(store.schema_version(), kSchemaVersion);
+  auto found = store.find_evaluation("key-1");
+  ASSERT_TRUE(found);
+  EXPECT_EQ(found->ref_samples_ms, sample_record("key-1").ref_samples_ms);
+  EXPECT_TRUE(found->ref_process.empty());
+  auto later = sample_record("key-2");
+  store.insert_evaluation(later);
+  EXPECT_EQ(store.find_evaluation("key-2")->ref_process, later.ref_process);
 }
 
 // The device's peak rates, per device name and torch version; a new measurement replaces the old.
