@@ -43,6 +43,14 @@ TEST_F(CpuMerge, ShardsOfANamedStudyBecomeOneRunOnce) {
   EXPECT_NE(first.out.find("b.db: 1 evaluation(s)"), std::string::npos) << first.out;
   EXPECT_EQ(count(all, "evaluations"), 2);
   EXPECT_EQ(count(all, "samples"), count(a, "samples") + count(b, "samples"));
+  // Which reference twin timed each reference sample comes along (schema 17).
+  const auto timed_by_twins = [](const std::string& db) {
+    sqlite::Database d(db);
+    auto s = d.prepare("SELECT count(*) FROM samples WHERE side = 'ref' AND process IN (0, 1)");
+    return s.step() ? s.int_at(0) : -1;
+  };
+  EXPECT_GT(timed_by_twins(a), 0);
+  EXPECT_EQ(timed_by_twins(all), timed_by_twins(a) + timed_by_twins(b));
 
   auto again = run_kforge({"merge", a, b, "--into", all});
   ASSERT_EQ(again.exit_code, 0) << again.out << again.err;
