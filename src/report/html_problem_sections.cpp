@@ -57,13 +57,22 @@ std::string timings(const HtmlReportInput& in, const EvaluationRecord& r) {
   return out + "</dl>\n";
 }
 
-// The per-pair samples of both sides, where the store holds them.
+// The per-pair samples of both sides, where the store holds them; the reference's in a row per
+// timing process where two took turns (docs/evaluation.md, "The boundary"), so that a process that
+// drew a speed of its own shows as a row apart.
 std::string samples_strip(const EvaluationRecord& r) {
   if (r.ref_samples_ms.empty() && r.cand_samples_ms.empty()) return "";
   svg::SampleStrip strip;
   strip.title = "timed samples of the reference and the candidate";
   strip.x_title = "time per call [ms]";
-  strip.rows = {{"reference", r.ref_samples_ms, "#4c78a8"}, {"candidate", r.cand_samples_ms, "#f58518"}};
+  if (r.ref_process.size() == r.ref_samples_ms.size() && !r.ref_process.empty()) {
+    std::vector<double> first, second;
+    for (size_t i = 0; i < r.ref_samples_ms.size(); ++i) (r.ref_process[i] == 0 ? first : second).push_back(r.ref_samples_ms[i]);
+    strip.rows = {{"reference, twin 1", std::move(first), "#4c78a8"}, {"reference, twin 2", std::move(second), "#72b7b2"}};
+  } else {
+    strip.rows = {{"reference", r.ref_samples_ms, "#4c78a8"}};
+  }
+  strip.rows.push_back({"candidate", r.cand_samples_ms, "#f58518"});
   return svg::sample_strip(strip);
 }
 

@@ -310,6 +310,21 @@ TEST(HtmlReport, PageHoldsEveryProblemTheVerdictCountsAndFastP) {
   EXPECT_EQ(page, html_report(in)) << "the same run gives the same page";
 }
 
+// Where two reference twins took turns, each one's samples are a row of their own, so that a twin
+// that drew a speed of its own shows apart; with one process, one row.
+TEST(HtmlReport, TheReferenceSamplesOfTwoTwinsAreRowsOfTheirOwn) {
+  auto in = small_run();
+  const std::string one = html_report(in);
+  EXPECT_NE(one.find(">reference</text>"), std::string::npos);
+  EXPECT_EQ(one.find("twin 1"), std::string::npos);
+  EvaluationRecord& fast = in.records[0];  // the problem's shown candidate
+  for (size_t i = 0; i < fast.ref_samples_ms.size(); ++i) fast.ref_process.push_back(static_cast<int>(i / 2 % 2));
+  const std::string two = html_report(in);
+  EXPECT_NE(two.find(">reference, twin 1</text>"), std::string::npos);
+  EXPECT_NE(two.find(">reference, twin 2</text>"), std::string::npos);
+  EXPECT_EQ(two.find(">reference</text>"), std::string::npos);
+}
+
 TEST(HtmlReport, AgentAttemptsAndSeveralModels) {
   auto in = small_run();
   in.models["c-fast.py"] = "gpt";
