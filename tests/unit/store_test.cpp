@@ -409,22 +409,23 @@ TEST(Store, ASchema15GroupedGemmRowIsDerivedAgain) {
   EXPECT_TRUE(store.find_problem_metadata(sample_problem().hash, "2.11.0", "fp32"));
 }
 
+// sample_record(key) stored with `processes` as its reference samples' timing processes (empty: one).
+void insert_timed_by(Store& store, const std::string& key, std::vector<int> processes) {
+  store.put_problem(sample_problem());
+  store.put_candidate(sample_candidate());
+  auto record = sample_record(key);
+  record.ref_process = std::move(processes);
+  store.insert_evaluation(record);
+}
+
 // The reference's timing process of each sample: stored where every sample has one, none
 // otherwise (one process, or a list that is not the samples').
 TEST(Store, TheReferenceProcessOfEachSampleIsStoredWhereEverySampleHasOne) {
   TempDir dir;
   Store store(dir.file("k.db"));
-  store.put_problem(sample_problem());
-  store.put_candidate(sample_candidate());
-  auto one = sample_record("one-process");
-  one.ref_process.clear();
-  store.insert_evaluation(one);
-  auto short_list = sample_record("short-list");
-  short_list.ref_process = {1};
-  store.insert_evaluation(short_list);
-  auto two = sample_record("two-processes");
-  two.ref_process = {1, 0};
-  store.insert_evaluation(two);
+  insert_timed_by(store, "one-process", {});
+  insert_timed_by(store, "short-list", {1});
+  insert_timed_by(store, "two-processes", {1, 0});
   EXPECT_TRUE(store.find_evaluation("one-process")->ref_process.empty());
   EXPECT_TRUE(store.find_evaluation("short-list")->ref_process.empty());
   EXPECT_EQ(store.find_evaluation("two-processes")->ref_process, (std::vector<int>{1, 0}));
@@ -435,11 +436,7 @@ TEST(Store, ASchema16StoreKeepsItsSamplesWithoutProcesses) {
   TempDir dir;
   {
     Store store(dir.file("k.db"));
-    store.put_problem(sample_problem());
-    store.put_candidate(sample_candidate());
-    auto record = sample_record("key-1");
-    record.ref_process.clear();
-    store.insert_evaluation(record);
+    insert_timed_by(store, "key-1", {});
   }
   {  // back to schema 16 as it stood: no process column
     sqlite::Database db(dir.file("k.db"));
