@@ -190,6 +190,12 @@ for name in sorted(n for n in walls if os.path.exists(f"{out}/boundary-{n}.phase
     for part, values in parts.items():
         print(f"  {part:<24} {statistics.median(v[0] for v in values):8.1f} ms  {statistics.median(v[1] for v in values):6.0f} calls"
               f"  (total {sum(v[0] for v in values) / 1000:6.1f} s)")
+    # What a job waited for spares still starting (its candidate's and its twins' processes taken:
+    # session 50's H200 put level 1's largest cost there), per evaluation.
+    waits = sorted(sum(float(f.rpartition("=")[2].split("/")[0]) for f in l.rsplit(": ", 1)[1].split()
+                       if f.rpartition("=")[0] in ("load_take_process", "twin_take_process")) for l in lines)
+    print(f"  {'waiting for spares':<24} {statistics.median(waits):8.1f} ms  90th {waits[int(0.9 * (len(waits) - 1))]:.1f} ms"
+          f"  (total {sum(waits) / 1000:6.1f} s)")
     # The job beyond its phases (worker/job_loop.cpp's "job costs" line): what evaluate() spent outside
     # load, correctness and timing, and the memory's release before the result is sent.
     # The release's two parts where the worker says them (since session 38): Python's collection,
