@@ -94,7 +94,7 @@ for part in ${parts//,/ }; do
     arena=""; [[ $side == ipc || $side == vmm ]] && arena=$side
     if [[ $side == alt || $side == alt2 ]]; then
       alt_env=${BOUNDARY_ALT_ENV:-}; [[ $side == alt2 ]] && alt_env=${BOUNDARY_ALT2_ENV:-}
-      # shellcheck disable=SC2086  # NAME=VALUE words
+      # shellcheck disable=SC2086,SC2163  # NAME=VALUE words, exported as such
       (if [[ -n "$alt_env" ]]; then export $alt_env; fi
        run "$binary" "$part-$side" "$part" >"$out/boundary-$part-$side.wall")
     else
