@@ -90,6 +90,14 @@ std::unique_ptr<RemoteCandidate> start_reference_twin(std::unique_ptr<CandidateP
   });
 }
 
+// A spare (or a new process) for a twin; its failure is the reference's.
+std::unique_ptr<CandidateProcess> take_twin_process(WorkerContext& context) {
+  return reference_failure([&] {
+    TracedPart part("twin take process");
+    return take_candidate_process(context);
+  });
+}
+
 // The first twin's failure is thrown; a later one's leaves those before it, and `note` says why.
 // False once one failed.
 bool keep_or_throw(const Failure& f, bool first, std::string& note) {
@@ -104,10 +112,7 @@ bool keep_or_throw(const Failure& f, bool first, std::string& note) {
 void ReferenceTwins::start_one_by_one(WorkerContext& context, const std::function<TwinStart(size_t)>& start_for, bool cuda) {
   for (size_t i = twins_.size(); i < reference_twin_count(); ++i) {
     try {
-      auto process = reference_failure([&] {
-        TracedPart part("twin take process");
-        return take_candidate_process(context);
-      });
+      auto process = take_twin_process(context);  // before start_for(i) makes its inputs, as ever
       twins_.push_back(start_reference_twin(std::move(process), start_for(i), cuda, context.clock.get(), false));
     } catch (const Failure& f) {
       if (!keep_or_throw(f, twins_.empty(), note_)) break;
@@ -123,10 +128,7 @@ void ReferenceTwins::start_side_by_side(WorkerContext& context, const std::funct
   std::vector<std::unique_ptr<CandidateProcess>> processes;
   for (size_t i = twins_.size(); i < reference_twin_count(); ++i) {
     try {
-      processes.push_back(reference_failure([&] {
-        TracedPart part("twin take process");
-        return take_candidate_process(context);
-      }));
+      processes.push_back(take_twin_process(context));
     } catch (const Failure& f) {
       if (!keep_or_throw(f, processes.empty() && twins_.empty(), note_)) break;
     }
