@@ -169,9 +169,12 @@ class CandidateHost {
       return;
     }
     const auto t0 = Clock::now();
+    prepare_parts_.last = t0;
     py::object props = py::module_::import("torch").attr("cuda").attr("get_device_properties")(0);
+    prepare_parts_.mark("cuda_init");
     hold_ = StreamHold::create(std::chrono::milliseconds(500), &why_not_held_);
     timer_ = make_cuda_timer(props.attr("L2_cache_size").cast<int64_t>(), nullptr, hold_.get(), why_not_held_);
+    prepare_parts_.mark("timer");
     // Not for a rank's process: it is forked for its job and waited for at once (never a spare).
     const char* warm = std::getenv("KFORGE_WORKER_SPARE_WARMUP");
     if (private_apart_from_ == 0 && !(warm && std::string_view(warm) == "0")) warm_libraries();
@@ -190,15 +193,21 @@ class CandidateHost {
     const at::TensorOptions options = at::TensorOptions().device(at::kCUDA, 0).dtype(at::kFloat);
     at::Tensor a = at::ones({64, 64}, options);
     at::Tensor product = at::mm(a, a);
+    synchronize_device(true);
+    prepare_parts_.mark("cublas");
     at::Tensor image = at::ones({1, 8, 16, 16}, options), filter = at::ones({8, 8, 3, 3}, options);
     at::Tensor convolved = at::conv2d(image, filter);
     synchronize_device(true);
+    prepare_parts_.mark("cudnn");
   }
 
   int serve() {
     // What the CUDA start cost (kforge's own figure: no candidate code has run yet), for the phase trace.
     json ready = {{"type", "ready"}};
-    if (cuda_) ready["prepare_ms"] = prepare_ms_;
+    if (cuda_) {
+      ready["prepare_ms"] = prepare_ms_;
+      ready["prepare_parts"] = prepare_parts_.parts;
+    }
     if (private_apart_from_ != 0) ready["network_namespace"] = network_namespace_id();
     if (!protocol::write_frame(fd_, ready)) return 1;
     for (;;) {
@@ -605,6 +614,7 @@ class CandidateHost {
   Clock::time_point request_read_;  // when the request being served was read (sample_json)
   at::Tensor calibration_outputs_;   // stands for a call's outputs in the calibration
   double prepare_ms_ = 0;            // [ms] prepare()'s time on CUDA, sent with "ready"
+  InsideParts prepare_parts_;        // its parts: the context, the timer, the libraries' warm-up
   bool cuda_;
   std::vector<std::string> writable_;
   std::vector<int> protected_pids_;
