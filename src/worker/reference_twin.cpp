@@ -2,6 +2,7 @@
 
 #include <ATen/ThreadLocalState.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -98,8 +99,9 @@ std::unique_ptr<CandidateProcess> take_twin_process(WorkerContext& context) {
   });
 }
 
-// The first twin's failure is thrown; a later one's leaves those before it, and `note` says why.
-// False once one failed.
+// A twin's failure is thrown where no other twin started (`first`) or where it is not the
+// candidate's doing (the GPU another process's); else it leaves the twins that started, and
+// `note` says why. False once one failed.
 bool keep_or_throw(const Failure& f, bool first, std::string& note) {
   if (first || f.not_the_candidates) throw f;
   note = "the reference timed in one process (a second did not start: " + f.message + ")";
@@ -172,12 +174,14 @@ void ReferenceTwins::start_side_by_side(WorkerContext& context, const std::funct
     py::gil_scoped_release unlocked;
     for (std::thread& t : threads) t.join();
   }
+  // Whichever started is kept, whatever its place: the two start at once, so which of them fails
+  // where only one can (the first to hold what both want) is a race, and the first's failure
+  // threw away the second's process until session 51. Only where none started (and none was
+  // kept) is the failure thrown, the first's, as one after the other throws it.
+  const bool none_started = twins_.empty() && std::none_of(started.begin(), started.end(), [](const auto& t) { return t != nullptr; });
   for (size_t k = 0; k < n; ++k) {
-    if (failed[k]) {
-      if (!keep_or_throw(*failed[k], k == 0 && twins_.empty(), note_)) break;
-      continue;
-    }
-    twins_.push_back(std::move(started[k]));
+    if (failed[k]) keep_or_throw(*failed[k], none_started, note_);
+    else twins_.push_back(std::move(started[k]));
   }
 }
 

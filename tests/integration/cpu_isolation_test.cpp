@@ -599,6 +599,42 @@ TEST(CpuIsolation, AReferenceThatCannotRunInItsTwinIsTimedInItsOwnProcess) {
       << message;
 }
 
+// A problem whose Model one sandboxed process at a time can build: each takes an exclusive flock
+// on the problem's file, which a twin may read, and keeps it (the reference process, which may
+// probe its parent, takes none). So the first twin to build it starts and the other cannot: the
+// reference is timed in the one that did, the message says so, and the candidate is judged as
+// ever. Started side by side, which twin that is is a race (until session 51, the second's
+// success was thrown away where the first lost it); one after the other, the second fails.
+TEST(CpuIsolation, ATwinThatCannotStartLeavesTheOther) {
+  std::string problem = read_whole_file(source_path(kProblem));
+  const std::string init = "        super().__init__()\n";
+  const size_t at = problem.find(init);
+  ASSERT_NE(at, std::string::npos) << "the problem has no __init__ where this test expects one";
+  problem.insert(at + init.size(),
+                 "        import fcntl, os\n"
+                 "        try:\n"
+                 "            os.kill(os.getppid(), 0)  # allowed in kforge's reference process only\n"
+                 "        except PermissionError:\n"
+                 "            global held\n"
+                 "            held = open(__file__)\n"
+                 "            fcntl.flock(held, fcntl.LOCK_EX | fcntl.LOCK_NB)  # the second twin: BlockingIOError\n");
+  const std::string honest = read_whole_file(source_path("tests/legit/add_relu_clamp.py"));
+  for (const char* start : {"side-by-side", "one-by-one"}) {
+    TempDir dir;
+    ScopedEnv order("KFORGE_WORKER_TWIN_START", start);
+    auto r = run_kforge({"--db", dir.file("k.db"), "eval", "--device", "cpu", "--json", "--max-time", "0.5", "--problem",
+                         dir.write("level1/1_Add_ReLU.py", problem), dir.write("honest.py", honest)});
+    auto lines = r.json_lines();
+    ASSERT_EQ(lines.size(), 1u) << start << ": " << r.out << r.err;
+    EXPECT_EQ(lines[0].value("verdict", ""), "correct") << start << ": " << lines[0].dump();
+    const std::string message = lines[0].value("message", "");
+    EXPECT_NE(message.find("the reference timed in one process (a second did not start: "), std::string::npos)
+        << start << ": " << message;
+    EXPECT_EQ(message.find("the reference's two timing processes"), std::string::npos) << start << ": " << message;
+    EXPECT_EQ(message.find("the reference timed in the reference process"), std::string::npos) << start << ": " << message;
+  }
+}
+
 // A candidate whose process dies is judged (crashed, with how) and the next one in the same
 // reference process is not harmed.
 TEST(CpuIsolation, ACrashHarmsOnlyItsCandidate) {
