@@ -255,6 +255,12 @@ protocol::ReadResult CandidateProcess::read_reply(std::optional<std::chrono::ste
   return protocol::read_frame(socket_, deadline, protocol::kMaxCandidateFrameBytes);
 }
 
+bool CandidateProcess::start_over() const {
+  if (ready_) return true;
+  pollfd channel{socket_, POLLIN, 0};
+  return ::poll(&channel, 1, 0) > 0;
+}
+
 void CandidateProcess::wait_ready(std::chrono::seconds wait) {
   if (ready_) return;
   continue_start();

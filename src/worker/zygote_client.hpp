@@ -80,6 +80,9 @@ class CandidateProcess {
   // then stops it; at once when it was ready before. Throws a Failure (runtime_error) when it dies
   // first or `wait` passes, or when a rank's process is not in the network expect_network named.
   void wait_ready(std::chrono::seconds wait);
+  // Whether its start is over, without waiting: ready, or its first frame (or the end of its
+  // channel, where it died) is there to read, so wait_ready() will not block.
+  bool start_over() const;
   // A process still starting (no "ready" read yet) stopped where it is, so nothing of its start
   // runs while something is timed; continue_start() lets it go on, as does wait_ready().
   void pause_start();
