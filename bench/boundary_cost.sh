@@ -21,7 +21,8 @@
 #   the spares waited for before the timing instead of stopped where they are); "alt2" likewise
 #   with BOUNDARY_ALT2_ENV (session 37: KFORGE_WORKER_SPARE_COUNT=4 and KFORGE_WORKER_SPARE_WARMUP=1;
 #   session 38: KFORGE_WORKERS_PER_GPU=2, two workers taking turns on the GPU, at e35838f, since
-#   reverted: docs/benchmarks.md says why).
+#   reverted: docs/benchmarks.md says why; session 51: KFORGE_WORKER_SPARE_COUNT=8 and
+#   KFORGE_WORKER_SPARE_TAKE=oldest).
 # Each run's phase medians end with what the worker's jobs cost beyond their phases ("job costs"
 # in the worker's log: evaluate() outside load, correctness and timing; the release after a job).
 # Needs the commit in .git and .deps/ (tools/fetch-deps.sh) where the machine has no registry.
@@ -186,10 +187,12 @@ for name in sorted(n for n in walls if os.path.exists(f"{out}/boundary-{n}.phase
             parts.setdefault(part.replace("_", " "), []).append((float(ms), int(count)))
     if not lines:
         continue
-    print(f"\n{name}: where an evaluation's time goes, medians over {len(lines)} evaluations (ms, and calls)")
+    # A part's figure is its calls' sum in one evaluation (three spares' starts, two twins'
+    # calibrations): the last column is the median of one call, not to be read off the first.
+    print(f"\n{name}: where an evaluation's time goes, medians over {len(lines)} evaluations (ms summed over its calls, the calls, ms a call)")
     for part, values in parts.items():
         print(f"  {part:<24} {statistics.median(v[0] for v in values):8.1f} ms  {statistics.median(v[1] for v in values):6.0f} calls"
-              f"  (total {sum(v[0] for v in values) / 1000:6.1f} s)")
+              f"  {statistics.median(v[0] / v[1] for v in values if v[1]):8.1f} ms a call  (total {sum(v[0] for v in values) / 1000:6.1f} s)")
     # What a job waited for spares still starting (its candidate's and its twins' processes taken:
     # session 50's H200 put level 1's largest cost there), per evaluation.
     waits = sorted(sum(float(f.rpartition("=")[2].split("/")[0]) for f in l.rsplit(": ", 1)[1].split()

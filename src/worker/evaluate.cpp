@@ -326,9 +326,10 @@ class Evaluation {
     // KFORGE_WORKER_SPARES_AT_LOAD=pause they are stopped where they are until the candidate loads,
     // so that the calibration and the twins' first calls run beside no process making its CUDA
     // context (session 49's H100: the candidate's calibration 103 ms a job beside three starting
-    // spares, 70 ms beside two). Not the default: so paused, on the H200 (session 50) a job waited
-    // for its oldest spare a median 105 ms over level 1, and a pause leaves the spares less time to
-    // start; an A/B in one run will tell which costs more.
+    // spares, 70 ms beside two). Not the default, and no cheaper on the H200: level 1 took 125.7 s
+    // so paused (session 50: a job waited for its spares a median 145 ms) and 125.8 s with them
+    // running on (session 51: 1.2 ms, but the calibration and the twins' start 49 and 72 ms
+    // longer beside them). Two runs on two machines; not yet one A/B in one run.
     std::optional<SparesPaused> spares_paused;
     if (!job_.rank && environment_says("KFORGE_WORKER_SPARES_AT_LOAD", "pause"))
       spares_paused.emplace(context_, /*settle_if_asked=*/false);

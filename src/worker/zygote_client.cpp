@@ -281,7 +281,8 @@ void CandidateProcess::wait_ready(std::chrono::seconds wait) {
     if (const auto& ms = frame.message.value("prepare_ms", nlohmann::json()); PhaseTrace::wanted() && ms.is_number())
       PhaseTrace::current().add("spare start prepare", ms.get<double>());
     // Its parts (torch's CUDA start, the timer and stream hold, each library's warm-up): where a
-    // spare's start could be made shorter (session 50's H200: 2.07 s a spare, fork to ready).
+    // spare's start could be made shorter (session 51's H200: the part that makes the context,
+    // the timer's, the largest, its stopped time included; docs/benchmarks.md).
     if (const auto& parts = frame.message.value("prepare_parts", nlohmann::json()); PhaseTrace::wanted() && parts.is_object())
       for (const auto& [part, ms] : parts.items())
         if (ms.is_number()) PhaseTrace::current().add("spare start " + part, ms.get<double>());
