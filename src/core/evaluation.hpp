@@ -51,6 +51,11 @@ struct EvaluationRecord {
   // each pair's reference sample, 0 or 1; empty where one process timed them all. The interval's
   // widening (stats::process_allowance) is computed from it, so a stored result can be checked.
   std::vector<int> ref_process;
+  // The allowance a side its twins' distance gave the interval (stats::process_allowance): set
+  // where two processes timed the reference. Past kSystematicAllowance, they drew speeds apart,
+  // and the problem's later evaluations on this device and torch are widened as far
+  // (Store::largest_process_allowance; docs/evaluation.md, The boundary).
+  std::optional<double> process_allowance;
 
   bool reused = false;  // this run took it from the store instead of evaluating again
 };

@@ -46,7 +46,7 @@ std::vector<uint64_t> fresh_seeds(int n) {
 
 EvaluationRecord make_record(const PlannedEval& e, const std::string& eval_key, const nlohmann::json& settings,
                              const protocol::WorkerInfo& worker, const std::string& device_label,
-                             const JobOutcome& outcome, double wall_s) {
+                             const JobOutcome& outcome, double wall_s, std::optional<double> drawn_before) {
   EvaluationRecord r;
   r.eval_key = eval_key;
   r.problem_hash = e.problem.hash;
@@ -113,12 +113,21 @@ EvaluationRecord make_record(const PlannedEval& e, const std::string& eval_key, 
       // and the interval widened where that is more than the fixed allowance and the noise explain.
       const auto apart = stats::reference_processes_apart(ref_samples, cand_samples, res.ref_process);
       const double allowance = stats::process_allowance(apart, *est);
-      r.speedup_ci = stats::with_systematic_allowance(est->ci95, allowance);
+      if (apart) r.process_allowance = allowance;  // this evaluation's own, stored for the problem's next ones
+      // Where the problem's processes drew apart before on this device, this candidate's one
+      // process may have drawn too, though both twins agree here (level1/83 on the H200: 0.84 with
+      // its twins 0.06% apart, session 51): the interval is widened as far as it was then.
+      const bool drew_before = drawn_before && *drawn_before > allowance;
+      r.speedup_ci = stats::with_systematic_allowance(est->ci95, drew_before ? *drawn_before : allowance);
       if (apart) {
         r.message += fmt::format("; the reference's two timing processes {:.2f}% apart", 100 * *apart);
         if (allowance > stats::kSystematicAllowance)
           r.message += fmt::format(" (the interval widened to {:.2f}% a side for it)", 100 * allowance);
       }
+      if (drew_before)
+        r.message += fmt::format("; the interval widened to {:.2f}% a side: this problem's timing processes drew speeds "
+                                 "that far apart on this device before",
+                                 100 * *drawn_before);
     }
     if (clock.host)
       r.message += fmt::format("; timed by the host clock: {:.3f} ms of each call ran outside the stream the CUDA "
@@ -312,6 +321,21 @@ class WorkerLoop {
     return outcome;
   }
 
+  // How far the problem's timing processes were seen to draw apart on this device before (a
+  // correct result's interval is widened as far); nothing where the store cannot say.
+  std::optional<double> drawn_before(const PlannedEval& e, const JobOutcome& outcome) {
+    if (outcome.failure != JobFailure::none || outcome.result.verdict != Verdict::correct) return std::nullopt;
+    std::lock_guard lock(shared_.sink.mutex());
+    try {
+      return shared_.store.largest_process_allowance(e.problem.hash, info_.device_name, info_.torch_version,
+                                                     stats::kSystematicAllowance);
+    } catch (const Error& err) {
+      std::fprintf(stderr, "kforge: the store could not say whether %s's processes drew apart before (%s)\n",
+                   e.problem_name.c_str(), err.what());
+      return std::nullopt;
+    }
+  }
+
   void run_job(JobRunner& worker, size_t i, const PlannedEval& e, const std::string& key) {
     const protocol::EvalJob job = job_for(e);
     const auto t0 = std::chrono::steady_clock::now();
@@ -321,7 +345,7 @@ class WorkerLoop {
     stored_settings["trial_seeds"] = job.trial_seeds;
     stored_settings["precision"] = to_string(job.precision);  // as resolved for this problem
     stored_settings["timeout_s"] = shared_.settings.timeout_s;      // not in the key: see reusable()
-    EvaluationRecord r = make_record(e, key, stored_settings, info_, device_label_, outcome, wall);
+    EvaluationRecord r = make_record(e, key, stored_settings, info_, device_label_, outcome, wall, drawn_before(e, outcome));
     const bool worker_died = outcome.failure == JobFailure::crashed;
     if (worker_died) r.message = "the reference process died twice, not the candidate's: " + r.message + " (not stored)";
     // Another process's work on the GPU (worker/remote_candidate.cpp, drain_gpu): every job on

@@ -58,8 +58,11 @@ std::vector<EvaluationRecord> execute_plan(std::vector<PlannedEval>& plan, const
 WorkerConfig worker_config(const ExecutorConfig& config, const std::string& id);
 
 // Turns what a worker said (or failed to say) into the stored record. Exposed for tests.
+// `drawn_before`: the largest allowance the problem's earlier intervals on this device and torch
+// got from their twins' distance (Store::largest_process_allowance), which widens this one's too.
 EvaluationRecord make_record(const PlannedEval& e, const std::string& eval_key, const nlohmann::json& settings,
                              const protocol::WorkerInfo& worker, const std::string& device_label,
-                             const JobOutcome& outcome, double wall_s);
+                             const JobOutcome& outcome, double wall_s,
+                             std::optional<double> drawn_before = std::nullopt);
 
 }  // namespace kforge

@@ -355,7 +355,18 @@ ALTER TABLE samples ADD COLUMN process INTEGER;
 UPDATE meta SET value = '17' WHERE key = 'schema_version';
 )sql");
   }
-  // Later migrations go here: `if (version < 18) { ...; UPDATE meta ... }`.
+  if (version < 18) {
+    // The allowance a side the twins' distance gave each interval (session 51): where a problem's
+    // processes drew speeds apart on a device, its later evaluations there are widened as far,
+    // since the candidate's one process may draw where both twins agree (NULL: one process, or a
+    // result stored before). Indexed for that lookup, by problem and device.
+    db.exec(R"sql(
+ALTER TABLE evaluations ADD COLUMN process_allowance REAL;
+CREATE INDEX evaluations_drawn ON evaluations(problem_hash, device_name) WHERE process_allowance IS NOT NULL;
+UPDATE meta SET value = '18' WHERE key = 'schema_version';
+)sql");
+  }
+  // Later migrations go here: `if (version < 19) { ...; UPDATE meta ... }`.
   tx.commit();
 }
 

@@ -22,7 +22,7 @@ constexpr const char* kRecordColumns =
     "e.id, e.eval_key, e.problem_hash, e.candidate_hash, e.device, e.device_name, e.torch_version, "
     "e.settings, e.verdict, e.rule, e.message, e.trials_passed, e.trials_total, e.max_abs_error, "
     "e.max_rel_error, e.ref_ms, e.cand_ms, e.speedup, e.speedup_ci_low, e.speedup_ci_high, e.wall_s, "
-    "e.created_at, p.level, p.problem_id, e.load_s, e.correctness_s, e.timing_s";
+    "e.created_at, p.level, p.problem_id, e.load_s, e.correctness_s, e.timing_s, e.process_allowance";
 
 // A call of one sample, as the lookups below fill it in.
 ModelCall sample_call(const std::string& model, const std::string& problem_hash, const std::string& format, int sample) {
@@ -368,7 +368,7 @@ std::vector<EvaluationRecord> Store::candidate_evaluations(const std::string& ca
   std::vector<EvaluationRecord> out;
   while (s.step()) {
     auto r = read_record(s);
-    r.problem_name = s.text_at(27);
+    r.problem_name = s.text_at(28);
     load_samples(r);
     out.push_back(std::move(r));
   }
@@ -419,6 +419,7 @@ EvaluationRecord Store::read_record(sqlite::Statement& s) {
   r.load_s = s.real_at(24);
   r.correctness_s = s.real_at(25);
   r.timing_s = s.real_at(26);
+  r.process_allowance = s.optional_real_at(27);
   return r;
 }
 
@@ -445,15 +446,25 @@ std::optional<EvaluationRecord> Store::find_evaluation(const std::string& eval_k
   return r;
 }
 
+std::optional<double> Store::largest_process_allowance(const std::string& problem_hash, const std::string& device_name,
+                                                       const std::string& torch_version, double past) {
+  auto s = db_.prepare(
+      "SELECT max(process_allowance) FROM evaluations WHERE problem_hash = ?1 AND device_name = ?2"
+      " AND torch_version = ?3 AND process_allowance > ?4");
+  s.bind(1, problem_hash).bind(2, device_name).bind(3, torch_version).bind(4, past);
+  if (!s.step()) return std::nullopt;
+  return s.optional_real_at(0);
+}
+
 int64_t Store::insert_evaluation(const EvaluationRecord& r) {
   sqlite::Transaction tx(db_);
   auto s = db_.prepare(
       "INSERT INTO evaluations(eval_key, problem_hash, candidate_hash, device, device_name, torch_version,"
       " settings, verdict, rule, message, trials_passed, trials_total, max_abs_error, max_rel_error,"
       " ref_ms, cand_ms, speedup, speedup_ci_low, speedup_ci_high, wall_s, created_at, load_s, correctness_s,"
-      " timing_s)"
+      " timing_s, process_allowance)"
       " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21,"
-      " ?22, ?23, ?24)");
+      " ?22, ?23, ?24, ?25)");
   s.bind(1, r.eval_key).bind(2, r.problem_hash).bind(3, r.candidate_hash).bind(4, r.device)
       .bind(5, r.device_name).bind(6, r.torch_version).bind(7, r.settings.dump())
       .bind(8, std::string(to_string(r.verdict))).bind(9, r.rule).bind(10, r.message)
@@ -462,7 +473,7 @@ int64_t Store::insert_evaluation(const EvaluationRecord& r) {
   if (r.speedup_ci) s.bind(18, r.speedup_ci->low).bind(19, r.speedup_ci->high);
   else s.bind(18, std::nullopt).bind(19, std::nullopt);
   s.bind(20, r.wall_s).bind(21, r.created_at.empty() ? now_utc() : r.created_at);
-  s.bind(22, r.load_s).bind(23, r.correctness_s).bind(24, r.timing_s);
+  s.bind(22, r.load_s).bind(23, r.correctness_s).bind(24, r.timing_s).bind(25, r.process_allowance);
   s.run();
   int64_t id = db_.last_insert_rowid();
 
@@ -630,11 +641,11 @@ std::vector<EvaluationRecord> Store::run_evaluations(int64_t run_id) {
   std::vector<EvaluationRecord> out;
   while (s.step()) {
     auto r = read_record(s);
-    r.problem_name = s.text_at(27);
-    r.candidate_name = s.text_at(28);
-    r.level = static_cast<int>(s.int_at(29));
-    r.problem_id = static_cast<int>(s.int_at(30));
-    r.reused = s.int_at(31) != 0;
+    r.problem_name = s.text_at(28);
+    r.candidate_name = s.text_at(29);
+    r.level = static_cast<int>(s.int_at(30));
+    r.problem_id = static_cast<int>(s.int_at(31));
+    r.reused = s.int_at(32) != 0;
     out.push_back(std::move(r));
   }
   for (auto& r : out) load_samples(r);

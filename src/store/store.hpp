@@ -136,6 +136,11 @@ class Store {
 
   // The most recent evaluation stored under this key, with its samples.
   std::optional<EvaluationRecord> find_evaluation(const std::string& eval_key);
+  // The largest allowance a side that the reference twins' distance gave an interval of this
+  // problem on this device and torch, where it was more than `past` (the fixed allowance): the
+  // problem's processes were seen to draw speeds that far apart there. Empty where none was.
+  std::optional<double> largest_process_allowance(const std::string& problem_hash, const std::string& device_name,
+                                                  const std::string& torch_version, double past);
   // Stores the record and its samples in one transaction; returns its id.
   int64_t insert_evaluation(const EvaluationRecord& record);
 
@@ -224,7 +229,7 @@ class Store {
 };
 
 // The schema this build writes, and the migrations that bring an older file to it.
-inline constexpr int kSchemaVersion = 17;
+inline constexpr int kSchemaVersion = 18;
 void migrate(sqlite::Database& db);
 
 }  // namespace kforge

@@ -38,10 +38,10 @@ INSERT INTO main.device_peaks SELECT * FROM src.device_peaks WHERE true
 
 INSERT INTO main.evaluations(eval_key, problem_hash, candidate_hash, device, device_name, torch_version, settings,
     verdict, rule, message, trials_passed, trials_total, max_abs_error, max_rel_error, ref_ms, cand_ms, speedup,
-    speedup_ci_low, speedup_ci_high, wall_s, load_s, correctness_s, timing_s, created_at)
+    speedup_ci_low, speedup_ci_high, wall_s, load_s, correctness_s, timing_s, created_at, process_allowance)
   SELECT eval_key, problem_hash, candidate_hash, device, device_name, torch_version, settings, verdict, rule, message,
     trials_passed, trials_total, max_abs_error, max_rel_error, ref_ms, cand_ms, speedup, speedup_ci_low,
-    speedup_ci_high, wall_s, load_s, correctness_s, timing_s, created_at
+    speedup_ci_high, wall_s, load_s, correctness_s, timing_s, created_at, process_allowance
   FROM src.evaluations s WHERE NOT EXISTS (SELECT 1 FROM main.evaluations t
     WHERE t.eval_key = s.eval_key AND t.created_at = s.created_at AND t.wall_s = s.wall_s);
 CREATE TEMP TABLE evaluation_map AS

@@ -9,6 +9,7 @@
 #include <sys/wait.h>
 #include <sys/shm.h>
 #include <unistd.h>
+#include <utime.h>
 
 #include <algorithm>
 #include <chrono>
@@ -497,6 +498,62 @@ TEST(CpuIsolation, TwinsThatDrawApartWidenTheIntervalAndAreNotKept) {
     EXPECT_EQ(log.find("load_twin_kept="), std::string::npos) << log;
   }
   EXPECT_TRUE(drew_apart) << "four workers' twins all agreed modulo 7";
+}
+
+// A problem whose processes drew speeds apart on this device before gets every later interval
+// widened as far, though its twins then agree: the candidate's one process may draw where both
+// twins agree (level1/83 on the H200: 0.84 with its twins 0.06% apart, session 51). Here the
+// reference sleeps by its process id (as above) while the problem file's modification time is
+// odd, and not while it is even: one file and one text, so one problem to the store.
+TEST(CpuIsolation, AProblemWhoseProcessesDrewApartBeforeIsWidenedWhenItsTwinsAgree) {
+  const std::string problem = problem_with_forward_prelude(
+      "        import os, time\n"
+      "        if int(os.stat(__file__).st_mtime) % 2:\n"
+      "            time.sleep(0.001 * 1.5 ** (os.getpid() % 7))\n");
+  ASSERT_FALSE(problem.empty());
+  TempDir dir;
+  ScopedEnv cache("XDG_CACHE_HOME", dir.file("cache"));
+  const std::string path = dir.write("level1/1_Add_ReLU.py", problem);
+  const auto eval = [&](const std::string& name) {
+    auto r = run_kforge({"--db", dir.file("k.db"), "eval", "--device", "cpu", "--json", "--max-time", "0.5", "--problem",
+                         path, dir.write(name, problem + "\nModelNew = Model\n# " + name + "\n")});
+    auto lines = r.json_lines();
+    EXPECT_EQ(lines.size(), 1u) << r.out << r.err;
+    return lines.empty() ? nlohmann::json::object() : lines[0];
+  };
+  const auto set_modified = [&](time_t seconds) {
+    const utimbuf times{seconds, seconds};
+    ASSERT_EQ(::utime(path.c_str(), &times), 0);
+  };
+  // The allowance a side N of "the interval widened to N% a side<after>", or -1.
+  const auto widened = [](const std::string& message, const std::string& after) {
+    const std::string lead = "the interval widened to ";
+    for (size_t at = message.find(lead); at != std::string::npos; at = message.find(lead, at + 1)) {
+      const size_t end = message.find("% a side", at);
+      if (end != std::string::npos && message.compare(end + std::strlen("% a side"), after.size(), after) == 0)
+        return std::stod(message.substr(at + lead.size()));
+    }
+    return -1.0;
+  };
+  set_modified(1'700'000'001);  // odd: each process draws
+  double drawn = -1;
+  for (int attempt = 0; attempt < 4 && drawn < 0; ++attempt) {
+    const auto line = eval("drawing_" + std::to_string(attempt) + ".py");
+    ASSERT_EQ(line.value("verdict", ""), "correct") << line.dump();
+    drawn = widened(line.value("message", ""), " for it");
+  }
+  ASSERT_GT(drawn, 5.0) << "four pairs of twins all agreed modulo 7";
+  set_modified(1'700'000'002);  // even: no draw
+  const auto steady = eval("steady.py");
+  ASSERT_EQ(steady.value("verdict", ""), "correct") << steady.dump();
+  const std::string message = steady.value("message", "");
+  EXPECT_LT(widened(message, " for it"), 0) << message;  // its own twins agree
+  EXPECT_NEAR(widened(message, ": this problem's timing processes drew speeds that far apart on this device before"), drawn,
+              0.01)
+      << message;
+  const auto ci = steady.at("speedup_ci");
+  EXPECT_GT((ci[1].get<double>() - ci[0].get<double>()) / 2 / steady.value("speedup", 1.0), drawn / 100 - 0.001)
+      << steady.dump();
 }
 
 // Each side's timed pairs read their inputs from one place in its arena by default, and from

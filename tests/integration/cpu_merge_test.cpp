@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <utility>
 
 #include "common/files.hpp"
 #include "store/sqlite.hpp"
@@ -51,6 +52,16 @@ TEST_F(CpuMerge, ShardsOfANamedStudyBecomeOneRunOnce) {
   };
   EXPECT_GT(timed_by_twins(a), 0);
   EXPECT_EQ(timed_by_twins(all), timed_by_twins(a) + timed_by_twins(b));
+  // And the allowance their distance gave each interval (schema 18), which later evaluations of
+  // the problem on the device are widened by.
+  const auto allowances = [](const std::string& db) {
+    sqlite::Database d(db);
+    auto s = d.prepare("SELECT count(*), coalesce(sum(process_allowance), 0) FROM evaluations WHERE process_allowance IS NOT NULL");
+    return s.step() ? std::make_pair(s.int_at(0), s.real_at(1)) : std::make_pair(int64_t{-1}, -1.0);
+  };
+  EXPECT_GT(allowances(a).first, 0);
+  EXPECT_EQ(allowances(all).first, allowances(a).first + allowances(b).first);
+  EXPECT_DOUBLE_EQ(allowances(all).second, allowances(a).second + allowances(b).second);
 
   auto again = run_kforge({"merge", a, b, "--into", all});
   ASSERT_EQ(again.exit_code, 0) << again.out << again.err;

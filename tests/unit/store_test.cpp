@@ -358,6 +358,12 @@ TEST(Store, ProblemMetadataWithoutTheConvolutionShareIsDerivedAgain) {
   EXPECT_TRUE(store.find_problem_metadata(m.problem_hash, "2.11.0", "fp32"));
 }
 
+// What schema 18 added, taken away again: a store as the schemas before it left one.
+void drop_schema_18(sqlite::Database& db) {
+  db.exec("DROP INDEX evaluations_drawn");
+  db.exec("ALTER TABLE evaluations DROP COLUMN process_allowance");
+}
+
 // A schema-14 store's convolution share becomes tf32_flops, emptied so that each row is derived
 // again with its recurrent layers counted (schema 15).
 TEST(Store, ASchema14ConvolutionShareIsDerivedAgain) {
@@ -373,6 +379,7 @@ TEST(Store, ASchema14ConvolutionShareIsDerivedAgain) {
     sqlite::Database db(dir.file("k.db"));
     db.exec("ALTER TABLE problem_metadata RENAME COLUMN tf32_flops TO conv_flops");
     db.exec("ALTER TABLE samples DROP COLUMN process");
+    drop_schema_18(db);
     db.exec("UPDATE meta SET value = '14' WHERE key = 'schema_version'");
   }
   Store store(dir.file("k.db"));
@@ -401,6 +408,7 @@ TEST(Store, ASchema15GroupedGemmRowIsDerivedAgain) {
   {  // back to schema 15 as it stood: no sample processes, the old version
     sqlite::Database db(dir.file("k.db"));
     db.exec("ALTER TABLE samples DROP COLUMN process");
+    drop_schema_18(db);
     db.exec("UPDATE meta SET value = '15' WHERE key = 'schema_version'");
   }
   Store store(dir.file("k.db"));
@@ -441,6 +449,7 @@ TEST(Store, ASchema16StoreKeepsItsSamplesWithoutProcesses) {
   {  // back to schema 16 as it stood: no process column
     sqlite::Database db(dir.file("k.db"));
     db.exec("ALTER TABLE samples DROP COLUMN process");
+    drop_schema_18(db);
     db.exec("UPDATE meta SET value = '16' WHERE key = 'schema_version'");
   }
   Store store(dir.file("k.db"));
@@ -452,6 +461,60 @@ TEST(Store, ASchema16StoreKeepsItsSamplesWithoutProcesses) {
   auto later = sample_record("key-2");
   store.insert_evaluation(later);
   EXPECT_EQ(store.find_evaluation("key-2")->ref_process, later.ref_process);
+}
+
+// The allowance the twins' distance gave each interval (schema 18): stored and read back, and the
+// largest past the fixed allowance found per problem, device and torch version, none elsewhere.
+TEST(Store, TheLargestProcessAllowanceIsFoundPerProblemDeviceAndTorch) {
+  TempDir dir;
+  Store store(dir.file("k.db"));
+  store.put_problem(sample_problem());
+  store.put_candidate(sample_candidate());
+  const auto put = [&](const std::string& key, std::optional<double> allowance, const std::string& device,
+                       const std::string& torch) {
+    auto r = sample_record(key);
+    r.process_allowance = allowance;
+    r.device_name = device;
+    r.torch_version = torch;
+    store.insert_evaluation(r);
+  };
+  put("fixed", 0.005, "NVIDIA H200", "2.11.0");
+  put("drawn", 0.12, "NVIDIA H200", "2.11.0");
+  put("drawn-less", 0.08, "NVIDIA H200", "2.11.0");
+  put("one-process", std::nullopt, "NVIDIA H200", "2.11.0");
+  put("other-device", 0.3, "NVIDIA H100 80GB HBM3", "2.11.0");
+  put("other-torch", 0.4, "NVIDIA H200", "2.12.0");
+  EXPECT_EQ(store.find_evaluation("drawn")->process_allowance, 0.12);
+  EXPECT_FALSE(store.find_evaluation("one-process")->process_allowance);
+  EXPECT_EQ(store.largest_process_allowance("p-hash", "NVIDIA H200", "2.11.0", 0.005), 0.12);
+  EXPECT_EQ(store.largest_process_allowance("p-hash", "NVIDIA H100 80GB HBM3", "2.11.0", 0.005), 0.3);
+  EXPECT_FALSE(store.largest_process_allowance("p-hash", "NVIDIA H200", "2.11.0", 0.2));
+  EXPECT_FALSE(store.largest_process_allowance("other-problem", "NVIDIA H200", "2.11.0", 0.005));
+  EXPECT_FALSE(store.largest_process_allowance("p-hash", "cpu", "2.11.0", 0.005));
+}
+
+// Schema 18: a schema-17 store's results stay, with no allowance of their own; later ones keep theirs.
+TEST(Store, ASchema17StoreGainsTheProcessAllowance) {
+  TempDir dir;
+  {
+    Store store(dir.file("k.db"));
+    insert_timed_by(store, "key-1", {0, 1});
+  }
+  {  // back to schema 17 as it stood
+    sqlite::Database db(dir.file("k.db"));
+    drop_schema_18(db);
+    db.exec("UPDATE meta SET value = '17' WHERE key = 'schema_version'");
+  }
+  Store store(dir.file("k.db"));
+  EXPECT_EQ(store.schema_version(), kSchemaVersion);
+  auto found = store.find_evaluation("key-1");
+  ASSERT_TRUE(found);
+  EXPECT_FALSE(found->process_allowance);
+  EXPECT_EQ(found->ref_process, (std::vector<int>{0, 1}));
+  auto later = sample_record("key-2");
+  later.process_allowance = 0.07;
+  store.insert_evaluation(later);
+  EXPECT_EQ(store.largest_process_allowance("p-hash", "NVIDIA H200", "2.11.0", 0.005), 0.07);
 }
 
 // The device's peak rates, per device name and torch version; a new measurement replaces the old.
