@@ -3,7 +3,9 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <functional>
 #include <sstream>
+#include <vector>
 
 #include "common/errors.hpp"
 #include "common/files.hpp"
@@ -426,6 +428,19 @@ void insert_timed_by(Store& store, const std::string& key, std::vector<int> proc
   store.insert_evaluation(record);
 }
 
+// A store in `dir` holding key-1 timed by `processes`, then taken back to schema `version` as it
+// stood: `undo` drops what the later schemas added. Opening it again migrates it.
+void store_one_as_schema(const TempDir& dir, std::vector<int> processes, int version,
+                         const std::function<void(sqlite::Database&)>& undo) {
+  {
+    Store store(dir.file("k.db"));
+    insert_timed_by(store, "key-1", std::move(processes));
+  }
+  sqlite::Database db(dir.file("k.db"));
+  undo(db);
+  db.exec("UPDATE meta SET value = '" + std::to_string(version) + "' WHERE key = 'schema_version'");
+}
+
 // The reference's timing process of each sample: stored where every sample has one, none
 // otherwise (one process, or a list that is not the samples').
 TEST(Store, TheReferenceProcessOfEachSampleIsStoredWhereEverySampleHasOne) {
@@ -442,16 +457,10 @@ TEST(Store, TheReferenceProcessOfEachSampleIsStoredWhereEverySampleHasOne) {
 // Schema 17: a schema-16 store's samples stay, with no reference process (one timed them).
 TEST(Store, ASchema16StoreKeepsItsSamplesWithoutProcesses) {
   TempDir dir;
-  {
-    Store store(dir.file("k.db"));
-    insert_timed_by(store, "key-1", {});
-  }
-  {  // back to schema 16 as it stood: no process column
-    sqlite::Database db(dir.file("k.db"));
+  store_one_as_schema(dir, {}, 16, [](sqlite::Database& db) {  // no process column
     db.exec("ALTER TABLE samples DROP COLUMN process");
     drop_schema_18(db);
-    db.exec("UPDATE meta SET value = '16' WHERE key = 'schema_version'");
-  }
+  });
   Store store(dir.file("k.db"));
   EXPECT_EQ(store.schema_version(), kSchemaVersion);
   auto found = store.find_evaluation("key-1");
@@ -496,15 +505,7 @@ TEST(Store, TheLargestProcessAllowanceIsFoundPerProblemDeviceAndTorch) {
 // Schema 18: a schema-17 store's results stay, with no allowance of their own; later ones keep theirs.
 TEST(Store, ASchema17StoreGainsTheProcessAllowance) {
   TempDir dir;
-  {
-    Store store(dir.file("k.db"));
-    insert_timed_by(store, "key-1", {0, 1});
-  }
-  {  // back to schema 17 as it stood
-    sqlite::Database db(dir.file("k.db"));
-    drop_schema_18(db);
-    db.exec("UPDATE meta SET value = '17' WHERE key = 'schema_version'");
-  }
+  store_one_as_schema(dir, {0, 1}, 17, drop_schema_18);
   Store store(dir.file("k.db"));
   EXPECT_EQ(store.schema_version(), kSchemaVersion);
   auto found = store.find_evaluation("key-1");
