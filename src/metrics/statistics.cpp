@@ -102,6 +102,11 @@ std::optional<double> reference_processes_apart(std::span<const double> referenc
   return std::abs(median(ratios[1]) / median(ratios[0]) - 1.0);
 }
 
+std::optional<double> reference_processes_apart_alone(std::span<const double> reference_ms, std::span<const int> process) {
+  const std::vector<double> unit(reference_ms.size(), 1.0);  // each reference time against 1: the time itself
+  return reference_processes_apart(reference_ms, unit, process);
+}
+
 double process_allowance(std::optional<double> apart, const SpeedupEstimate& estimate) {
   if (!apart) return kSystematicAllowance;
   return std::max(kSystematicAllowance, *apart - estimate.rel_half_width());

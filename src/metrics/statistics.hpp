@@ -57,6 +57,12 @@ inline constexpr size_t kFewestPairsPerProcess = 3;
 std::optional<double> reference_processes_apart(std::span<const double> reference_ms, std::span<const double> candidate_ms,
                                                 std::span<const int> process);
 
+// How far apart the two processes' own times came, the candidate's left out: |m1 / m0 - 1| of each
+// process's median reference time. Pairs taking turns two at a time cancel the GPU's drift here
+// too; what they cannot cancel is a candidate that runs slower on one process's pairs than on the
+// other's, which moves reference_processes_apart and not this. Empty as that one is.
+std::optional<double> reference_processes_apart_alone(std::span<const double> reference_ms, std::span<const int> process);
+
 // The allowance a speedup's interval gets on each side: kSystematicAllowance, or more where the
 // reference's two processes came further apart (`apart`) than the sampling noise explains. That
 // noise is about the sampling interval's relative half-width (`estimate`): each process's median

@@ -3,6 +3,7 @@
 #include "core/seeds.hpp"
 #include "core/rules.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <optional>
 #include <cstdio>
@@ -113,7 +114,13 @@ EvaluationRecord make_record(const PlannedEval& e, const std::string& eval_key, 
       // and the interval widened where that is more than the fixed allowance and the noise explain.
       const auto apart = stats::reference_processes_apart(ref_samples, cand_samples, res.ref_process);
       const double allowance = stats::process_allowance(apart, *est);
-      if (apart) r.process_allowance = allowance;  // this evaluation's own, stored for the problem's next ones
+      // Stored for the problem's next evaluations: no more than the twins' own times show, since
+      // a candidate that runs slower on one twin's pairs than on the other's (their turns are in
+      // kforge's source) makes them look apart through its own times, and would otherwise widen
+      // every later candidate's interval on the problem.
+      if (apart)
+        r.process_allowance = std::min(
+            allowance, stats::process_allowance(stats::reference_processes_apart_alone(ref_samples, res.ref_process), *est));
       // Where the problem's processes drew apart before on this device, this candidate's one
       // process may have drawn too, though both twins agree here (level1/83 on the H200: 0.84 with
       // its twins 0.06% apart, session 51): the interval is widened as far as it was then.

@@ -501,7 +501,7 @@ TEST(CpuIsolation, TwinsThatDrawApartWidenTheIntervalAndAreNotKept) {
 }
 
 // A problem whose processes drew speeds apart on this device before gets every later interval
-// widened as far, though its twins then agree: the candidate's one process may draw where both
+// widened as far (as the twins' own times showed it), though its twins then agree: the candidate's one process may draw where both
 // twins agree (level1/83 on the H200: 0.84 with its twins 0.06% apart, session 51). Here the
 // reference sleeps by its process id (as above) while the problem file's modification time is
 // odd, and not while it is even: one file and one text, so one problem to the store.
@@ -547,12 +547,15 @@ TEST(CpuIsolation, AProblemWhoseProcessesDrewApartBeforeIsWidenedWhenItsTwinsAgr
   const auto steady = eval("steady.py");
   ASSERT_EQ(steady.value("verdict", ""), "correct") << steady.dump();
   const std::string message = steady.value("message", "");
-  EXPECT_LT(widened(message, " for it"), 0) << message;  // its own twins agree
-  EXPECT_NEAR(widened(message, ": this problem's timing processes drew speeds that far apart on this device before"), drawn,
-              0.01)
-      << message;
+  // The draw as the drawing twins' own times showed it (at most what their interval got), past
+  // whatever this evaluation's own twins give (on a loaded machine they may come apart a little).
+  const double remembered =
+      widened(message, ": this problem's timing processes drew speeds that far apart on this device before");
+  EXPECT_GT(remembered, 5.0) << message;
+  EXPECT_LE(remembered, drawn + 0.01) << message;
+  EXPECT_LT(widened(message, " for it"), remembered) << message;
   const auto ci = steady.at("speedup_ci");
-  EXPECT_GT((ci[1].get<double>() - ci[0].get<double>()) / 2 / steady.value("speedup", 1.0), drawn / 100 - 0.001)
+  EXPECT_GT((ci[1].get<double>() - ci[0].get<double>()) / 2 / steady.value("speedup", 1.0), remembered / 100 - 0.001)
       << steady.dump();
 }
 

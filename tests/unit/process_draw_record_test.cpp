@@ -1,7 +1,8 @@
 // The executor's record where the reference was timed in two processes (worker/reference_twin.hpp):
 // the allowance their distance gave the interval is kept for the problem's later evaluations
-// (schema 18), and a problem whose processes drew apart before on the device gets its interval
-// widened as far, though this evaluation's twins agree: its candidate's one process may have drawn.
+// (schema 18), as far as the twins' own times show it, and a problem whose processes drew apart
+// before on the device gets its interval widened as far, though this evaluation's twins agree:
+// its candidate's one process may have drawn.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -74,6 +75,20 @@ TEST(ProcessDrawRecord, AnEarlierDrawWidensAnIntervalWhoseTwinsAgree) {
             std::string::npos)
       << r.message;
   EXPECT_DOUBLE_EQ(*r.process_allowance, stats::kSystematicAllowance);
+}
+
+// A candidate that runs 20% slower on twin 1's pairs than on twin 0's, the twins' own times the
+// same: the twins look apart through the candidate's times, and its own interval is widened for
+// it, but nothing is kept to widen the problem's later intervals.
+TEST(ProcessDrawRecord, ACandidatePacedWithTheTwinsTurnsLeavesNoDrawBehind) {
+  JobOutcome o = twins_outcome(0.0);
+  for (size_t i = 0; i < o.result.cand_ms.size(); ++i)
+    if (o.result.ref_process[i] == 1) o.result.cand_ms[i] *= 1.2;
+  const EvaluationRecord r = record_of(o);
+  ASSERT_TRUE(r.speedup && r.speedup_ci && r.process_allowance) << r.message;
+  EXPECT_NE(r.message.find("the interval widened to"), std::string::npos) << r.message;
+  EXPECT_GT(half_width_share(r), 0.05) << r.message;
+  EXPECT_DOUBLE_EQ(*r.process_allowance, stats::kSystematicAllowance) << r.message;
 }
 
 // An earlier draw smaller than this evaluation's own widening adds nothing; without twins (one

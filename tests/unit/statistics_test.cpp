@@ -155,6 +155,28 @@ TEST(Statistics, ReferenceProcessesApartIsTheirSpeedupsRatio) {
   EXPECT_NEAR(*reference_processes_apart(ref, cand, process), 0.04 / 1.04, 0.0025);
 }
 
+// The twins' own times alone: a drawn process shows in them as in the speedups, while a candidate
+// that runs slower on one process's pairs moves only the speedups' distance.
+TEST(Statistics, ReferenceProcessesApartAloneLeavesTheCandidateOut) {
+  std::vector<double> ref, cand;
+  std::vector<int> process;
+  for (int i = 0; i < 24; ++i) {
+    const int p = (i / 2) % 2;
+    process.push_back(p);
+    ref.push_back(2.0 * (p == 1 ? 1.04 : 1.0));
+    cand.push_back(2.0);
+  }
+  EXPECT_NEAR(*reference_processes_apart_alone(ref, process), 0.04, 1e-12);
+  EXPECT_NEAR(*reference_processes_apart(ref, cand, process), 0.04, 1e-12);
+  for (int i = 0; i < 24; ++i) {  // the twins alike, the candidate 20% slower on process 1's pairs
+    ref[i] = 2.0;
+    cand[i] = process[i] == 1 ? 2.4 : 2.0;
+  }
+  EXPECT_NEAR(*reference_processes_apart_alone(ref, process), 0.0, 1e-12);
+  EXPECT_NEAR(*reference_processes_apart(ref, cand, process), 1 - 1 / 1.2, 1e-12);  // its speedups 1/1.2 against 1
+  EXPECT_FALSE(reference_processes_apart_alone(ref, std::vector<int>(24, 0)));
+}
+
 // Nothing is said where one process has too few pairs, the sizes disagree, a sample is not
 // positive or a process is named other than 0 or 1.
 TEST(Statistics, ReferenceProcessesApartNeedsBothProcesses) {
