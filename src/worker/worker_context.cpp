@@ -2,6 +2,7 @@
 
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -68,27 +69,23 @@ std::unique_ptr<CandidateProcess> take_candidate_process(WorkerContext& context)
   // The oldest spare whose start is over: those started together (three after each new problem's
   // load) finish in any order, and one ready need not wait behind an older one still making its
   // CUDA context (on the H200 a job waited for its spares a median 145 ms over level 1, session
-  // 50). KFORGE_WORKER_SPARE_TAKE=oldest always takes the oldest, as before session 51.
+  // 50). Where none is over, the oldest, waited for, not the others: they may still be making
+  // their CUDA contexts (stopped where they are while anything is timed: SparesPaused), and
+  // waiting for all cost every job 0.17 s on the H200 (session 31, with two). One that died is
+  // dropped and the choice made again. KFORGE_WORKER_SPARE_TAKE=oldest always takes the oldest,
+  // as before session 51.
   static const bool oldest_only = environment_says("KFORGE_WORKER_SPARE_TAKE", "oldest");
-  for (auto it = context.spares.begin(); !oldest_only && it != context.spares.end();) {
-    if (!(*it)->start_over()) {
-      ++it;
-      continue;
-    }
-    if (!spare_ready(**it)) {  // it died: dropped, as oldest_ready_spare drops one
-      it = context.spares.erase(it);
+  while (!context.spares.empty()) {
+    auto it = oldest_only ? context.spares.end()
+                          : std::find_if(context.spares.begin(), context.spares.end(),
+                                         [](const std::unique_ptr<CandidateProcess>& spare) { return spare->start_over(); });
+    if (it == context.spares.end()) it = context.spares.begin();
+    if (!spare_ready(**it)) {
+      context.spares.erase(it);
       continue;
     }
     auto process = std::move(*it);
     context.spares.erase(it);
-    return process;
-  }
-  // None is over yet: the oldest only, waited for; the others may still be making their CUDA
-  // contexts (stopped where they are while anything is timed: SparesPaused). Waiting for all cost
-  // every job 0.17 s on the H200 (session 31, with two).
-  if (oldest_ready_spare(context)) {
-    auto process = std::move(context.spares.front());
-    context.spares.erase(context.spares.begin());
     return process;
   }
   auto process = std::make_unique<CandidateProcess>(*context.zygote, context.zygote->spawn());
