@@ -22,7 +22,9 @@
 #   with BOUNDARY_ALT2_ENV (session 37: KFORGE_WORKER_SPARE_COUNT=4 and KFORGE_WORKER_SPARE_WARMUP=1;
 #   session 38: KFORGE_WORKERS_PER_GPU=2, two workers taking turns on the GPU, at e35838f, since
 #   reverted: docs/benchmarks.md says why; session 51: KFORGE_WORKER_SPARE_COUNT=8 and
-#   KFORGE_WORKER_SPARE_TAKE=oldest).
+#   KFORGE_WORKER_SPARE_TAKE=oldest). "again" runs this build once more, after "after", into the
+#   store "after" left, every candidate evaluated anew (--force): a problem whose twins drew apart in
+#   the first run has its interval widened by the store's remembered draw in the second (schema 18).
 # Each run's phase medians end with what the worker's jobs cost beyond their phases ("job costs"
 # in the worker's log: evaluate() outside load, correctness and timing; the release after a job).
 # Needs the commit in .git and .deps/ (tools/fetch-deps.sh) where the machine has no registry.
@@ -65,11 +67,14 @@ logs="${XDG_CACHE_HOME:-$HOME/.cache}/kforge/logs"
 log_sizes() { for f in "$logs"/worker-*.log; do if [[ -f "$f" ]]; then echo "$f $(stat -c %s "$f")"; fi; done; }
 run() {  # run BINARY NAME FOLDER: evaluates the folder, JSON lines to $out/boundary-NAME.jsonl, wall seconds to stdout
   local binary="$1" name="$2" folder="$3" db="build/bench-boundary-$2.db"
-  rm -f "$db" "$db"-*
+  # "again": this build once more into the default side's store, every result evaluated anew
+  # (--force), so that what that store remembers (a problem's draw, schema 18) is in play.
+  if [[ $name == *-again ]]; then db="build/bench-boundary-${name%-again}-after.db"; else rm -f "$db" "$db"-*; fi
   local t0 t1 sizes
   sizes=$(log_sizes)
   t0=$(date +%s%N)
   local extra=""; [[ $name == *-alt || $name == *-alt2 ]] && extra="${BOUNDARY_ALT_ARGS:-}"
+  [[ $name == *-again ]] && extra="--force"
   # shellcheck disable=SC2086  # the extra options are words
   KFORGE_WORKER_PHASE_TRACE=1 "$binary" --db "$db" eval --device cuda --json $extra "$dir/$folder" >"$out/boundary-$name.jsonl" 2>"$out/boundary-$name.err"
   t1=$(date +%s%N)
@@ -112,7 +117,7 @@ out, before = sys.argv[1], sys.argv[2]
 def rows(name):
     return {j["problem"]: j for j in map(json.loads, open(f"{out}/boundary-{name}.jsonl"))}
 walls = {}
-for name in (f"{group}-{side}" for group in ("thirty", "level1") for side in ("before", "after", "ipc", "vmm", "alt", "alt2")):
+for name in (f"{group}-{side}" for group in ("thirty", "level1") for side in ("before", "after", "ipc", "vmm", "alt", "alt2", "again")):
     if os.path.exists(f"{out}/boundary-{name}.wall"):
         walls[name] = float(open(f"{out}/boundary-{name}.wall").read())
 print(f"benchmark (f): the process boundary's cost, {before} (before) against this build (after), one run")
@@ -123,7 +128,7 @@ for name, wall in sorted(walls.items()):
         ratio += f"   {wall / walls[group + '-alt']:.3f}x alt"
     print(f"  {name:<16} whole run {wall:7.1f} s{ratio}")
 for group, count in (("thirty", 30), ("level1", 100)):
-    for side in ("after", "ipc", "vmm", "alt", "alt2"):
+    for side in ("after", "ipc", "vmm", "alt", "alt2", "again"):
         if f"{group}-{side}" in walls:
             r = rows(f"{group}-{side}")
             speedups = sorted(j["speedup"] for j in r.values() if j["speedup"] is not None)
@@ -140,6 +145,10 @@ for group, count in (("thirty", 30), ("level1", 100)):
             if apart:
                 widened = sorted(p for p, j in r.items() if "the interval widened to" in (j.get("message") or ""))
                 far = sorted(apart.items(), key=lambda kv: -kv[1])[:5]
+                remembered = sorted(p for p, j in r.items() if "drew speeds that far apart on this device before" in (j.get("message") or ""))
+                if remembered:
+                    print(f"    widened by the store's remembered draw: {len(remembered)} "
+                          f"{[(p, round(r[p]['speedup'], 4), [round(x, 4) for x in r[p]['speedup_ci']]) for p in remembered[:6]]}")
                 print(f"    twins apart (%): median {statistics.median(apart.values()):.2f}, 90th "
                       f"{statistics.quantiles(apart.values(), n=10)[-1] if len(apart) > 1 else max(apart.values()):.2f}, "
                       f"largest {far}; intervals widened: {len(widened)} {widened[:6]}")
@@ -165,7 +174,7 @@ for group, count in (("thirty", 30), ("level1", 100)):
 # Each side's phases summed over its evaluations (kforge's own figures, the build before the
 # boundary's too): where the boundary's time went, phase by phase.
 for group in ("thirty", "level1"):
-    sides = [side for side in ("before", "after", "ipc", "vmm", "alt", "alt2") if f"{group}-{side}" in walls]
+    sides = [side for side in ("before", "after", "ipc", "vmm", "alt", "alt2", "again") if f"{group}-{side}" in walls]
     if not sides:
         continue
     print(f"\n{group}: phases summed over the evaluations (s)\n  {'side':<8} {'load':>7} {'correctness':>12} {'timing':>7} {'outside':>8} {'wall':>7}")
