@@ -344,7 +344,11 @@ class WorkerLoop {
   }
 
   void run_job(JobRunner& worker, size_t i, const PlannedEval& e, const std::string& key) {
-    const protocol::EvalJob job = job_for(e);
+    protocol::EvalJob job = job_for(e);
+    // The worker ends this problem's reference twins after the timing unless the queue's next job
+    // is likely to be of the same problem (worker/reference_twin.hpp).
+    const std::optional<size_t> next = shared_.queue.next_to_take();
+    job.next_job_same_problem = next && shared_.plan[*next].problem.hash == e.problem.hash;
     const auto t0 = std::chrono::steady_clock::now();
     const JobOutcome outcome = outcome_of(worker, job, e);
     const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

@@ -23,6 +23,18 @@ std::optional<size_t> JobQueue::take() {
   }
 }
 
+std::optional<size_t> JobQueue::next_to_take() {
+  std::lock_guard lock(mutex_);
+  if (!builds_ok_ || untaken_ == 0) return std::nullopt;
+  std::optional<size_t> waiting;
+  for (size_t i = 0; i < ready_.size(); ++i) {
+    if (taken_[i]) continue;
+    if (ready_[i]) return i;
+    if (!waiting) waiting = i;
+  }
+  return waiting;
+}
+
 void JobQueue::mark_ready(size_t i) {
   std::lock_guard lock(mutex_);
   ready_[i] = 1;

@@ -19,6 +19,10 @@ class JobQueue {
   // The earliest ready job not yet taken, waiting for one to become ready; nothing once every job
   // is taken, or once the builds failed (close(false)).
   std::optional<size_t> take();
+  // The job take() would return next if called now: the earliest ready one not yet taken, else the
+  // earliest not yet taken (its build may be the first done); nothing once every job is taken. A
+  // guess where several workers take from the queue: another may take it first.
+  std::optional<size_t> next_to_take();
   // Job i's build is done.
   void mark_ready(size_t i);
   // The builds are over: every job may run (`builds_ok`), or none more is taken (they failed).

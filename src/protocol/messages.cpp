@@ -73,6 +73,7 @@ void to_json(nlohmann::json& j, const EvalJob& v) {
        {"scratch_bytes", v.scratch_bytes}};
   put_optional(j, "atol", v.atol);
   put_optional(j, "rtol", v.rtol);
+  put_optional(j, "next_job_same_problem", v.next_job_same_problem);
   if (v.rank)
     j["rank"] = {{"rank", v.rank->rank},
                  {"world_size", v.rank->world_size},
@@ -95,6 +96,7 @@ void from_json(const nlohmann::json& j, EvalJob& v) {
   v.host_memory_bytes = j.value("host_memory_bytes", int64_t{0});
   v.cpu_cores = j.value("cpu_cores", 0.0);
   v.scratch_bytes = j.value("scratch_bytes", int64_t{0});
+  v.next_job_same_problem = get_optional<bool>(j, "next_job_same_problem");
   if (j.contains("rank") && j["rank"].is_object()) {
     const auto& r = j["rank"];
     RankPlace place;

@@ -86,6 +86,11 @@ struct EvalJob {
   // --scratch-disk; 0: unbounded) [bytes].
   int64_t scratch_bytes = 0;
   std::optional<RankPlace> rank;  // a multi-rank problem's job: which rank this worker evaluates
+  // Whether kforge's next job for this worker is likely of the same problem (its queue's next
+  // entry: another worker may take it), so the worker keeps what serves it (its reference twins,
+  // worker/reference_twin.hpp) or ends it at once; nothing where kforge cannot say (an agent's
+  // attempt, a job of `kforge serve`'s), and the worker keeps them.
+  std::optional<bool> next_job_same_problem;
 };
 
 struct JobResult {

@@ -147,6 +147,7 @@ class Evaluation {
       TracedPart part("candidate end");
       cand_.reset();  // the candidate's process group is killed here, whatever the verdict
     }
+    twins_.end_unless_wanted_next(job_);  // where the evaluation ended before its timing
     twins_.keep(context_);
     ranks_.reset();
     if (PhaseTrace::wanted())
@@ -187,6 +188,7 @@ class Evaluation {
     }
     phase(&res_.timing_s, [&] { agreed([&] { timing(); }); });
     spares_paused.reset();
+    twins_.end_unless_wanted_next(job_);
     phase(&res_.correctness_s, [&] {
       TracedPart part("census");
       census();

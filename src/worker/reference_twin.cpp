@@ -214,6 +214,13 @@ Sample ReferenceTwins::call(const TimedCall& call, const std::function<Sample(Re
   return sample;
 }
 
+void ReferenceTwins::end_unless_wanted_next(const protocol::EvalJob& job) {
+  static const bool keep_always = environment_says("KFORGE_WORKER_TWINS_KEPT", "always");
+  if (twins_.empty() || keep_always || job.next_job_same_problem.value_or(true)) return;
+  TracedPart part("twin end");
+  twins_.clear();  // each one's arena let go here, its process killed (its teardown is the driver's)
+}
+
 void ReferenceTwins::keep(WorkerContext& context) {
   if (twins_.empty() || !clean_ || !kept_after_) return;
   context.twin_key = std::move(key_);

@@ -101,6 +101,14 @@ class ReferenceTwins {
   // answer, or they came apart (not_kept): then they end here.
   void keep(WorkerContext& context);
 
+  // Ended now, unless kforge says its next job is likely of the same problem or cannot say
+  // (EvalJob::next_job_same_problem): then their contexts' teardown runs beside this job's census
+  // and its result's sending, not beside the next job's twins' start, whose arenas, allocations
+  // and first calls waited for the driver meanwhile (on an H100, a new problem's twins took 100-240
+  // ms to start after another problem's job against 20 ms after none; session 52).
+  // KFORGE_WORKER_TWINS_KEPT=always keeps them whatever kforge says, as before session 52.
+  void end_unless_wanted_next(const protocol::EvalJob& job);
+
   // Not kept for the next job: the timing found them apart (stats::processes_drew_apart), so one of
   // them drew a speed of its own, and a problem's next candidates get a new pair rather than the
   // same lean for every attempt of an agent's search.

@@ -631,11 +631,20 @@ TEST(CpuIsolation, AReferenceTwinIsKeptForItsProblemOnly) {
   }
   std::string log = cpu_worker_log(dir);
   std::map<std::string, std::string> trace_of;  // problem file name: its job's phase trace
+  std::vector<std::string> traces;              // each job's, in order
   for (size_t at = log.find("phase trace: "); at != std::string::npos; at = log.find("phase trace: ", at + 1)) {
     const std::string line = log.substr(at, log.find('\n', at) - at);
+    traces.push_back(line);
     for (const char* problem : {"28_Sigmoid", "29_Tanh"})
       if (line.find(problem) != std::string::npos) trace_of[problem] += line + "\n";
   }
+  // kforge tells each job whether the next is of its problem: the first Sigmoid job's twins are
+  // kept for the second, whose twins end right after its timing (Tanh's is next), as Tanh's do
+  // (no job after it).
+  ASSERT_EQ(traces.size(), 3u) << log;
+  EXPECT_EQ(traces[0].find("twin_end="), std::string::npos) << traces[0];
+  EXPECT_NE(traces[1].find("twin_end="), std::string::npos) << traces[1];
+  EXPECT_NE(traces[2].find("twin_end="), std::string::npos) << traces[2];
   const std::string sigmoid = trace_of["28_Sigmoid"], tanh = trace_of["29_Tanh"];
   // The first Sigmoid job starts its twins, the second is served by them, unless the first found
   // them apart (its log line says so before its phase trace): then the second starts a new pair.

@@ -40,6 +40,7 @@ TEST(Frame, RoundTripsAJob) {
   job.atol = 1e-3;
   job.trial_seeds = {1, 2, 3};
   job.timing.max_samples = 77;
+  job.next_job_same_problem = false;
   ASSERT_TRUE(write_frame(p.write_end, {{"type", "eval"}, {"job", job}}));
   auto r = read_frame(p.read_end, std::chrono::steady_clock::now() + std::chrono::seconds(5));
   ASSERT_EQ(r.status, ReadStatus::ok);
@@ -53,6 +54,8 @@ TEST(Frame, RoundTripsAJob) {
   EXPECT_FALSE(back.rtol.has_value());
   EXPECT_EQ(back.trial_seeds, job.trial_seeds);
   EXPECT_EQ(back.timing.max_samples, 77);
+  EXPECT_EQ(back.next_job_same_problem, std::optional<bool>(false));
+  EXPECT_FALSE(nlohmann::json(EvalJob{}).get<EvalJob>().next_job_same_problem.has_value());  // unknown stays unknown
 }
 
 // A job naming a precision (or format, device, policy) this build does not know is refused whole,

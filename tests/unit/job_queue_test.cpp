@@ -33,6 +33,23 @@ TEST(JobQueue, ABuiltJobGoesBeforeALaterOne) {
   EXPECT_EQ(queue.take(), std::optional<size_t>(2));
 }
 
+// What the worker is told of its next job (worker/reference_twin.hpp keeps its twins for it):
+// the job take() would return now, a job still building where none is ready, nothing at the end.
+TEST(JobQueue, TheNextJobIsTheOneTakeWouldReturn) {
+  JobQueue queue(3, [](size_t i) { return i == 1; });  // job 1 waits for its build
+  EXPECT_EQ(queue.next_to_take(), std::optional<size_t>(0));
+  EXPECT_EQ(queue.take(), std::optional<size_t>(0));
+  EXPECT_EQ(queue.next_to_take(), std::optional<size_t>(2));  // built before job 1
+  EXPECT_EQ(queue.take(), std::optional<size_t>(2));
+  EXPECT_EQ(queue.next_to_take(), std::optional<size_t>(1));  // none ready: the one building
+  queue.mark_ready(1);
+  EXPECT_EQ(queue.take(), std::optional<size_t>(1));
+  EXPECT_EQ(queue.next_to_take(), std::nullopt);
+  JobQueue failed(2, [](size_t) { return true; });
+  failed.close(false);
+  EXPECT_EQ(failed.next_to_take(), std::nullopt);  // none more is taken
+}
+
 TEST(JobQueue, FailedBuildsEndEveryWait) {
   JobQueue queue(2, [](size_t) { return true; });
   auto waiting = std::async(std::launch::async, [&] { return queue.take(); });
