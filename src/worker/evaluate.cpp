@@ -339,18 +339,12 @@ class Evaluation {
     // The same inputs for the candidate's calibration and the twin's: made once, and let go before
     // the twin's first call, which chooses its plans from the free memory it sees.
     std::optional<py::list> calibration(calibration_inputs());
-    // Timed through the twins, the candidate's reports are held to their deliveries, not to this
-    // request cost (timing()): its fewest pairs then, for the idle probe and the shared-GPU check
-    // (KFORGE_WORKER_CANDIDATE_CALIBRATION=full: as many as the clock allows, as until session 52,
-    // for a benchmark's comparison).
-    const bool twins_wanted = reference_twin_wanted(job_, ranks_ != nullptr);
-    static const bool full = environment_says("KFORGE_WORKER_CANDIDATE_CALIBRATION", "full");
-    calibrate(*cand_, *calibration, twins_wanted && !full ? Pairs::fewest : Pairs::as_the_clock_allows);
+    calibrate(*cand_, *calibration);
     // The twin's first call chooses its library plans (worker/plan_choice.hpp): before any of the
     // candidate's code runs, or a candidate holding the GPU's memory by then would steer the
     // reference to plans with smaller workspaces, slower, for the whole timing.
     part.reset();
-    if (twins_wanted) {
+    if (reference_twin_wanted(job_, ranks_ != nullptr)) {
       try {
         start_twins(std::move(*calibration));
       } catch (const Failure& f) {
@@ -360,10 +354,6 @@ class Evaluation {
         if (f.not_the_candidates) throw;
         twin_note_ = "the reference timed in the reference process (" + f.message + ")";
         std::fprintf(stderr, "kforge worker: %s\n", twin_note_.c_str());
-        // Its request cost now bounds the candidate's reports (bound_by_calibration): measured
-        // in full, the candidate still not loaded.
-        TracedPart again("load calibrate again");
-        calibrate(*cand_, calibration_inputs(), Pairs::as_the_clock_allows);
       }
     }
     calibration.reset();
@@ -403,14 +393,10 @@ class Evaluation {
   // The calibration's inputs (the candidate's, the spare's and the reference twin's alike).
   py::list calibration_inputs() { return inputs_at(derived_seed(0x51afd7ed558ccd1dULL, 3)); }
 
-  // How many pairs a calibration takes: the fewest (RemoteCandidate::CalibrationOptions), or as
-  // many as its time budget allows.
-  enum class Pairs { fewest, as_the_clock_allows };
-
   // What an empty request to `process` costs, measured with inputs of the problem's size after
   // reference calls, as the timed calls will come: before the candidate is loaded into it, and
   // (recalibrated_overhead) in the spare process.
-  void calibrate(RemoteCandidate& process, const py::list& inputs, Pairs pairs) {
+  void calibrate(RemoteCandidate& process, const py::list& inputs) {
     PinnedThread pinned(reference_cpu());
     // The reference timed as the timing will time it: flushed, and held until a forward that
     // waits on the GPU makes the watchdog let it go (then never again, as in time_pairs).
@@ -426,7 +412,7 @@ class Evaluation {
         calibration_output_bytes_ = bytes;
         return bytes;
       });
-    }, {candidate_cpu(), job_.timing.cuda_graph, ranks_ != nullptr, pairs == Pairs::fewest});
+    }, {candidate_cpu(), job_.timing.cuda_graph, ranks_ != nullptr});
   }
 
   // The empty request's cost measured again after the timing, in the spare process: no candidate
@@ -443,7 +429,7 @@ class Evaluation {
       context_.spares.erase(context_.spares.begin());
       std::optional<double> ms;
       try {
-        calibrate(spare, calibration_inputs(), Pairs::as_the_clock_allows);
+        calibrate(spare, calibration_inputs());
         ms = spare.request_overhead_ms();
       } catch (const Failure& f) {
         std::fprintf(stderr, "kforge worker: recalibration in the spare process failed: %s\n", f.message.c_str());

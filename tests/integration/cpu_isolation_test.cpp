@@ -57,16 +57,6 @@ std::string problem_with_forward_prelude(const std::string& lines) {
 // The CPU worker's log where a test's XDG_CACHE_HOME is `dir`/cache.
 std::string cpu_worker_log(const TempDir& dir) { return read_whole_file(dir.file("cache") + "/kforge/logs/worker-cpu.log"); }
 
-// How many times `what` occurs in `text`.
-size_t count_of(const std::string& text, const std::string& what) {
-  size_t n = 0;
-  for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + what.size())) ++n;
-  return n;
-}
-
-// RemoteCandidate's fewest calibration pairs (remote_candidate.cpp, kFewestCalibrationPairs).
-constexpr size_t kFewestCalibrationPairs = 5;
-
 // One identity candidate of kProblem evaluated on the CPU (in the caller's environment): its JSON
 // line, or null once a failure has said why (not one line, or a verdict other than correct).
 nlohmann::json correct_identity(TempDir& dir, const char* max_time) {
@@ -665,9 +655,6 @@ TEST(CpuIsolation, AReferenceTwinIsKeptForItsProblemOnly) {
 // candidate is judged as ever, never blamed for the reference's trouble.
 TEST(CpuIsolation, AReferenceThatCannotRunInItsTwinIsTimedInItsOwnProcess) {
   TempDir dir;
-  ScopedEnv cache("XDG_CACHE_HOME", dir.file("cache"));
-  ScopedEnv phases("KFORGE_WORKER_PHASE_TRACE", "1");
-  ScopedEnv requests("KFORGE_WORKER_TIMING_TRACE", "1");
   const std::string problem = problem_with_forward_prelude("        import os\n        os.kill(os.getppid(), 0)\n");
   ASSERT_FALSE(problem.empty());
   std::string honest = read_whole_file(source_path("tests/legit/add_relu_clamp.py"));
@@ -679,31 +666,6 @@ TEST(CpuIsolation, AReferenceThatCannotRunInItsTwinIsTimedInItsOwnProcess) {
   const std::string message = lines[0].value("message", "");
   EXPECT_NE(message.find("the reference timed in the reference process (the reference's timing process:"), std::string::npos)
       << message;
-  // Its request cost now bounds the candidate's reports: the candidate's process, calibrated with
-  // the fewest pairs while twins were wanted, is calibrated again in full before it loads.
-  const std::string log = cpu_worker_log(dir);
-  EXPECT_NE(log.find("load_calibrate_again="), std::string::npos) << log;
-  EXPECT_GE(count_of(log, "timing trace: calibration: "), 2 * kFewestCalibrationPairs) << log;
-}
-
-// Where the twins time the reference, the candidate's request cost bounds nothing (its reports are
-// held to the twins' deliveries): its process is calibrated with the fewest pairs, and each twin
-// with one request of its own, so a job makes exactly that many calibration requests.
-TEST(CpuIsolation, TheCandidatesCalibrationIsShortWhereTwinsTimeTheReference) {
-  TempDir dir;
-  ScopedEnv cache("XDG_CACHE_HOME", dir.file("cache"));
-  ScopedEnv phases("KFORGE_WORKER_PHASE_TRACE", "1");
-  ScopedEnv requests("KFORGE_WORKER_TIMING_TRACE", "1");
-  const std::string honest = read_whole_file(source_path("tests/legit/add_relu_clamp.py"));
-  auto r = run_kforge({"--db", dir.file("k.db"), "eval", "--device", "cpu", "--json", "--max-time", "0.3", "--problem",
-                       source_path(kProblem), dir.write("honest.py", honest)});
-  auto lines = r.json_lines();
-  ASSERT_EQ(lines.size(), 1u) << r.out << r.err;
-  EXPECT_EQ(lines[0].value("verdict", ""), "correct") << lines[0].dump();
-  EXPECT_NE(lines[0].value("message", "").find("the reference's two timing processes"), std::string::npos) << lines[0].dump();
-  const std::string log = cpu_worker_log(dir);
-  EXPECT_EQ(count_of(log, "timing trace: calibration: "), kFewestCalibrationPairs + 2) << log;
-  EXPECT_EQ(log.find("load_calibrate_again="), std::string::npos) << log;
 }
 
 // A problem whose Model one sandboxed process at a time can build: each takes an exclusive flock
