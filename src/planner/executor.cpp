@@ -345,10 +345,12 @@ class WorkerLoop {
 
   void run_job(JobRunner& worker, size_t i, const PlannedEval& e, const std::string& key) {
     protocol::EvalJob job = job_for(e);
-    // The worker ends this problem's reference twins after the timing unless the queue's next job
-    // is likely to be of the same problem (worker/reference_twin.hpp).
-    const std::optional<size_t> next = shared_.queue.next_to_take();
-    job.next_job_same_problem = next && shared_.plan[*next].problem.hash == e.problem.hash;
+    // The worker ends this problem's reference twins after the timing where the queue's next job
+    // is another problem's (worker/reference_twin.hpp). After the queue's last job this run cannot
+    // say what comes next (an agent's next attempt at the problem, through `kforge serve`'s
+    // workers): unknown, and the worker keeps them.
+    if (const std::optional<size_t> next = shared_.queue.next_to_take())
+      job.next_job_same_problem = shared_.plan[*next].problem.hash == e.problem.hash;
     const auto t0 = std::chrono::steady_clock::now();
     const JobOutcome outcome = outcome_of(worker, job, e);
     const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

@@ -88,8 +88,8 @@ struct EvalJob {
   std::optional<RankPlace> rank;  // a multi-rank problem's job: which rank this worker evaluates
   // Whether kforge's next job for this worker is likely of the same problem (its queue's next
   // entry: another worker may take it), so the worker keeps what serves it (its reference twins,
-  // worker/reference_twin.hpp) or ends it at once; nothing where kforge cannot say (an agent's
-  // attempt, a job of `kforge serve`'s), and the worker keeps them.
+  // worker/reference_twin.hpp) or ends it at once; nothing where kforge cannot say (the run's
+  // last job, after which an agent may send its next attempt), and the worker keeps them.
   std::optional<bool> next_job_same_problem;
 };
 
