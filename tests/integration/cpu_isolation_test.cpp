@@ -30,6 +30,7 @@
 #include "metrics/timing_clock.hpp"
 #include "store/store.hpp"
 #include "support/command.hpp"
+#include "support/scoped_env.hpp"
 #include "support/temp_dir.hpp"
 
 extern char** environ;
@@ -73,18 +74,6 @@ nlohmann::json correct_identity(TempDir& dir, const char* max_time) {
   }
   return lines[0];
 }
-
-// An environment variable set for one scope (kforge and its workers inherit it).
-class ScopedEnv {
- public:
-  ScopedEnv(const char* name, const std::string& value) : name_(name) { ::setenv(name, value.c_str(), 1); }
-  ~ScopedEnv() { ::unsetenv(name_); }
-  ScopedEnv(const ScopedEnv&) = delete;
-  ScopedEnv& operator=(const ScopedEnv&) = delete;
-
- private:
-  const char* name_;
-};
 
 // Runs `hostile` files, each followed by its own copy of an honest candidate (a copy per file, so
 // kforge does not reuse one verdict), in one kforge run; returns the JSON line of each file by name.

@@ -19,6 +19,7 @@
 #include <thread>
 
 #include "support/command.hpp"
+#include "support/scoped_env.hpp"
 #include "support/temp_dir.hpp"
 
 namespace kforge::testing {
@@ -120,6 +121,35 @@ TEST(Serve, EvaluationsShareOneWarmWorkerThatOutlivesACrash) {
   EXPECT_EQ(count_of(log, "-> correct"), 3u) << log;
   EXPECT_NE(log.find("stopped"), std::string::npos) << log;
   EXPECT_FALSE(std::filesystem::exists(socket)) << "the socket outlived its server";
+}
+
+// An agent's attempts at one problem come as runs of their own through the same served worker,
+// each run's last job followed by nothing the run knows of: its reference twins are kept for
+// whatever comes next, and the next run's attempt at the problem is timed against them, not
+// against twins started anew (worker/reference_twin.hpp, EvalJob::next_job_same_problem).
+TEST(Serve, TheNextRunsAttemptAtAProblemFindsItsTwinsKept) {
+  TempDir dir;
+  ScopedEnv cache("XDG_CACHE_HOME", dir.file("cache"));
+  ScopedEnv trace("KFORGE_WORKER_PHASE_TRACE", "1");
+  const std::string socket = dir.file("serve.sock");
+  BackgroundServer server(socket, dir.file("serve.log"));
+  ASSERT_TRUE(server.wait_ready(std::chrono::seconds(120))) << server.log();
+  for (int attempt = 0; attempt < 2; ++attempt) {
+    auto r = eval_served(dir, socket, {"correct.py"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    ASSERT_EQ(r.json_lines().size(), 1u) << r.out;
+    EXPECT_EQ(r.json_lines()[0].at("verdict"), "correct") << r.out;
+  }
+  EXPECT_EQ(server.stop(), 0) << server.log();
+  const std::string log = read_file(dir.file("cache") + "/kforge/logs/worker-cpu.log");
+  std::vector<std::string> traces;
+  for (size_t at = log.find("phase trace: "); at != std::string::npos; at = log.find("phase trace: ", at + 1))
+    traces.push_back(log.substr(at, log.find('\n', at) - at));
+  ASSERT_EQ(traces.size(), 2u) << log;
+  EXPECT_EQ(traces[0].find("twin_end="), std::string::npos) << traces[0];
+  // Kept unless the first attempt found them apart (its log line says so before its trace).
+  if (log.find("twins came") > log.find("phase trace: "))
+    EXPECT_NE(traces[1].find("load_twin_kept="), std::string::npos) << log;
 }
 
 TEST(Serve, ErrorsSayWhatToDo) {
