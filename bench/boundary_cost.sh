@@ -208,6 +208,19 @@ for name in sorted(n for n in walls if os.path.exists(f"{out}/boundary-{n}.phase
                        if f.rpartition("=")[0] in ("load_take_process", "twin_take_process")) for l in lines)
     print(f"  {'waiting for spares':<24} {statistics.median(waits):8.1f} ms  90th {waits[int(0.9 * (len(waits) - 1))]:.1f} ms"
           f"  (total {sum(waits) / 1000:6.1f} s)")
+    # The twins' start and the candidate's calibration by how many spares were still making their
+    # contexts when the load began (session 52: the twins' requests wait on the driver beside them).
+    by_spares = {}
+    for l in lines:
+        fields = dict(f.rpartition("=")[::2] for f in l.rsplit(": ", 1)[1].split())
+        starting = int(fields.get("load_beside_a_starting_spare", "0/0").split("/")[1])
+        twins = fields.get("load_twin_start")
+        if twins:
+            by_spares.setdefault(starting, []).append((float(twins.split("/")[0]), float(fields.get("load_calibrate", "0/0").split("/")[0])))
+    if any(k for k in by_spares):
+        for starting, jobs in sorted(by_spares.items()):
+            print(f"  {f'beside {starting} starting spares':<24} {len(jobs):4d} jobs  twins' start median {statistics.median(t for t, _ in jobs):7.1f} ms"
+                  f"  calibration median {statistics.median(c for _, c in jobs):7.1f} ms")
     # The job beyond its phases (worker/job_loop.cpp's "job costs" line): what evaluate() spent outside
     # load, correctness and timing, and the memory's release before the result is sent.
     # The release's two parts where the worker says them (since session 38): Python's collection,

@@ -312,6 +312,13 @@ class Evaluation {
       if (!r.error.empty()) throw Failure{Verdict::runtime_error, "the reference's " + r.error + " (a broken problem)", ""};
       reference_outputs = r.tensors;
     }
+    // What runs beside the load's driver work (the twins' arenas, settled allocators and first
+    // calls waited on the driver while other processes made their contexts: docs/benchmarks.md,
+    // session 52): one count of this part for each spare still starting. bench/boundary_cost.sh
+    // groups the twins' start by it.
+    if (PhaseTrace::wanted())
+      for (const auto& spare : context_.spares)
+        if (!spare->start_over()) PhaseTrace::current().add("load beside a starting spare", 0);
     part.emplace("load take process");
     std::unique_ptr<CandidateProcess> process = ranks_ ? rank_process(context_) : take_candidate_process(context_);
     process->watch_runs_while_stopped();  // the candidate's: the twin runs no code that could resume it
