@@ -116,8 +116,9 @@ import json, os, re, statistics, sys
 out, before = sys.argv[1], sys.argv[2]
 def rows(name):
     return {j["problem"]: j for j in map(json.loads, open(f"{out}/boundary-{name}.jsonl"))}
+SIDES = ("before", "after", "ipc", "vmm", "alt", "alt2", "again")  # the order their rows print in
 walls = {}
-for name in (f"{group}-{side}" for group in ("thirty", "level1") for side in ("before", "after", "ipc", "vmm", "alt", "alt2", "again")):
+for name in (f"{group}-{side}" for group in ("thirty", "level1") for side in SIDES):
     if os.path.exists(f"{out}/boundary-{name}.wall"):
         walls[name] = float(open(f"{out}/boundary-{name}.wall").read())
 print(f"benchmark (f): the process boundary's cost, {before} (before) against this build (after), one run")
@@ -128,7 +129,7 @@ for name, wall in sorted(walls.items()):
         ratio += f"   {wall / walls[group + '-alt']:.3f}x alt"
     print(f"  {name:<16} whole run {wall:7.1f} s{ratio}")
 for group, count in (("thirty", 30), ("level1", 100)):
-    for side in ("after", "ipc", "vmm", "alt", "alt2", "again"):
+    for side in SIDES[1:]:
         if f"{group}-{side}" in walls:
             r = rows(f"{group}-{side}")
             speedups = sorted(j["speedup"] for j in r.values() if j["speedup"] is not None)
@@ -174,7 +175,7 @@ for group, count in (("thirty", 30), ("level1", 100)):
 # Each side's phases summed over its evaluations (kforge's own figures, the build before the
 # boundary's too): where the boundary's time went, phase by phase.
 for group in ("thirty", "level1"):
-    sides = [side for side in ("before", "after", "ipc", "vmm", "alt", "alt2", "again") if f"{group}-{side}" in walls]
+    sides = [side for side in SIDES if f"{group}-{side}" in walls]
     if not sides:
         continue
     print(f"\n{group}: phases summed over the evaluations (s)\n  {'side':<8} {'load':>7} {'correctness':>12} {'timing':>7} {'outside':>8} {'wall':>7}")
@@ -187,13 +188,15 @@ for group in ("thirty", "level1"):
 # Where the time of each run's evaluations went, part by part (KFORGE_WORKER_PHASE_TRACE lines:
 # "part=ms/count" summed over one evaluation), as medians over its candidates.
 for name in sorted(n for n in walls if os.path.exists(f"{out}/boundary-{n}.phases")):
-    parts = {}
+    # Each evaluation's parts, {part: (ms, count)}, read once for every summary below.
     lines = [l for l in open(f"{out}/boundary-{name}.phases") if ": phase trace: " in l]
-    for line in lines:
-        for field in line.rsplit(": ", 1)[1].split():
-            part, _, figures = field.rpartition("=")
-            ms, count = figures.split("/")
-            parts.setdefault(part.replace("_", " "), []).append((float(ms), int(count)))
+    jobs = [{part: (float(ms), int(count))
+             for part, _, figures in (f.rpartition("=") for f in l.rsplit(": ", 1)[1].split())
+             for ms, count in [figures.split("/")]} for l in lines]
+    parts = {}
+    for job in jobs:
+        for part, figures in job.items():
+            parts.setdefault(part.replace("_", " "), []).append(figures)
     if not lines:
         continue
     # A part's figure is its calls' sum in one evaluation (three spares' starts, two twins'
@@ -204,23 +207,20 @@ for name in sorted(n for n in walls if os.path.exists(f"{out}/boundary-{n}.phase
               f"  {statistics.median(v[0] / v[1] for v in values if v[1]):8.1f} ms a call  (total {sum(v[0] for v in values) / 1000:6.1f} s)")
     # What a job waited for spares still starting (its candidate's and its twins' processes taken:
     # session 50's H200 put level 1's largest cost there), per evaluation.
-    waits = sorted(sum(float(f.rpartition("=")[2].split("/")[0]) for f in l.rsplit(": ", 1)[1].split()
-                       if f.rpartition("=")[0] in ("load_take_process", "twin_take_process")) for l in lines)
+    waits = sorted(sum(job.get(part, (0.0, 0))[0] for part in ("load_take_process", "twin_take_process")) for job in jobs)
     print(f"  {'waiting for spares':<24} {statistics.median(waits):8.1f} ms  90th {waits[int(0.9 * (len(waits) - 1))]:.1f} ms"
           f"  (total {sum(waits) / 1000:6.1f} s)")
     # The twins' start and the candidate's calibration by how many spares were still making their
     # contexts when the load began (session 52: the twins' requests wait on the driver beside them).
     by_spares = {}
-    for l in lines:
-        fields = dict(f.rpartition("=")[::2] for f in l.rsplit(": ", 1)[1].split())
-        starting = int(fields.get("load_beside_a_starting_spare", "0/0").split("/")[1])
-        twins = fields.get("load_twin_start")
-        if twins:
-            by_spares.setdefault(starting, []).append((float(twins.split("/")[0]), float(fields.get("load_calibrate", "0/0").split("/")[0])))
-    if any(k for k in by_spares):
-        for starting, jobs in sorted(by_spares.items()):
-            print(f"  {f'beside {starting} starting spares':<24} {len(jobs):4d} jobs  twins' start median {statistics.median(t for t, _ in jobs):7.1f} ms"
-                  f"  calibration median {statistics.median(c for _, c in jobs):7.1f} ms")
+    for job in jobs:
+        if "load_twin_start" in job:
+            starting = job.get("load_beside_a_starting_spare", (0.0, 0))[1]
+            by_spares.setdefault(starting, []).append((job["load_twin_start"][0], job.get("load_calibrate", (0.0, 0))[0]))
+    if any(by_spares):
+        for starting, grouped in sorted(by_spares.items()):
+            print(f"  {f'beside {starting} starting spares':<24} {len(grouped):4d} jobs  twins' start median {statistics.median(t for t, _ in grouped):7.1f} ms"
+                  f"  calibration median {statistics.median(c for _, c in grouped):7.1f} ms")
     # The job beyond its phases (worker/job_loop.cpp's "job costs" line): what evaluate() spent outside
     # load, correctness and timing, and the memory's release before the result is sent.
     # The release's two parts where the worker says them (since session 38): Python's collection,

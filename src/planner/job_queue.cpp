@@ -9,16 +9,21 @@ JobQueue::JobQueue(size_t count, const std::function<bool(size_t)>& waits_for_bu
   for (size_t i = 0; i < count; ++i) ready_[i] = !(waits_for_build && waits_for_build(i));
 }
 
+std::optional<size_t> JobQueue::earliest_untaken(bool ready_only) const {
+  for (size_t i = 0; i < ready_.size(); ++i)
+    if (!taken_[i] && (ready_[i] || !ready_only)) return i;
+  return std::nullopt;
+}
+
 std::optional<size_t> JobQueue::take() {
   std::unique_lock lock(mutex_);
   for (;;) {
     if (!builds_ok_ || untaken_ == 0) return std::nullopt;
-    for (size_t i = 0; i < ready_.size(); ++i)
-      if (ready_[i] && !taken_[i]) {
-        taken_[i] = 1;
-        --untaken_;
-        return i;
-      }
+    if (const std::optional<size_t> i = earliest_untaken(true)) {
+      taken_[*i] = 1;
+      --untaken_;
+      return i;
+    }
     became_ready_.wait(lock);
   }
 }
@@ -26,13 +31,8 @@ std::optional<size_t> JobQueue::take() {
 std::optional<size_t> JobQueue::next_to_take() {
   std::lock_guard lock(mutex_);
   if (!builds_ok_ || untaken_ == 0) return std::nullopt;
-  std::optional<size_t> waiting;
-  for (size_t i = 0; i < ready_.size(); ++i) {
-    if (taken_[i]) continue;
-    if (ready_[i]) return i;
-    if (!waiting) waiting = i;
-  }
-  return waiting;
+  if (const std::optional<size_t> ready = earliest_untaken(true)) return ready;
+  return earliest_untaken(false);
 }
 
 void JobQueue::mark_ready(size_t i) {

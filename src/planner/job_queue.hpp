@@ -29,6 +29,9 @@ class JobQueue {
   void close(bool builds_ok);
 
  private:
+  // The earliest job not yet taken (and ready, where `ready_only`); called with mutex_ held.
+  std::optional<size_t> earliest_untaken(bool ready_only) const;
+
   std::mutex mutex_;
   std::condition_variable became_ready_;
   std::vector<char> ready_, taken_;

@@ -610,13 +610,10 @@ TEST(CpuIsolation, AReferenceTwinIsKeptForItsProblemOnly) {
   }
   std::string log = cpu_worker_log(dir);
   std::map<std::string, std::string> trace_of;  // problem file name: its job's phase trace
-  std::vector<std::string> traces;              // each job's, in order
-  for (size_t at = log.find("phase trace: "); at != std::string::npos; at = log.find("phase trace: ", at + 1)) {
-    const std::string line = log.substr(at, log.find('\n', at) - at);
-    traces.push_back(line);
+  const std::vector<std::string> traces = phase_traces(log);  // each job's, in order
+  for (const std::string& line : traces)
     for (const char* problem : {"28_Sigmoid", "29_Tanh"})
       if (line.find(problem) != std::string::npos) trace_of[problem] += line + "\n";
-  }
   // kforge tells each job whether the next is of its problem: the first Sigmoid job's twins are
   // kept for the second, whose twins end right after its timing (Tanh's is next); Tanh's are kept,
   // since nothing in the run says what comes after it (an agent's next attempt would be served).

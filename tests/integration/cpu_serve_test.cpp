@@ -142,9 +142,7 @@ TEST(Serve, TheNextRunsAttemptAtAProblemFindsItsTwinsKept) {
   }
   EXPECT_EQ(server.stop(), 0) << server.log();
   const std::string log = read_file(dir.file("cache") + "/kforge/logs/worker-cpu.log");
-  std::vector<std::string> traces;
-  for (size_t at = log.find("phase trace: "); at != std::string::npos; at = log.find("phase trace: ", at + 1))
-    traces.push_back(log.substr(at, log.find('\n', at) - at));
+  const std::vector<std::string> traces = phase_traces(log);
   ASSERT_EQ(traces.size(), 2u) << log;
   EXPECT_EQ(traces[0].find("twin_end="), std::string::npos) << traces[0];
   // Kept unless the first attempt found them apart (its log line says so before its trace).

@@ -75,4 +75,11 @@ CommandResult run_kforge(const std::vector<std::string>& args, const std::string
 
 std::string source_path(const std::string& relative) { return std::string(KFORGE_TEST_SOURCE_DIR) + "/" + relative; }
 
+std::vector<std::string> phase_traces(const std::string& worker_log) {
+  std::vector<std::string> lines;
+  for (size_t at = worker_log.find("phase trace: "); at != std::string::npos; at = worker_log.find("phase trace: ", at + 1))
+    lines.push_back(worker_log.substr(at, worker_log.find('\n', at) - at));
+  return lines;
+}
+
 }  // namespace kforge::testing

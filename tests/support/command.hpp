@@ -27,4 +27,8 @@ std::string source_path(const std::string& relative);  // a file of the source t
 // worker's log, a store's bytes.
 std::string read_whole_file(const std::string& path);
 
+// The phase-trace lines of a worker's log (KFORGE_WORKER_PHASE_TRACE=1), one per evaluation in the
+// order they ran, each from "phase trace: " to its line's end.
+std::vector<std::string> phase_traces(const std::string& worker_log);
+
 }  // namespace kforge::testing
