@@ -224,6 +224,7 @@ class CandidateHost {
         else if (type == "arena") reply = open_arena(request);
         else if (type == "load") reply = load(request);
         else if (type == "call") reply = call(request);
+        else if (type == "unload") reply = unload();
         else throw Failure{Verdict::runtime_error, "unknown request " + type, ""};
       } catch (const Failure& f) {
         context_lost = cuda_ && !cuda_context_alive();
@@ -285,9 +286,16 @@ class CandidateHost {
   }
 
   json load(const json& request) {
-    if (sandboxed_) throw Failure{Verdict::runtime_error, "a candidate process loads one candidate", ""};
+    // A process that has loaded a candidate loads nothing more; one that has timed only references
+    // (a reference twin) may time another problem's after unload() (worker/reference_twin.hpp).
+    const bool reference = request.value("reference", false);
+    if (sandboxed_ && !(reference && reference_only_))
+      throw Failure{Verdict::runtime_error, "a candidate process loads one candidate", ""};
     calibration_outputs_ = at::Tensor();  // the calibration is over: the memory is the candidate's
-    enter_sandbox_for(request);
+    if (!sandboxed_) {
+      reference_only_ = reference;
+      enter_sandbox_for(request);
+    }
     const std::string device_name = cuda_ ? "cuda:0" : "cpu";
     const at::Device device = cuda_ ? at::Device(at::kCUDA, 0) : at::Device(at::kCPU);
     // The reference process's words, sent from its enums: anything else is a broken request.
@@ -342,6 +350,34 @@ class CandidateHost {
     synchronize_device(cuda_);
     enforce("after loading the candidate");
     return {{"type", "loaded"}};
+  }
+
+  // The reference twin's problem let go (its model, its arena's mapping, the memory its allocator
+  // cached), so that the process can time another problem's reference, as a spare would but with
+  // its CUDA context already made (worker/reference_twin.hpp). Never a candidate's process: it ran
+  // candidate code. The collection looks only at what the problem made: what lived before it
+  // (torch's own objects) is frozen out of its reach after the first, as the worker's is.
+  json unload() {
+    if (!sandboxed_ || !reference_only_) throw Failure{Verdict::runtime_error, "only a reference's timing process unloads", ""};
+    model_ = py::none();
+    graphed_ = py::none();
+    native_ = nullptr;
+    calibration_outputs_ = at::Tensor();
+    arena_.reset();
+    watch_.reset();
+    // The problem's module too (import_file registers each under a name of its own), with what its
+    // globals hold.
+    py::dict modules = py::module_::import("sys").attr("modules");
+    for (const auto& name : py::list(modules.attr("keys")()))
+      if (py::str(name).cast<std::string>().starts_with("kforge_problem_")) modules.attr("pop")(name, py::none());
+    py::module_ gc = py::module_::import("gc");
+    gc.attr("collect")();
+    gc.attr("freeze")();
+    if (cuda_) {
+      synchronize_device(true);
+      py::module_::import("torch").attr("cuda").attr("empty_cache")();
+    }
+    return {{"type", "ok"}};
   }
 
   // A multi-rank job's candidate (docs/notes/multi-rank-judge.md): the candidates' group, joined
@@ -407,8 +443,11 @@ class CandidateHost {
   // own folders, the caches, the scratch folder, and this job's problem, candidate and library.
   void enter_sandbox_for(const json& request) {
     std::vector<std::string> readable = candidate_readable_folders();
-    for (const char* key : {"problem", "candidate", "library"})
-      if (request.contains(key) && request[key].is_string() && !request[key].get<std::string>().empty())
+    // A reference twin's: the folder of problems it may time after this one (the reference
+    // process names it; never a candidate's, whose reads stay its own problem's file).
+    for (const char* key : {"problem", "candidate", "library", "reference_folder"})
+      if (request.contains(key) && request[key].is_string() && !request[key].get<std::string>().empty() &&
+          (std::string_view(key) != "reference_folder" || request.value("reference", false)))
         readable.push_back(request[key].get<std::string>());
     // No file larger than its whole scratch folder may hold (the reference process watches the
     // folder's total, pool/disk_usage.hpp).
@@ -620,6 +659,7 @@ class CandidateHost {
   std::vector<int> protected_pids_;
   uint64_t private_apart_from_ = 0;  // a rank's: the zygote's network namespace (serve_candidate)
   bool sandboxed_ = false;
+  bool reference_only_ = false;  // every load so far a reference twin's (unload() allowed)
   std::shared_ptr<StreamHold> hold_;
   std::string why_not_held_;
   std::unique_ptr<Timer> timer_;

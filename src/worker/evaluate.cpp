@@ -147,7 +147,7 @@ class Evaluation {
       TracedPart part("candidate end");
       cand_.reset();  // the candidate's process group is killed here, whatever the verdict
     }
-    twins_.end_unless_wanted_next(job_);  // where the evaluation ended before its timing
+    twins_.end_unless_wanted_next(context_, job_);  // where the evaluation ended before its timing
     twins_.keep(context_);
     ranks_.reset();
     if (PhaseTrace::wanted())
@@ -166,9 +166,11 @@ class Evaluation {
   void phases() {
     check();
     phase(&res_.load_s, [&] { load(); });
-    // Twins kept for another job's problem hold their memory no longer (ReferenceTwins::start replaces them).
+    // Twins kept for another job's problem hold their memory no longer (ReferenceTwins::start
+    // retires them where it starts twins; this job times nothing, or not in twins).
     if (!context_.twins.empty() && twins_.empty()) {
       TracedPart part("kept twin end");
+      retire_twins(context_, std::move(context_.twins));
       context_.twins.clear();
     }
     // The next candidate's process makes its CUDA context and stream hold while this one's
@@ -188,7 +190,7 @@ class Evaluation {
     }
     phase(&res_.timing_s, [&] { agreed([&] { timing(); }); });
     spares_paused.reset();
-    twins_.end_unless_wanted_next(job_);
+    twins_.end_unless_wanted_next(context_, job_);
     phase(&res_.correctness_s, [&] {
       TracedPart part("census");
       census();
@@ -766,7 +768,7 @@ class Evaluation {
     const uint64_t seed = job_.trial_seeds.empty() ? 1 : job_.trial_seeds.front();
     const nlohmann::json training = training_ ? training_->request() : nlohmann::json();
     // Each twin's calibration inputs of its own, let go before its first call as the first's are.
-    twins_.start(context_, reference_twin_key(job_, training), [&](size_t i) {
+    twins_.start(context_, reference_twin_key(job_, training), twin_problem_folder(job_.problem_path), [&](size_t i) {
       return TwinStart{job_,
                        training,
                        i == 0 ? std::move(calibration) : calibration_inputs(),

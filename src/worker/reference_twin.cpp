@@ -31,6 +31,26 @@ std::string reference_twin_key(const protocol::EvalJob& job, const nlohmann::jso
          '\n' + (training.is_null() ? std::string() : training.dump()) + '\n' + file_text(job.problem_path);
 }
 
+std::string twin_problem_folder(const std::string& problem_path) {
+  const size_t slash = problem_path.rfind('/');
+  if (slash == std::string::npos) return ".";
+  return slash == 0 ? "/" : problem_path.substr(0, slash);
+}
+
+void retire_twins(WorkerContext& context, std::vector<std::unique_ptr<RemoteCandidate>> twins) {
+  static const bool across_problems = !environment_says("KFORGE_WORKER_TWINS_ACROSS_PROBLEMS", "off");
+  for (auto& twin : twins) {
+    if (!across_problems || context.idle_twins.size() >= reference_twin_count()) break;  // the rest end below
+    try {
+      twin->unload_reference();
+      context.idle_twins.push_back(twin->release_process());
+    } catch (const Failure& f) {
+      std::fprintf(stderr, "kforge worker: a reference twin's process ended with its problem: %s\n", f.message.c_str());
+    }
+  }
+  twins.clear();  // those not kept: each process killed (its teardown is the driver's)
+}
+
 size_t reference_twin_count() {
   static const size_t count = static_cast<size_t>(environment_integer("KFORGE_WORKER_TWINS", 1, 2).value_or(2));
   return count;
@@ -72,7 +92,7 @@ std::unique_ptr<RemoteCandidate> start_reference_twin(std::unique_ptr<CandidateP
     // memory it sees.
     twin->calibrate(py::list(std::move(start.calibration_inputs)), [&] { return start.output_bytes; }, calibration);
     part.emplace("twin load");
-    twin->load_reference(start.job, start.training);
+    twin->load_reference(start.job, start.training, twin_problem_folder(start.job.problem_path));
     // The candidate's first trial again, as its process will make it: the first forward, which
     // chooses the libraries' plans, from the same settled allocator and poisoned memory.
     RemoteCandidate::CallOptions options;
@@ -91,10 +111,17 @@ std::unique_ptr<RemoteCandidate> start_reference_twin(std::unique_ptr<CandidateP
   });
 }
 
-// A spare (or a new process) for a twin; its failure is the reference's.
+// An idle twin process (another problem's, let go: ReferenceTwins::start has checked its folder),
+// else a spare (or a new process); its failure is the reference's.
 std::unique_ptr<CandidateProcess> take_twin_process(WorkerContext& context) {
   return reference_failure([&] {
     TracedPart part("twin take process");
+    if (!context.idle_twins.empty()) {
+      auto process = std::move(context.idle_twins.back());
+      context.idle_twins.pop_back();
+      PhaseTrace::current().add("twin process reused", 0);
+      return process;
+    }
     return take_candidate_process(context);
   });
 }
@@ -185,12 +212,18 @@ void ReferenceTwins::start_side_by_side(WorkerContext& context, const std::funct
   }
 }
 
-void ReferenceTwins::start(WorkerContext& context, std::string key, const std::function<TwinStart(size_t)>& start_for,
-                           bool cuda) {
+void ReferenceTwins::start(WorkerContext& context, std::string key, const std::string& folder,
+                           const std::function<TwinStart(size_t)>& start_for, bool cuda) {
   key_ = std::move(key);
   const auto t0 = std::chrono::steady_clock::now();
   if (context.twin_key == key_) twins_ = std::move(context.twins);
-  context.twins.clear();  // another problem's end here
+  if (context.twin_folder != folder) {  // their sandbox cannot read this problem: they end here
+    context.twins.clear();
+    context.idle_twins.clear();
+    context.twin_folder = folder;
+  }
+  retire_twins(context, std::move(context.twins));  // another problem's, let go for this one
+  context.twins.clear();
   const bool kept = !twins_.empty();
   if (twins_.size() + 1 < reference_twin_count() && twins_start_side_by_side()) start_side_by_side(context, start_for, cuda);
   else start_one_by_one(context, start_for, cuda);
@@ -214,11 +247,12 @@ Sample ReferenceTwins::call(const TimedCall& call, const std::function<Sample(Re
   return sample;
 }
 
-void ReferenceTwins::end_unless_wanted_next(const protocol::EvalJob& job) {
+void ReferenceTwins::end_unless_wanted_next(WorkerContext& context, const protocol::EvalJob& job) {
   static const bool keep_always = environment_says("KFORGE_WORKER_TWINS_KEPT", "always");
   if (twins_.empty() || keep_always || job.next_job_same_problem.value_or(true)) return;
   TracedPart part("twin end");
-  twins_.clear();  // each one's arena let go here, its process killed (its teardown is the driver's)
+  if (clean_ && kept_after_) retire_twins(context, std::move(twins_));
+  twins_.clear();  // each one's arena let go here, its process killed where not retired
 }
 
 void ReferenceTwins::keep(WorkerContext& context) {

@@ -12,6 +12,16 @@
 // memory by then could steer them to smaller workspaces, slower for the whole timing. No candidate
 // code ever runs in it; it is kept, stopped, for the worker's next job of the same problem.
 //
+// Its process outlives its problem: where the next job is another problem's, the problem is let go
+// there (retire_twins) and the next problem's twins are started in those processes, not in spares.
+// A new problem's job then takes one spare (its candidate's) instead of three, and each spare's
+// start, its CUDA context above all, ran beside the loads of the jobs after it: on an H100 a new
+// problem's twins started in 20 ms where no other process was making or ending a context and in
+// 99-238 ms beside that (session 52), with about four spares starting at any time of level 1.
+// A twin's sandbox is entered at its first load and names the folder of that problem: only
+// problems of the same folder reuse its process (a suite's level is one folder).
+// KFORGE_WORKER_TWINS_ACROSS_PROBLEMS=off ends them with their problem, as before session 53.
+//
 // Two twins are started, and the timed pairs take them in turn: a process draws a speed of its own
 // for its whole life on some problems (level1/83 on the H200: two speeds 19% apart; level1/66 on
 // an H100 about 4% slower in 2 of 12 fresh processes), and one twin that drew a slow speed would
@@ -48,6 +58,15 @@ bool reference_twin_wanted(const protocol::EvalJob& job, bool multi_rank);
 // timing mode, a training step's request (`training`, null for none).
 std::string reference_twin_key(const protocol::EvalJob& job, const nlohmann::json& training);
 
+// The folder whose problems a twin started for `problem_path` may time later (its sandbox lets it
+// read there).
+std::string twin_problem_folder(const std::string& problem_path);
+
+// `twins`, whose problem is over in this worker: each one's problem let go in its process and the
+// process left in `context.idle_twins` for another problem of `context.twin_folder`, or ended (one
+// that does not answer, more than a job takes, or KFORGE_WORKER_TWINS_ACROSS_PROBLEMS=off).
+void retire_twins(WorkerContext& context, std::vector<std::unique_ptr<RemoteCandidate>> twins);
+
 // How many twins time a job's reference: two, or KFORGE_WORKER_TWINS=1 for one (a benchmark's
 // comparison of the two ways in one run).
 size_t reference_twin_count();
@@ -82,11 +101,14 @@ struct TwinStart {
 class ReferenceTwins {
  public:
   // Those `context` kept for `key` (a job's reference_twin_key), else reference_twin_count() new
-  // ones, each from start_for(i) (its calibration inputs its own). The first one's failure is
+  // ones, each from start_for(i) (its calibration inputs its own), in the context's idle twin
+  // processes where they may read `folder` (twin_problem_folder of the job's problem), else in
+  // spares; twins kept for another problem are retired first. The first one's failure is
   // thrown, as the reference's (reference_failure): the caller then times the reference in the
   // reference process. A later one's leaves fewer (two copies of a large model beside the
   // candidate's may not fit), and note() says so.
-  void start(WorkerContext& context, std::string key, const std::function<TwinStart(size_t)>& start_for, bool cuda);
+  void start(WorkerContext& context, std::string key, const std::string& folder, const std::function<TwinStart(size_t)>& start_for,
+             bool cuda);
 
   bool empty() const { return twins_.empty(); }
   size_t size() const { return twins_.size(); }
@@ -101,13 +123,14 @@ class ReferenceTwins {
   // answer, or they came apart (not_kept): then they end here.
   void keep(WorkerContext& context);
 
-  // Ended now, unless kforge says its next job is likely of the same problem or cannot say
-  // (EvalJob::next_job_same_problem): then their contexts' teardown runs beside this job's census
-  // and its result's sending, not beside the next job's twins' start, whose arenas, allocations
-  // and first calls waited for the driver meanwhile (on an H100, a new problem's twins took 100-240
-  // ms to start after another problem's job against 20 ms after none; session 52).
+  // Their problem ended now (retire_twins), unless kforge says its next job is likely of the same
+  // problem or cannot say (EvalJob::next_job_same_problem): then what it frees runs beside this
+  // job's census and its result's sending, not beside the next job's twins' start, whose arenas,
+  // allocations and first calls waited for the driver meanwhile (on an H100, a new problem's twins
+  // took 100-240 ms to start after another problem's job against 20 ms after none; session 52).
+  // Not where a request went unanswered or they came apart (not_kept): those end.
   // KFORGE_WORKER_TWINS_KEPT=always keeps them whatever kforge says, as before session 52.
-  void end_unless_wanted_next(const protocol::EvalJob& job);
+  void end_unless_wanted_next(WorkerContext& context, const protocol::EvalJob& job);
 
   // Not kept for the next job: the timing found them apart (stats::processes_drew_apart), so one of
   // them drew a speed of its own, and a problem's next candidates get a new pair rather than the

@@ -279,13 +279,21 @@ void RemoteCandidate::load(const protocol::EvalJob& job, const std::vector<at::T
   throw Failure{v, bounded_text(reply, "message"), v == Verdict::rejected ? checked_rule(reply) : ""};
 }
 
-void RemoteCandidate::load_reference(const protocol::EvalJob& job, const json& training) {
+void RemoteCandidate::load_reference(const protocol::EvalJob& job, const json& training, const std::string& folder) {
   json message = load_request(job, CandidateFormat::kernelbench, training, nullptr);
   message["reference"] = true;
+  message["reference_folder"] = folder;
   json reply = request(message);
   if (reply.value("type", "") == "loaded") return;
   throw Failure{Verdict::runtime_error,
                 "the reference's timing process could not build the problem's Model: " + bounded_text(reply, "message"), ""};
+}
+
+void RemoteCandidate::unload_reference() {
+  json reply = request({{"type", "unload"}});
+  if (reply.value("type", "") != "ok")
+    throw Failure{Verdict::runtime_error, "the reference's timing process could not unload its problem: " + bounded_text(reply, "message"), ""};
+  arena_.reset();  // the process unmapped it; the next problem's is sized for its own inputs
 }
 
 json RemoteCandidate::request(const json& message, double* outer_ms, int fd, json* timed) {

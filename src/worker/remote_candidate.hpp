@@ -67,8 +67,14 @@ class RemoteCandidate {
             const nlohmann::json& rank = nullptr);
   // Builds the problem's own Model there instead (the reference twin, worker/reference_twin.hpp):
   // the process imports no candidate, and its calls time the reference as the candidate's are
-  // timed.
-  void load_reference(const protocol::EvalJob& job, const nlohmann::json& training);
+  // timed. `folder`: where the problems it may time after this one are (its sandbox, entered at
+  // its first load, lets it read there; a later load ignores it).
+  void load_reference(const protocol::EvalJob& job, const nlohmann::json& training, const std::string& folder);
+  // The reference's problem let go in its process (its model, the arena, its allocator's cache),
+  // the arena here too: the process may then be given another problem's reference in the folder
+  // its first load named (release_process() and a new RemoteCandidate). A Failure where the
+  // process did not answer so.
+  void unload_reference();
 
   struct CallOptions {
     std::string what;              // "trial 1/5", for messages

@@ -32,6 +32,13 @@ struct WorkerContext {
   // a folder's samples) skip their start. They have run no candidate code; they are stopped while kept.
   std::vector<std::unique_ptr<RemoteCandidate>> twins;
   std::string twin_key;
+  // Processes that timed an earlier problem's reference, that problem let go (retire_twins,
+  // worker/reference_twin.hpp): a new problem's twins take them before any spare, their CUDA
+  // contexts made already. They too have run no candidate code. `twin_folder` is the folder whose
+  // problems every twin process here (kept or idle) may read: their sandbox, entered at their first
+  // load, named it.
+  std::vector<std::unique_ptr<CandidateProcess>> idle_twins;
+  std::string twin_folder;
 };
 
 // How many spares the worker keeps. An evaluation of a new problem takes three (the candidate's

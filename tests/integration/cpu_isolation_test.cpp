@@ -633,6 +633,56 @@ TEST(CpuIsolation, AReferenceTwinIsKeptForItsProblemOnly) {
     EXPECT_NE(sigmoid.find("load_twin_kept="), std::string::npos) << log;
   EXPECT_NE(tanh.find("load_twin_start="), std::string::npos) << log;
   EXPECT_EQ(tanh.find("load_twin_kept="), std::string::npos) << log;
+  // In the processes Sigmoid's twins timed in, its problem let go (same folder): no spare taken
+  // for them. The first Sigmoid job took spares.
+  EXPECT_NE(tanh.find("twin_process_reused=0.0/2"), std::string::npos) << tanh;
+  EXPECT_EQ(traces[0].find("twin_process_reused="), std::string::npos) << traces[0];
+}
+
+// A new problem's twins start in the processes the last problem's twins timed in, where their
+// sandbox may read it (the same folder), and only there; KFORGE_WORKER_TWINS_ACROSS_PROBLEMS=off
+// ends them with their problem. Each reference so timed is still its own problem's: a twin that
+// ran the last problem's Model would fail every trial's comparison.
+TEST(CpuIsolation, ANewProblemsTwinsReuseTheLastProblemsProcessesInItsFolder) {
+  for (const char* across : {"on", "off"}) {
+    TempDir dir;
+    ScopedEnv cache("XDG_CACHE_HOME", dir.file("cache"));
+    ScopedEnv trace("KFORGE_WORKER_PHASE_TRACE", "1");
+    ScopedEnv reuse("KFORGE_WORKER_TWINS_ACROSS_PROBLEMS", across);
+    // Three problems in this order on one worker: two of one folder, then one of another.
+    auto identity_of = [&](const std::string& level, const std::string& problem) {
+      std::string text = read_whole_file(source_path("problems/level1/" + problem + ".py"));
+      dir.write("run/" + level + "/" + problem + "/id.py", text + "\n\nModelNew = Model\n");
+    };
+    identity_of("level1", "28_Sigmoid");
+    identity_of("level1", "29_Tanh");
+    identity_of("level2", "28_Sigmoid");
+    // A suite of our own, where the third is a copy of the first in another folder.
+    for (const char* path : {"level1/28_Sigmoid.py", "level1/29_Tanh.py", "level2/28_Sigmoid.py"})
+      dir.write(std::string("problems/") + path, read_whole_file(source_path("problems/level1/" + std::string(path).substr(7))));
+    auto r = run_kforge({"--db", dir.file("k.db"), "eval", "--device", "cpu", "--json", "--max-time", "0.3", "--suite",
+                         dir.file("problems"), dir.file("run")});
+    ASSERT_EQ(r.exit_code, 0) << across << ": " << r.err;
+    auto lines = r.json_lines();
+    ASSERT_EQ(lines.size(), 3u) << across << ": " << r.out << r.err;
+    for (const auto& line : lines) {
+      EXPECT_EQ(line.value("verdict", ""), "correct") << across << ": " << line.dump();
+      EXPECT_NE(line.value("message", "").find("the reference's two timing processes"), std::string::npos) << line.dump();
+    }
+    const std::string log = cpu_worker_log(dir);
+    const std::vector<std::string> traces = phase_traces(log);
+    ASSERT_EQ(traces.size(), 3u) << across;
+    const bool on = std::string(across) == "on";
+    EXPECT_EQ(traces[0].find("twin_process_reused="), std::string::npos) << traces[0];
+    // Tanh's in Sigmoid's processes (unless Sigmoid's twins came apart, said before its trace: then they ended).
+    const bool first_apart = log.find("twins came") < log.find("phase trace: ");
+    if (on && !first_apart)
+      EXPECT_NE(traces[1].find("twin_process_reused=0.0/2"), std::string::npos) << traces[1];
+    else
+      EXPECT_EQ(traces[1].find("twin_process_reused="), std::string::npos) << across << ": " << traces[1];
+    // Another folder's problem: spares, whatever the setting.
+    EXPECT_EQ(traces[2].find("twin_process_reused="), std::string::npos) << across << ": " << traces[2];
+  }
 }
 
 // A problem whose Model cannot run in a sandboxed process of its own (here its forward signals
