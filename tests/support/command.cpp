@@ -82,4 +82,15 @@ std::vector<std::string> phase_traces(const std::string& worker_log) {
   return lines;
 }
 
+std::vector<std::string> log_by_evaluation(const std::string& worker_log) {
+  std::vector<std::string> pieces;
+  size_t from = 0;
+  for (size_t at = worker_log.find("phase trace: "); at != std::string::npos; at = worker_log.find("phase trace: ", at + 1)) {
+    const size_t end = std::min(worker_log.find('\n', at), worker_log.size());
+    pieces.push_back(worker_log.substr(from, end - from));
+    from = end;
+  }
+  return pieces;
+}
+
 }  // namespace kforge::testing

@@ -31,4 +31,9 @@ std::string read_whole_file(const std::string& path);
 // order they ran, each from "phase trace: " to its line's end.
 std::vector<std::string> phase_traces(const std::string& worker_log);
 
+// The same log cut into one piece per evaluation: what it wrote from the end of the last one's
+// phase trace to the end of its own (the trace last), so a test can tell which job a line is of
+// ("the reference's twins came ... apart").
+std::vector<std::string> log_by_evaluation(const std::string& worker_log);
+
 }  // namespace kforge::testing
