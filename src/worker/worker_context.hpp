@@ -25,7 +25,8 @@ struct WorkerContext {
   // loaded (or when its result was sent, if it ended before), new ones start, stopped where they
   // are while anything is timed (SparesPaused). A job takes the oldest: one for its candidate and
   // one for each of its reference's timing processes (the reference twins,
-  // worker/reference_twin.hpp), unless they were kept. None has run candidate code.
+  // worker/reference_twin.hpp), unless they were kept or an earlier problem's are idle below.
+  // None has run candidate code.
   std::vector<std::unique_ptr<CandidateProcess>> spares;
   // The last evaluation's reference twins (worker/reference_twin.hpp), kept for the next job of the
   // same problem and timing (`twin_key`): candidates of one problem in a row (an agent's attempts,
@@ -42,7 +43,8 @@ struct WorkerContext {
 };
 
 // How many spares the worker keeps. An evaluation of a new problem takes three (the candidate's
-// process and the two reference twins'); on CUDA it keeps six, so each spare has a whole job longer
+// process and the two reference twins') where no idle twin processes are left to take, else one;
+// on CUDA it keeps six, so each spare has a whole job longer
 // to make its context and open cuBLAS and cuDNN (candidate_host.cpp, warm_libraries) before a job
 // takes it: as many spares as a job takes had only the correctness trials and the census for it.
 // KFORGE_WORKER_SPARE_COUNT (2 to 8) sets it.
