@@ -37,18 +37,44 @@ std::string twin_problem_folder(const std::string& problem_path) {
   return slash == 0 ? "/" : problem_path.substr(0, slash);
 }
 
-void retire_twins(WorkerContext& context, std::vector<std::unique_ptr<RemoteCandidate>> twins) {
+namespace {
+
+// The first part of retire_twins: each of `twins` asked to let its problem go, all at once, so the
+// processes free their memory side by side; no more than a job's twins are idle in `context` with
+// them (the rest, and any whose request could not be sent, killed here: their teardown is the driver's).
+std::vector<std::unique_ptr<RemoteCandidate>> begin_retiring(const WorkerContext& context,
+                                                             std::vector<std::unique_ptr<RemoteCandidate>> twins) {
   static const bool across_problems = !environment_says("KFORGE_WORKER_TWINS_ACROSS_PROBLEMS", "off");
+  const size_t room = reference_twin_count() - std::min(reference_twin_count(), context.idle_twins.size());
+  std::vector<std::unique_ptr<RemoteCandidate>> asked;
   for (auto& twin : twins) {
-    if (!across_problems || context.idle_twins.size() >= reference_twin_count()) break;  // the rest end below
+    if (!across_problems || asked.size() >= room) break;
     try {
-      twin->unload_reference();
+      twin->begin_unload_reference();
+      asked.push_back(std::move(twin));
+    } catch (const Failure& f) {
+      std::fprintf(stderr, "kforge worker: a reference twin's process ended with its problem: %s\n", f.message.c_str());
+    }
+  }
+  return asked;
+}
+
+// The second: each answer read, and the process left idle in `context`.
+void finish_retiring(WorkerContext& context, std::vector<std::unique_ptr<RemoteCandidate>> asked) {
+  for (auto& twin : asked) {
+    try {
+      twin->finish_unload_reference();
       context.idle_twins.push_back(twin->release_process());
     } catch (const Failure& f) {
       std::fprintf(stderr, "kforge worker: a reference twin's process ended with its problem: %s\n", f.message.c_str());
     }
   }
-  twins.clear();  // those not kept: each process killed (its teardown is the driver's)
+}
+
+}  // namespace
+
+void retire_twins(WorkerContext& context, std::vector<std::unique_ptr<RemoteCandidate>> twins) {
+  finish_retiring(context, begin_retiring(context, std::move(twins)));
 }
 
 size_t reference_twin_count() {
@@ -251,11 +277,19 @@ void ReferenceTwins::end_unless_wanted_next(WorkerContext& context, const protoc
   static const bool keep_always = environment_says("KFORGE_WORKER_TWINS_KEPT", "always");
   if (twins_.empty() || keep_always || job.next_job_same_problem.value_or(true)) return;
   TracedPart part("twin end");
-  if (clean_ && kept_after_) retire_twins(context, std::move(twins_));
-  twins_.clear();  // each one's arena let go here, its process killed where not retired
+  // Their problem let go while this job's census runs and its candidate's process ends; keep()
+  // reads the answers. Those not asked end here (each one's arena let go, its process killed).
+  if (clean_ && kept_after_)
+    retiring_ = begin_retiring(context, std::move(twins_));
+  twins_.clear();
 }
 
 void ReferenceTwins::keep(WorkerContext& context) {
+  if (!retiring_.empty()) {
+    TracedPart part("twin unload answered");
+    finish_retiring(context, std::move(retiring_));
+    retiring_.clear();
+  }
   if (twins_.empty() || !clean_ || !kept_after_) return;
   context.twin_key = std::move(key_);
   context.twins = std::move(twins_);

@@ -120,7 +120,8 @@ class ReferenceTwins {
   Sample call(const TimedCall& call, const std::function<Sample(RemoteCandidate&, const TimedCall&)>& timed_call);
 
   // The twins kept in `context` for its next job, unless a request to one ended other than in an
-  // answer, or they came apart (not_kept): then they end here.
+  // answer, or they came apart (not_kept): then they end here. Twins whose problem
+  // end_unless_wanted_next let go are left idle there once their processes say it is done.
   void keep(WorkerContext& context);
 
   // Their problem ended now (retire_twins), unless kforge says its next job is likely of the same
@@ -145,6 +146,7 @@ class ReferenceTwins {
   void start_side_by_side(WorkerContext& context, const std::function<TwinStart(size_t)>& start_for, bool cuda);
 
   std::vector<std::unique_ptr<RemoteCandidate>> twins_;
+  std::vector<std::unique_ptr<RemoteCandidate>> retiring_;  // asked to let their problem go; keep() reads the answers
   bool clean_ = false;  // every request answered
   bool kept_after_ = true;  // not_kept() not called
   std::string key_;     // what kept twins must match

@@ -289,8 +289,10 @@ void RemoteCandidate::load_reference(const protocol::EvalJob& job, const json& t
                 "the reference's timing process could not build the problem's Model: " + bounded_text(reply, "message"), ""};
 }
 
-void RemoteCandidate::unload_reference() {
-  json reply = request({{"type", "unload"}});
+void RemoteCandidate::begin_unload_reference() { process_->send_request({{"type", "unload"}}); }
+
+void RemoteCandidate::finish_unload_reference() {
+  json reply = process_->answer();
   if (reply.value("type", "") != "ok")
     throw Failure{Verdict::runtime_error, "the reference's timing process could not unload its problem: " + bounded_text(reply, "message"), ""};
   arena_.reset();  // the process unmapped it; the next problem's is sized for its own inputs

@@ -72,9 +72,11 @@ class RemoteCandidate {
   void load_reference(const protocol::EvalJob& job, const nlohmann::json& training, const std::string& folder);
   // The reference's problem let go in its process (its model, the arena, its allocator's cache),
   // the arena here too: the process may then be given another problem's reference in the folder
-  // its first load named (release_process() and a new RemoteCandidate). A Failure where the
-  // process did not answer so.
-  void unload_reference();
+  // its first load named (release_process() and a new RemoteCandidate). Asked now, the process
+  // working on it while kforge does other things; finish_unload_reference() waits for its answer,
+  // a Failure where it did not answer so.
+  void begin_unload_reference();
+  void finish_unload_reference();
 
   struct CallOptions {
     std::string what;              // "trial 1/5", for messages

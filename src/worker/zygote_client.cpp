@@ -326,6 +326,24 @@ nlohmann::json CandidateProcess::request(const nlohmann::json& message, double* 
     stop();
     return frame.message;
   }
+  throw_for_reply(frame);
+}
+
+void CandidateProcess::send_request(const nlohmann::json& message) {
+  resume();
+  if (!protocol::write_frame(socket_, message)) throw_for_reply(protocol::ReadResult{});
+}
+
+nlohmann::json CandidateProcess::answer() {
+  protocol::ReadResult frame = read_reply();
+  if (frame.status == protocol::ReadStatus::ok && frame.message.is_object()) {
+    stop();
+    return frame.message;
+  }
+  throw_for_reply(frame);
+}
+
+void CandidateProcess::throw_for_reply(const protocol::ReadResult& frame) {
   if (frame.status == protocol::ReadStatus::malformed || frame.status == protocol::ReadStatus::ok) {
     stop();
     throw Failure{Verdict::rejected,

@@ -104,6 +104,11 @@ class CandidateProcess {
   nlohmann::json request(const nlohmann::json& message, double* outer_ms = nullptr, int fd = -1,
                          nlohmann::json* timed = nullptr,
                          const std::function<void(const nlohmann::json&)>& while_stopped = {});
+  // A request of kforge's own answered later (a reference twin's unload: no build, no timed
+  // frame): sent now, the process resumed, so that kforge works on meanwhile; answer() reads the
+  // answer and stops the process again, with request()'s failures.
+  void send_request(const nlohmann::json& message);
+  nlohmann::json answer();
   // Stops every thread of the process and notes their CPU time; resume() looks again before it
   // lets the process go on, and throws a Failure (rejected, ran-while-stopped) where it grew: the
   // process resumed itself (a SIGCONT the kernel sends for it: a POSIX timer's, an fd's F_SETSIG)
@@ -127,6 +132,8 @@ class CandidateProcess {
   std::string output(int64_t from, int64_t max_bytes) const;
   void copy_output_to_log() const;
   // Its next frame, at most protocol::kMaxCandidateFrameBytes (its code can write into the channel).
+  // A reply that is not an answer: the process stopped, and the Failure request() throws for it.
+  [[noreturn]] void throw_for_reply(const protocol::ReadResult& frame);
   protocol::ReadResult read_reply(std::optional<std::chrono::steady_clock::time_point> deadline = std::nullopt);
 
   Zygote& zygote_;
