@@ -98,6 +98,15 @@ kforge_inline.install()
 zygote_network = _kforge_worker.network_namespace_id()
 if torch.cuda.is_initialized():  # a fork of this process could not use CUDA: say so, loudly
     print("kforge zygote: CUDA was initialised before forking; candidate processes will fail", file=sys.stderr)
+# What the imports made (torch's objects, 160,000 and more) frozen out of the cyclic collector's
+# reach in every process forked from here, candidates and reference twins alike: a collection there
+# looks only at what the process made itself. A reference twin's unload collects after each
+# problem (src/worker/candidate_host.cpp); over torch's objects that took 134 ms on the
+# development machine. (The worker freezes its own the same way, src/worker/job_loop.cpp.)
+import gc  # noqa: E402
+
+gc.collect()
+gc.freeze()
 
 while True:
     ready, _, _ = select.select([control, wakeup_read], [], [])

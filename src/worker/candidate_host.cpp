@@ -355,8 +355,8 @@ class CandidateHost {
   // The reference twin's problem let go (its model, its arena's mapping, the memory its allocator
   // cached), so that the process can time another problem's reference, as a spare would but with
   // its CUDA context already made (worker/reference_twin.hpp). Never a candidate's process: it ran
-  // candidate code. The collection looks only at what the problem made: what lived before it
-  // (torch's own objects) is frozen out of its reach after the first, as the worker's is.
+  // candidate code. The collection looks only at what the problem made: torch's own objects were
+  // frozen out of its reach in the zygote (python/kforge_zygote.py).
   json unload() {
     if (!sandboxed_ || !reference_only_) throw Failure{Verdict::runtime_error, "only a reference's timing process unloads", ""};
     model_ = py::none();
@@ -372,7 +372,6 @@ class CandidateHost {
       if (py::str(name).cast<std::string>().starts_with("kforge_problem_")) modules.attr("pop")(name, py::none());
     py::module_ gc = py::module_::import("gc");
     gc.attr("collect")();
-    gc.attr("freeze")();
     if (cuda_) {
       synchronize_device(true);
       py::module_::import("torch").attr("cuda").attr("empty_cache")();
