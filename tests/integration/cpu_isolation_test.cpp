@@ -647,8 +647,9 @@ TEST(CpuIsolation, AReferenceTwinIsKeptForItsProblemOnly) {
 
 // A new problem's twins start in the processes the last problem's twins timed in, where their
 // sandbox may read it (the same folder), and only there; KFORGE_WORKER_TWINS_ACROSS_PROBLEMS=off
-// ends them with their problem. Each reference so timed is still its own problem's: a twin that
-// ran the last problem's Model would fail every trial's comparison.
+// ends them with their problem. Each reference so timed is still its own problem's: the timing's
+// recheck compares the candidate's outputs with its twin's, and a twin still running the last
+// problem's Model would have made the identity wrong.
 TEST(CpuIsolation, ANewProblemsTwinsReuseTheLastProblemsProcessesInItsFolder) {
   for (const char* across : {"on", "off"}) {
     TempDir dir;
