@@ -210,6 +210,14 @@ for name in sorted(n for n in walls if os.path.exists(f"{out}/boundary-{n}.phase
     waits = sorted(sum(job.get(part, (0.0, 0))[0] for part in ("load_take_process", "twin_take_process")) for job in jobs)
     print(f"  {'waiting for spares':<24} {statistics.median(waits):8.1f} ms  90th {waits[int(0.9 * (len(waits) - 1))]:.1f} ms"
           f"  (total {sum(waits) / 1000:6.1f} s)")
+    # How many spares each side took (each reports its start once, to the job that takes it) and
+    # how many twins it served from the last problem's processes instead (session 53: a twin's
+    # process outlives its problem), over the run: each spare is a CUDA context made beside the
+    # jobs' loads.
+    taken = sum(job.get("spare_start_prepare", (0.0, 0))[1] for job in jobs)
+    reused = sum(job.get("twin_process_reused", (0.0, 0))[1] for job in jobs)
+    twins = sum(job.get("twin_take_process", (0.0, 0))[1] for job in jobs)
+    print(f"  {'spares taken':<24} {taken:8d}      twins' processes taken {twins}, of them the last problem's {reused}")
     # The twins' start and the candidate's calibration by how many spares were still making their
     # contexts when the load began (session 52: the twins' requests wait on the driver beside them).
     by_spares = {}
