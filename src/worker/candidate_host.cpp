@@ -306,7 +306,7 @@ class CandidateHost {
     format_ = *format;
     fallback_ = census::policy_from_string(request.value("fallback", "mixed")).value_or(census::FallbackPolicy::mixed);
     py::module_ problem = guarded(Verdict::load_error, "problem " + request.at("problem").get<std::string>(),
-                                  [&] { return import_file(request.at("problem").get<std::string>(), "kforge_problem_"); });
+                                  [&] { return import_file(request.at("problem").get<std::string>(), kProblemModulePrefix); });
     if (!cuda_) apply_cpu_sizes(problem);
     py::list init_args = init_arguments(problem, device_name, device, dtype);
     if (request.contains("rank")) join_candidates_group(request.at("rank"));
@@ -369,7 +369,7 @@ class CandidateHost {
     // globals hold.
     py::dict modules = py::module_::import("sys").attr("modules");
     for (const auto& name : py::list(modules.attr("keys")()))
-      if (py::str(name).cast<std::string>().starts_with("kforge_problem_")) modules.attr("pop")(name, py::none());
+      if (py::str(name).cast<std::string>().starts_with(kProblemModulePrefix)) modules.attr("pop")(name, py::none());
     py::module_ gc = py::module_::import("gc");
     gc.attr("collect")();
     if (cuda_) {

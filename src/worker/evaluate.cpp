@@ -274,7 +274,7 @@ class Evaluation {
   void load_both() {
     std::optional<TracedPart> part(std::in_place, "load reference");
     problem_ = guarded(Verdict::load_error, "problem " + job_.problem_path,
-                       [&] { return import_file(job_.problem_path, "kforge_problem_"); });
+                       [&] { return import_file(job_.problem_path, kProblemModulePrefix); });
     for (const char* name : {"Model", "get_inputs", "get_init_inputs"})
       if (!py::hasattr(problem_, name)) throw Failure{Verdict::load_error, std::string("problem file defines no ") + name, ""};
     if (!cuda_) apply_cpu_sizes(problem_);

@@ -13,6 +13,10 @@ namespace py = pybind11;
 // Imports a file as a fresh module under a unique name (never from a cache of an earlier job).
 py::module_ import_file(const std::string& path, const std::string& module_prefix);
 
+// The prefix of a problem file's module names (import_file), by which a reference twin's unload
+// finds them in sys.modules.
+inline constexpr const char* kProblemModulePrefix = "kforge_problem_";
+
 // torch.manual_seed(seed): seeds the CPU and every CUDA generator.
 void seed_everything(uint64_t seed);
 

@@ -96,12 +96,12 @@ bool twins_start_side_by_side() {
   return !one_by_one;
 }
 
-// A new twin in `process` (a spare, ready). Failures are the reference's (reference_failure).
+// A new twin in `process` (a spare or an idle twin's, ready). Failures are the reference's (reference_failure).
 // `beside_another`: another twin starts on another thread meanwhile (start_side_by_side).
 std::unique_ptr<RemoteCandidate> start_reference_twin(std::unique_ptr<CandidateProcess> process, TwinStart&& start, bool cuda,
-                                                      const GpuClockMonitor* clock, bool beside_another) {
+                                                      const WorkerContext& context, bool beside_another) {
   return reference_failure([&] {
-    auto twin = std::make_unique<RemoteCandidate>(std::move(process), cuda, clock);
+    auto twin = std::make_unique<RemoteCandidate>(std::move(process), cuda, context.clock.get());
     twin->release_gil_while_waiting(beside_another);
     // The request the candidate's process got before its load (the arena, the outputs' copy: the
     // same state), without reference calls around it: the twin's request cost bounds nothing, and
@@ -118,7 +118,8 @@ std::unique_ptr<RemoteCandidate> start_reference_twin(std::unique_ptr<CandidateP
     // memory it sees.
     twin->calibrate(py::list(std::move(start.calibration_inputs)), [&] { return start.output_bytes; }, calibration);
     part.emplace("twin load");
-    twin->load_reference(start.job, start.training, twin_problem_folder(start.job.problem_path));
+    // The folder ReferenceTwins::start checked the idle twins against (their sandbox reads it).
+    twin->load_reference(start.job, start.training, context.twin_folder);
     // The candidate's first trial again, as its process will make it: the first forward, which
     // chooses the libraries' plans, from the same settled allocator and poisoned memory.
     RemoteCandidate::CallOptions options;
@@ -168,7 +169,7 @@ void ReferenceTwins::start_one_by_one(WorkerContext& context, const std::functio
   for (size_t i = twins_.size(); i < reference_twin_count(); ++i) {
     try {
       auto process = take_twin_process(context);  // before start_for(i) makes its inputs, as ever
-      twins_.push_back(start_reference_twin(std::move(process), start_for(i), cuda, context.clock.get(), false));
+      twins_.push_back(start_reference_twin(std::move(process), start_for(i), cuda, context, false));
     } catch (const Failure& f) {
       if (!keep_or_throw(f, twins_.empty(), note_)) break;
     }
@@ -197,7 +198,7 @@ void ReferenceTwins::start_side_by_side(WorkerContext& context, const std::funct
   std::vector<std::optional<Failure>> failed(n);
   const auto start_twin = [&](size_t k) {
     try {
-      started[k] = start_reference_twin(std::move(processes[k]), std::move(starts[k]), cuda, context.clock.get(), n > 1);
+      started[k] = start_reference_twin(std::move(processes[k]), std::move(starts[k]), cuda, context, n > 1);
     } catch (const Failure& f) {
       failed[k] = f;
     } catch (const std::exception& e) {

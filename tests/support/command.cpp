@@ -77,8 +77,7 @@ std::string source_path(const std::string& relative) { return std::string(KFORGE
 
 std::vector<std::string> phase_traces(const std::string& worker_log) {
   std::vector<std::string> lines;
-  for (size_t at = worker_log.find("phase trace: "); at != std::string::npos; at = worker_log.find("phase trace: ", at + 1))
-    lines.push_back(worker_log.substr(at, worker_log.find('\n', at) - at));
+  for (const std::string& piece : log_by_evaluation(worker_log)) lines.push_back(piece.substr(piece.rfind("phase trace: ")));
   return lines;
 }
 
