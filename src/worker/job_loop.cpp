@@ -87,6 +87,43 @@ ReleaseCosts release_memory(bool cuda) {
   return costs;
 }
 
+// Whether `result` ended for want of memory (torch's allocators' wording, which
+// python_bridge.cpp's describe() also keys on), in a job that a second evaluation without the
+// spares could change: not a multi-rank job's (its ranks must stay in step), nor one the worker
+// cannot go on from.
+bool ran_out_of_memory(const protocol::EvalJob& job, const protocol::JobResult& result) {
+  if (job.rank || result.verdict == Verdict::correct || result.worker_must_restart || result.not_the_candidates) return false;
+  return result.message.find("out of memory") != std::string::npos ||
+         result.message.find("can't allocate memory") != std::string::npos;
+}
+
+// A job that ran out of memory while kforge's spare processes held theirs (each a CUDA context
+// and its libraries' handles, 0.8 GiB on an H100, six of them) is kforge's doing, not the
+// candidate's: on an H100's 80 GiB, level1/63's identity candidate (4.9 GiB of inputs) came
+// runtime_error beside them, 2.4 GiB short (docs/benchmarks.md, session 54). It is evaluated once
+// more with the spares ended and none started until it is over, and its message says so. A
+// candidate that claims to be out of memory gains nothing by it but a second evaluation, judged
+// as the first.
+protocol::JobResult evaluate_again_without_spares(const protocol::EvalJob& job, WorkerContext& context,
+                                                   const protocol::JobResult& first) {
+  const size_t spares = end_spares(context);
+  release_memory(context.cuda);  // what the first evaluation left in this process's cache too
+  std::fprintf(stderr, "kforge worker: out of memory beside %zu spare processes (%s): evaluated again without them\n", spares,
+               first.message.substr(0, 300).c_str());
+  context.spares_held_back = true;
+  protocol::JobResult again;
+  try {
+    again = evaluate(job, context);
+  } catch (...) {
+    context.spares_held_back = false;
+    throw;
+  }
+  context.spares_held_back = false;
+  again.message += std::string(again.message.empty() ? "" : "; ") + "evaluated again after it ran out of memory beside " +
+                   std::to_string(spares) + " of kforge's spare processes, which were ended for it";
+  return again;
+}
+
 }  // namespace
 
 int serve(int in_fd, int out_fd, int zygote_fd) {
@@ -141,7 +178,9 @@ int serve(int in_fd, int out_fd, int zygote_fd) {
     protocol::JobResult result;
     const auto job_start = Clock::now();
     try {
-      result = evaluate(frame.message.at("job").get<protocol::EvalJob>(), context);
+      const auto job = frame.message.at("job").get<protocol::EvalJob>();
+      result = evaluate(job, context);
+      if (ran_out_of_memory(job, result) && !context.spares.empty()) result = evaluate_again_without_spares(job, context, result);
     } catch (const std::exception& e) {
       result.verdict = Verdict::runtime_error;
       result.message = std::string("worker: malformed job: ") + e.what();

@@ -35,12 +35,22 @@ size_t spare_processes(bool cuda) {
 }
 
 void start_spare(WorkerContext& context) {
+  if (context.spares_held_back) return;
   try {
     while (context.spares.size() < spare_processes(context.cuda))
       context.spares.push_back(std::make_unique<CandidateProcess>(*context.zygote, context.zygote->spawn()));
   } catch (const std::exception& e) {
     std::fprintf(stderr, "kforge worker: no spare candidate process: %s\n", e.what());
   }
+}
+
+size_t end_spares(WorkerContext& context) {
+  const size_t count = context.spares.size();
+  // All killed first, then each waited for: their contexts are torn down side by side.
+  for (auto& spare : context.spares) spare->end(std::chrono::milliseconds(0));
+  for (auto& spare : context.spares) spare->end(std::chrono::seconds(5));
+  context.spares.clear();
+  return count;
 }
 
 void settle_spare(WorkerContext& context) {

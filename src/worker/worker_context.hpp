@@ -40,6 +40,9 @@ struct WorkerContext {
   // load, named it.
   std::vector<std::unique_ptr<CandidateProcess>> idle_twins;
   std::string twin_folder;
+  // While a job that ran out of memory beside the spares is evaluated again without them
+  // (evaluate.cpp, evaluate_again_without_spares): no spare starts, their memory being what it lacked.
+  bool spares_held_back = false;
 };
 
 // How many spares the worker keeps. An evaluation of a new problem takes three (the candidate's
@@ -50,9 +53,13 @@ struct WorkerContext {
 // KFORGE_WORKER_SPARE_COUNT (2 to 8) sets it.
 size_t spare_processes(bool cuda);
 
-// Starts spares until there are spare_processes(), while nothing is timed; a failure is only logged
-// (the next evaluation tries again and reports it).
+// Starts spares until there are spare_processes(), while nothing is timed (and none while
+// `spares_held_back`); a failure is only logged (the next evaluation tries again and reports it).
 void start_spare(WorkerContext& context);
+
+// Ends every spare and waits for each to exit, so that the memory its CUDA context held is the
+// device's again; returns how many there were.
+size_t end_spares(WorkerContext& context);
 
 // A spare if there is one, else a new process; ready to be given a candidate (or the reference).
 std::unique_ptr<CandidateProcess> take_candidate_process(WorkerContext& context);

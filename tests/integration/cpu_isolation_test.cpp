@@ -764,6 +764,37 @@ TEST(CpuIsolation, ACrashHarmsOnlyItsCandidate) {
   EXPECT_EQ(got["honest.py"].value("verdict", ""), "correct") << got["honest.py"].dump();
 }
 
+// A job that runs out of memory while kforge's spare processes hold theirs is evaluated once more
+// with them ended (worker/job_loop.cpp): on an H100 an identity candidate came runtime_error beside
+// them. A candidate that only claims to be out of memory gains a second evaluation, judged as the
+// first, and no third; the candidate after it is judged as ever.
+TEST(CpuIsolation, AJobOutOfMemoryBesideTheSparesIsEvaluatedAgainWithoutThem) {
+  TempDir dir;
+  ScopedEnv cache("XDG_CACHE_HOME", dir.file("cache"));
+  const std::string claims = read_whole_file(source_path(kProblem)) +
+                             "\n\nclass ModelNew(Model):\n"
+                             "    def forward(self, *args):\n"
+                             "        raise MemoryError('out of memory (a claim)')\n";
+  std::string honest = read_whole_file(source_path("tests/legit/add_relu_clamp.py"));
+  auto r = run_kforge({"--db", dir.file("k.db"), "eval", "--device", "cpu", "--json", "--max-time", "0.5", "--problem",
+                       source_path(kProblem), dir.write("claims_oom.py", claims), dir.write("honest.py", honest)});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto got = r.lines_by_candidate();
+  const std::string message = got["claims_oom.py"].value("message", "");
+  EXPECT_EQ(got["claims_oom.py"].value("verdict", ""), "runtime_error") << message;
+  EXPECT_NE(message.find("out of memory (a claim)"), std::string::npos) << message;
+  const std::string again = "evaluated again after it ran out of memory beside ";
+  const size_t first = message.find(again);
+  EXPECT_NE(first, std::string::npos) << message;
+  if (first != std::string::npos) {
+    EXPECT_EQ(message.find(again, first + 1), std::string::npos) << "evaluated a third time: " << message;
+  }
+  const std::string log = cpu_worker_log(dir);
+  EXPECT_NE(log.find("spare processes (ModelNew.forward raised"), std::string::npos) << log.substr(0, 4000);
+  EXPECT_EQ(got["honest.py"].value("verdict", ""), "correct") << got["honest.py"].dump();
+  EXPECT_EQ(got["honest.py"].value("message", "").find(again), std::string::npos) << got["honest.py"].dump();
+}
+
 // The OOM killer's first choice is the candidate's process: a memory bomb that outgrows the
 // machine between two looks of the tree's memory bound (pool/tree_memory.hpp) ends the candidate,
 // not the judge, the largest process before (session 47). The candidate reads its score and tries
