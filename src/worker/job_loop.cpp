@@ -110,15 +110,16 @@ protocol::JobResult evaluate_again_without_spares(const protocol::EvalJob& job, 
   release_memory(context.cuda);  // what the first evaluation left in this process's cache too
   std::fprintf(stderr, "kforge worker: out of memory beside %zu spare processes (%s): evaluated again without them\n", spares,
                first.message.substr(0, 300).c_str());
-  context.spares_held_back = true;
+  struct HeldBack {  // however the evaluation ends
+    WorkerContext& context;
+    explicit HeldBack(WorkerContext& c) : context(c) { context.spares_held_back = true; }
+    ~HeldBack() { context.spares_held_back = false; }
+  };
   protocol::JobResult again;
-  try {
+  {
+    HeldBack held_back(context);
     again = evaluate(job, context);
-  } catch (...) {
-    context.spares_held_back = false;
-    throw;
   }
-  context.spares_held_back = false;
   again.message += std::string(again.message.empty() ? "" : "; ") + "evaluated again after it ran out of memory beside " +
                    std::to_string(spares) + " of kforge's spare processes, which were ended for it";
   return again;

@@ -41,7 +41,7 @@ struct WorkerContext {
   std::vector<std::unique_ptr<CandidateProcess>> idle_twins;
   std::string twin_folder;
   // While a job that ran out of memory beside the spares is evaluated again without them
-  // (evaluate.cpp, evaluate_again_without_spares): no spare starts, their memory being what it lacked.
+  // (job_loop.cpp, evaluate_again_without_spares): no spare starts, their memory being what it lacked.
   bool spares_held_back = false;
 };
 
