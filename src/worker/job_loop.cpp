@@ -13,6 +13,7 @@
 #include "worker/crash_report.hpp"
 #include "worker/evaluate.hpp"
 #include "worker/phase_trace.hpp"
+#include "worker/python_bridge.hpp"
 #include "worker/remote_candidate.hpp"  // WorkerContext keeps a reference twin
 #include "worker/sandbox.hpp"
 #include "worker/timer.hpp"
@@ -87,14 +88,12 @@ ReleaseCosts release_memory(bool cuda) {
   return costs;
 }
 
-// Whether `result` ended for want of memory (torch's allocators' wording, which
-// python_bridge.cpp's describe() also keys on), in a job that a second evaluation without the
+// Whether `result` ended for want of memory (says_out_of_memory), in a job that a second evaluation without the
 // spares could change: not a multi-rank job's (its ranks must stay in step), nor one the worker
 // cannot go on from.
 bool ran_out_of_memory(const protocol::EvalJob& job, const protocol::JobResult& result) {
   if (job.rank || result.verdict == Verdict::correct || result.worker_must_restart || result.not_the_candidates) return false;
-  return result.message.find("out of memory") != std::string::npos ||
-         result.message.find("can't allocate memory") != std::string::npos;
+  return says_out_of_memory(result.message);
 }
 
 // A job that ran out of memory while kforge's spare processes held theirs (each a CUDA context

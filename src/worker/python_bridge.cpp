@@ -84,9 +84,7 @@ PythonError describe(py::error_already_set& e) {
     out.summary = message.size() > kMax ? message.substr(0, kMax) + "\n(cut at 4000 characters)" : message;
     return out;
   }
-  // CUDA's allocator says "out of memory"; the CPU allocator "can't allocate memory".
-  if (message.find("out of memory") != std::string::npos || message.find("can't allocate memory") != std::string::npos)
-    out.is_out_of_memory = true;
+  if (says_out_of_memory(message)) out.is_out_of_memory = true;
 
   try {
     // An exception raised in C++ (a native candidate) and translated by pybind11 has no traceback.

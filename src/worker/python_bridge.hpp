@@ -5,6 +5,7 @@
 #include <pybind11/pybind11.h>
 
 #include <string>
+#include <string_view>
 
 namespace kforge::worker {
 
@@ -16,6 +17,12 @@ py::module_ import_file(const std::string& path, const std::string& module_prefi
 // The prefix of a problem file's module names (import_file), by which a reference twin's unload
 // finds them in sys.modules.
 inline constexpr const char* kProblemModulePrefix = "kforge_problem_";
+
+// Whether an error's text says an allocation failed: CUDA's allocator says "out of memory", the
+// CPU allocator "can't allocate memory" (describe() and the worker's retry without spares read it).
+inline bool says_out_of_memory(std::string_view message) {
+  return message.find("out of memory") != std::string_view::npos || message.find("can't allocate memory") != std::string_view::npos;
+}
 
 // torch.manual_seed(seed): seeds the CPU and every CUDA generator.
 void seed_everything(uint64_t seed);

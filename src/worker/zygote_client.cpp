@@ -322,11 +322,7 @@ nlohmann::json CandidateProcess::request(const nlohmann::json& message, double* 
     }
     frame = read_reply();
   }
-  if (frame.status == protocol::ReadStatus::ok && frame.message.is_object()) {
-    stop();
-    return frame.message;
-  }
-  throw_for_reply(frame);
+  return answer_of(frame);
 }
 
 void CandidateProcess::send_request(const nlohmann::json& message) {
@@ -334,8 +330,9 @@ void CandidateProcess::send_request(const nlohmann::json& message) {
   if (!protocol::write_frame(socket_, message)) throw_for_reply(protocol::ReadResult{});
 }
 
-nlohmann::json CandidateProcess::answer() {
-  protocol::ReadResult frame = read_reply();
+nlohmann::json CandidateProcess::answer() { return answer_of(read_reply()); }
+
+nlohmann::json CandidateProcess::answer_of(const protocol::ReadResult& frame) {
   if (frame.status == protocol::ReadStatus::ok && frame.message.is_object()) {
     stop();
     return frame.message;

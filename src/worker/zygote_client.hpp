@@ -132,6 +132,8 @@ class CandidateProcess {
   std::string output(int64_t from, int64_t max_bytes) const;
   void copy_output_to_log() const;
   // Its next frame, at most protocol::kMaxCandidateFrameBytes (its code can write into the channel).
+  // The answer `frame` holds, the process stopped again; else throw_for_reply's Failure.
+  nlohmann::json answer_of(const protocol::ReadResult& frame);
   // A reply that is not an answer: the process stopped, and the Failure request() throws for it.
   [[noreturn]] void throw_for_reply(const protocol::ReadResult& frame);
   protocol::ReadResult read_reply(std::optional<std::chrono::steady_clock::time_point> deadline = std::nullopt);
